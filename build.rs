@@ -1,0 +1,98 @@
+//! Builds the web interface (ui/ -> ui/dist) so `cargo build` alone produces a complete binary.
+//!
+//! The UI is rebuilt only when one of its inputs is newer than ui/dist/index.html, so debug,
+//! release and clippy builds share one UI build. `SKIP_UI_BUILD=1` uses ui/dist as it is.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::SystemTime;
+
+const INPUTS: &[&str] = &[
+    "ui/src",
+    "ui/public",
+    "ui/scripts",
+    "ui/index.html",
+    "ui/package.json",
+    "ui/package-lock.json",
+    "ui/vite.config.ts",
+    "ui/tsconfig.json",
+];
+
+fn main() {
+    for input in INPUTS {
+        println!("cargo:rerun-if-changed={input}");
+    }
+    println!("cargo:rerun-if-changed=ui/dist/index.html");
+    println!("cargo:rerun-if-env-changed=SKIP_UI_BUILD");
+
+    let ui = PathBuf::from("ui");
+    let built = ui.join("dist/index.html");
+
+    if std::env::var_os("SKIP_UI_BUILD").is_some() {
+        if !built.exists() {
+            fail(
+                "SKIP_UI_BUILD is set but ui/dist/index.html does not exist; build the UI first (cd ui && npm ci && npm run build)",
+            );
+        }
+        return;
+    }
+    if built.exists() && newest(INPUTS.iter().map(Path::new)) <= modified(&built) {
+        return;
+    }
+    if Command::new("npm").arg("--version").output().is_err() {
+        if built.exists() {
+            println!(
+                "cargo:warning=npm not found; using the existing ui/dist, which may be out of date"
+            );
+            return;
+        }
+        fail("npm is needed to build the web interface (install Node.js 20 or newer)");
+    }
+    let lock = ui.join("package-lock.json");
+    let installed = ui.join("node_modules/.package-lock.json");
+    if !installed.exists() || modified(&lock) > modified(&installed) {
+        run(&ui, &["ci", "--no-audit", "--no-fund"]);
+    }
+    run(&ui, &["run", "build"]);
+}
+
+fn run(dir: &Path, args: &[&str]) {
+    let output = Command::new("npm")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| fail(&format!("cannot run npm: {e}")));
+    if !output.status.success() {
+        let mut log = String::from_utf8_lossy(&output.stdout).into_owned();
+        log.push_str(&String::from_utf8_lossy(&output.stderr));
+        fail(&format!("`npm {}` failed in ui/:\n{log}", args.join(" ")));
+    }
+}
+
+fn modified(path: &Path) -> SystemTime {
+    path.metadata()
+        .and_then(|m| m.modified())
+        .unwrap_or(SystemTime::UNIX_EPOCH)
+}
+
+/// The newest modification time of the given files and everything under the given directories.
+fn newest<'a>(paths: impl Iterator<Item = &'a Path>) -> SystemTime {
+    paths
+        .map(|path| {
+            let own = modified(path);
+            if !path.is_dir() {
+                return own;
+            }
+            let children = std::fs::read_dir(path)
+                .map(|entries| entries.flatten().map(|e| e.path()).collect::<Vec<_>>())
+                .unwrap_or_default();
+            newest(children.iter().map(PathBuf::as_path)).max(own)
+        })
+        .max()
+        .unwrap_or(SystemTime::UNIX_EPOCH)
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("error: {message}");
+    std::process::exit(1);
+}

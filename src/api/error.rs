@@ -1,0 +1,259 @@
+//! The only place where an error becomes an HTTP status and a `{title, message, field}` body.
+
+use poem::http::StatusCode;
+use poem::{IntoResponse, Response};
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, Object};
+
+use crate::domain::error::human_duration;
+use crate::domain::{DomainError, Invalid};
+use crate::store::StoreError;
+
+/// Every error the API returns has this shape; `title` and `message` are the spec's toast texts.
+#[derive(Debug, Clone, Object, serde::Serialize, serde::Deserialize)]
+pub struct ErrorBody {
+    pub title: String,
+    pub message: String,
+    /// The request field the error is about, when there is one.
+    pub field: Option<String>,
+}
+
+impl ErrorBody {
+    pub fn new(title: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            message: message.into(),
+            field: None,
+        }
+    }
+}
+
+#[derive(Debug, ApiResponse)]
+pub enum ApiError {
+    /// The request is malformed or a field is invalid.
+    #[oai(status = 400)]
+    BadRequest(Json<ErrorBody>),
+    /// Not signed in, or the session has ended.
+    #[oai(status = 401)]
+    Unauthorized(Json<ErrorBody>),
+    /// Refused (for example a request from another site).
+    #[oai(status = 403)]
+    Forbidden(Json<ErrorBody>),
+    /// Unknown, or not yours.
+    #[oai(status = 404)]
+    NotFound(Json<ErrorBody>),
+    /// Someone else changed it first.
+    #[oai(status = 409)]
+    Conflict(Json<ErrorBody>),
+    /// The body or upload is too large.
+    #[oai(status = 413)]
+    TooLarge(Json<ErrorBody>),
+    /// Not a supported image.
+    #[oai(status = 415)]
+    Unsupported(Json<ErrorBody>),
+    /// Too many attempts; `Retry-After` says how many seconds to wait.
+    #[oai(status = 429)]
+    TooManyRequests(Json<ErrorBody>, #[oai(header = "Retry-After")] u64),
+    /// Something failed on the server; nothing was saved.
+    #[oai(status = 500)]
+    Internal(Json<ErrorBody>),
+    /// A needed service (such as the recipe model) is unavailable.
+    #[oai(status = 503)]
+    Unavailable(Json<ErrorBody>),
+}
+
+impl ApiError {
+    pub fn not_found() -> Self {
+        ApiError::NotFound(Json(ErrorBody::new(
+            "Not found",
+            "It may have been removed, or the link is wrong.",
+        )))
+    }
+
+    pub fn internal() -> Self {
+        ApiError::Internal(Json(ErrorBody::new(
+            "Something went wrong",
+            "The server could not finish that. Nothing was changed; please try again.",
+        )))
+    }
+
+    pub fn too_many(retry_after: std::time::Duration) -> Self {
+        let secs = retry_after.as_secs() + u64::from(retry_after.subsec_nanos() > 0);
+        ApiError::TooManyRequests(
+            Json(ErrorBody::new(
+                "Too many attempts",
+                format!("Please try again after {}", human_duration(retry_after)),
+            )),
+            secs.max(1),
+        )
+    }
+}
+
+impl From<Invalid> for ApiError {
+    fn from(err: Invalid) -> Self {
+        ApiError::BadRequest(Json(ErrorBody {
+            title: err.title,
+            message: err.message,
+            field: err.field,
+        }))
+    }
+}
+
+impl From<DomainError> for ApiError {
+    fn from(err: DomainError) -> Self {
+        let body = |title: String, message: String| Json(ErrorBody::new(title, message));
+        match err {
+            DomainError::Invalid(invalid) => invalid.into(),
+            DomainError::NotFound => ApiError::not_found(),
+            DomainError::Unauthorized { title, message } => {
+                ApiError::Unauthorized(body(title, message))
+            }
+            DomainError::Forbidden { title, message } => ApiError::Forbidden(body(title, message)),
+            DomainError::Conflict { title, message } => ApiError::Conflict(body(title, message)),
+            DomainError::TooManyAttempts { retry_after } => ApiError::too_many(retry_after),
+            DomainError::TooLarge { title, message } => ApiError::TooLarge(body(title, message)),
+            DomainError::Unsupported { title, message } => {
+                ApiError::Unsupported(body(title, message))
+            }
+            DomainError::Unavailable { title, message } => {
+                ApiError::Unavailable(body(title, message))
+            }
+        }
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(err: StoreError) -> Self {
+        // Logged here once; the client gets a generic message with no internals.
+        tracing::error!(error = %err, "store operation failed");
+        ApiError::internal()
+    }
+}
+
+/// A JSON error response outside poem-openapi (middleware, fallbacks).
+pub fn error_response(status: StatusCode, title: &str, message: &str) -> Response {
+    let body = ErrorBody::new(title, message);
+    let json = serde_json::to_vec(&body).unwrap_or_default();
+    Response::builder()
+        .status(status)
+        .content_type("application/json; charset=utf-8")
+        .body(json)
+}
+
+/// Turns any error poem or poem-openapi raised under `/api` into the standard JSON body.
+/// Errors that already carry one of our responses pass through unchanged.
+pub async fn api_error_response(err: poem::Error) -> Response {
+    if err.is_from_response() {
+        return err.into_response();
+    }
+    let status = err.status();
+    use poem_openapi::error::{
+        ContentTypeError, ParseMultipartError, ParseParamError, ParsePathError,
+        ParseRequestPayloadError,
+    };
+    let (title, message, field) = if let Some(e) = err.downcast_ref::<ParseRequestPayloadError>() {
+        ("Invalid request", describe_payload_error(&e.reason), None)
+    } else if let Some(e) = err.downcast_ref::<ParseParamError>() {
+        (
+            "Invalid request",
+            format!("The parameter `{}` is not valid.", e.name),
+            Some(e.name.to_string()),
+        )
+    } else if err.is::<ParsePathError>() {
+        return ApiError::not_found().into_response();
+    } else if let Some(e) = err.downcast_ref::<ParseMultipartError>() {
+        (
+            "Invalid request",
+            format!("The upload could not be read: {}", e.reason),
+            None,
+        )
+    } else if err.is::<ContentTypeError>() {
+        (
+            "Unsupported content type",
+            "Send the request body as JSON (Content-Type: application/json).".to_string(),
+            None,
+        )
+    } else {
+        match status {
+            StatusCode::NOT_FOUND => (
+                "Not found",
+                "There is no such API endpoint.".to_string(),
+                None,
+            ),
+            StatusCode::METHOD_NOT_ALLOWED => (
+                "Method not allowed",
+                "This endpoint does not accept that method.".to_string(),
+                None,
+            ),
+            StatusCode::PAYLOAD_TOO_LARGE => (
+                "Request too large",
+                "The request body is larger than this server accepts.".to_string(),
+                None,
+            ),
+            s if s.is_client_error() => (
+                "Invalid request",
+                "The request could not be understood.".to_string(),
+                None,
+            ),
+            _ => {
+                tracing::error!(error = %err, "request failed");
+                return ApiError::internal().into_response();
+            }
+        }
+    };
+    let mut body = ErrorBody::new(title, message);
+    body.field = field;
+    let status = if status.is_client_error() {
+        status
+    } else {
+        StatusCode::BAD_REQUEST
+    };
+    let json = serde_json::to_vec(&body).unwrap_or_default();
+    Response::builder()
+        .status(status)
+        .content_type("application/json; charset=utf-8")
+        .body(json)
+}
+
+/// Makes poem-openapi's payload errors readable. Request DTOs use lenient field types and the
+/// domain validates values, so what reaches here is a body that is not JSON or has a wrong type.
+fn describe_payload_error(reason: &str) -> String {
+    let reason = reason.trim_end_matches('.');
+    if reason.contains(" at line ") && reason.contains(" column ") {
+        return format!("The request body is not valid JSON ({reason}).");
+    }
+    if reason.contains("Expected input type") || reason.contains("expects an input value") {
+        return format!("The request body has a value of the wrong type ({reason}).");
+    }
+    format!("The request body is not valid ({reason}).")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn payload_errors_say_what_is_wrong() {
+        let msg = describe_payload_error(
+            "Expected input type \"string\", found [1]. (occurred while parsing \"ContactRequest\")",
+        );
+        assert!(
+            msg.starts_with("The request body has a value of the wrong type"),
+            "{msg}"
+        );
+        let msg = describe_payload_error("expected value at line 1 column 2");
+        assert!(msg.starts_with("The request body is not valid JSON"));
+    }
+
+    #[test]
+    fn too_many_rounds_up_and_says_when() {
+        match ApiError::too_many(std::time::Duration::from_millis(1500)) {
+            ApiError::TooManyRequests(Json(body), secs) => {
+                assert_eq!(secs, 2);
+                assert_eq!(body.title, "Too many attempts");
+                assert_eq!(body.message, "Please try again after 2 seconds");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

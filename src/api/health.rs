@@ -1,0 +1,51 @@
+//! `GET /api/health`: is the server up, and can it read its store?
+
+use poem::web::Data;
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, Object, OpenApi};
+
+use super::ApiTags;
+use crate::app::App;
+
+#[derive(Debug, Object)]
+pub struct Health {
+    /// `ok`, or `degraded` when the store cannot be read.
+    pub status: String,
+    pub version: String,
+    /// `ok` or `error`.
+    pub store: String,
+    /// The configured recipe generator: `builtin` or `ollama`.
+    pub generator: String,
+}
+
+#[derive(ApiResponse)]
+pub enum HealthResponse {
+    /// Everything works.
+    #[oai(status = 200)]
+    Ok(Json<Health>),
+    /// The server runs but cannot read its store.
+    #[oai(status = 503)]
+    Degraded(Json<Health>),
+}
+
+pub struct HealthApi;
+
+#[OpenApi(tag = "ApiTags::Site")]
+impl HealthApi {
+    /// Server status, for monitoring and the test harness.
+    #[oai(path = "/health", method = "get", operation_id = "getHealth")]
+    async fn health(&self, app: Data<&App>) -> HealthResponse {
+        let store_ok = app.store.is_healthy();
+        let health = Health {
+            status: if store_ok { "ok" } else { "degraded" }.into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            store: if store_ok { "ok" } else { "error" }.into(),
+            generator: app.settings.recipes.generator.to_string(),
+        };
+        if store_ok {
+            HealthResponse::Ok(Json(health))
+        } else {
+            HealthResponse::Degraded(Json(health))
+        }
+    }
+}

@@ -1,0 +1,39 @@
+//! The HTTP API under `/api`: one `#[OpenApi]` struct per resource, combined here.
+
+pub mod contact;
+pub mod error;
+pub mod health;
+pub mod site;
+
+use poem_openapi::{OpenApiService, Tags};
+
+pub use error::{ApiError, ErrorBody};
+
+#[derive(Tags)]
+pub enum ApiTags {
+    /// Server status and public site information.
+    Site,
+    /// The public contact form.
+    Contact,
+}
+
+pub type Apis = (health::HealthApi, site::SiteApi, contact::ContactApi);
+
+/// The API with its OpenAPI document. State arrives per request through `Data<&App>`.
+pub fn service() -> OpenApiService<Apis, ()> {
+    OpenApiService::new(
+        (health::HealthApi, site::SiteApi, contact::ContactApi),
+        "Highchair",
+        env!("CARGO_PKG_VERSION"),
+    )
+    .description(
+        "The API of a self-hosted Highchair server. Every error answers \
+         `{title, message, field}`; owner routes need the session cookie.",
+    )
+    .server("/api")
+}
+
+/// The OpenAPI document as JSON (also served at `/api/openapi.json`).
+pub fn spec_json() -> String {
+    service().spec()
+}

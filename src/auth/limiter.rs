@@ -1,0 +1,102 @@
+//! Attempt limits (GCRA from governor) whose state lives in the store, so a restart does not
+//! reset a lockout.
+
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use governor::clock::Clock;
+use governor::middleware::NoOpMiddleware;
+use governor::nanos::Nanos;
+use governor::{Quota, RateLimiter};
+
+use crate::store::RateLimits;
+use crate::store::rate_limits::{LimiterState, UnixClock};
+
+type Inner = RateLimiter<String, LimiterState, UnixClock, NoOpMiddleware<Nanos>>;
+
+/// A named, keyed limit such as "contact messages per IP".
+pub struct AttemptLimiter {
+    inner: Inner,
+    clock: UnixClock,
+}
+
+impl AttemptLimiter {
+    /// `burst` attempts at once, then one more every `period / burst`.
+    pub fn new(store: &RateLimits, name: &'static str, burst: u32, period: Duration) -> Self {
+        let burst = NonZeroU32::new(burst.max(1)).unwrap_or(NonZeroU32::MIN);
+        let replenish = period / burst.get();
+        let quota = Quota::with_period(replenish.max(Duration::from_millis(1)))
+            .unwrap_or_else(|| Quota::per_second(NonZeroU32::MIN))
+            .allow_burst(burst);
+        let clock = UnixClock::default();
+        let state = store.state(name, &clock);
+        let inner = RateLimiter::new(quota, state, clock.clone());
+        Self { inner, clock }
+    }
+
+    /// Counts one attempt for `key`. `Err` holds how long until the next attempt is allowed.
+    pub fn check(&self, key: &str) -> Result<(), Duration> {
+        self.inner
+            .check_key(&key.to_string())
+            .map_err(|not_until| not_until.wait_time_from(self.clock.now()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn allows_the_burst_then_refuses_with_a_wait() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::store::Store::open(dir.path(), 4).unwrap();
+        let limiter = AttemptLimiter::new(&store.rate_limits, "t", 3, Duration::from_secs(900));
+        for _ in 0..3 {
+            limiter.check("1.2.3.4").unwrap();
+        }
+        let wait = limiter.check("1.2.3.4").unwrap_err();
+        assert!(
+            wait > Duration::from_secs(200) && wait <= Duration::from_secs(300),
+            "{wait:?}"
+        );
+        limiter
+            .check("5.6.7.8")
+            .expect("other keys are independent");
+    }
+
+    #[test]
+    fn a_lockout_survives_reopening_the_store() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let store = crate::store::Store::open(dir.path(), 4).unwrap();
+            let limiter =
+                AttemptLimiter::new(&store.rate_limits, "t", 2, Duration::from_secs(3600));
+            limiter.check("k").unwrap();
+            limiter.check("k").unwrap();
+            assert!(limiter.check("k").is_err());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+        let store = crate::store::Store::open(dir.path(), 4).unwrap();
+        let limiter = AttemptLimiter::new(&store.rate_limits, "t", 2, Duration::from_secs(3600));
+        let wait = limiter
+            .check("k")
+            .expect_err("still locked after a restart");
+        assert!(wait > Duration::from_secs(1700), "{wait:?}");
+        assert!(
+            wait <= Duration::from_secs(1800),
+            "not longer than before: {wait:?}"
+        );
+    }
+
+    #[test]
+    fn expired_state_is_purged() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::store::Store::open(dir.path(), 4).unwrap();
+        let limiter = AttemptLimiter::new(&store.rate_limits, "t", 1, Duration::from_millis(10));
+        limiter.check("k").unwrap();
+        assert_eq!(store.rate_limits.len(), 1);
+        let later = crate::store::rate_limits::unix_nanos() + 1_000_000_000;
+        assert_eq!(store.rate_limits.purge_expired(later), 1);
+        assert!(store.rate_limits.is_empty());
+    }
+}

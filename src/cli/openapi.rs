@@ -1,0 +1,8 @@
+//! `highchair openapi`: print the API's OpenAPI document (the UI's types are generated from it).
+
+use std::process::ExitCode;
+
+pub fn run() -> ExitCode {
+    println!("{}", crate::api::spec_json());
+    ExitCode::SUCCESS
+}

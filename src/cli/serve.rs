@@ -1,0 +1,62 @@
+//! `highchair serve`.
+
+use std::process::ExitCode;
+
+use super::{EXIT_DATA_DIR, EXIT_FAILURE};
+use crate::app::App;
+use crate::config::Settings;
+
+pub fn run(settings: Settings) -> ExitCode {
+    crate::telemetry::init(settings.log.level);
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("highchair: cannot start the async runtime: {e}");
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    };
+    let listen = settings.server.listen;
+    let app = match App::new(settings) {
+        Ok(app) => app,
+        Err(e) => {
+            eprintln!("highchair: {e}");
+            return ExitCode::from(EXIT_DATA_DIR);
+        }
+    };
+    let listener = match std::net::TcpListener::bind(listen) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("highchair: cannot listen on {listen}: {e}");
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    };
+    let result = runtime.block_on(crate::serve(app, listener, shutdown_signal()));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("highchair: server error: {e}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
+/// Completes on SIGTERM or Ctrl-C.
+async fn shutdown_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let ctrl_c = tokio::signal::ctrl_c();
+    match signal(SignalKind::terminate()) {
+        Ok(mut term) => {
+            tokio::select! {
+                _ = ctrl_c => {},
+                _ = term.recv() => {},
+            }
+        }
+        Err(_) => {
+            let _ = ctrl_c.await;
+        }
+    }
+    tracing::info!("shutting down: finishing requests");
+}

@@ -1,0 +1,130 @@
+//! The one error type of the domain layer. `api::error` maps it to HTTP in exactly one place.
+
+use std::time::Duration;
+
+/// Bad input: the spec's toast title and message, and the field it is about.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{title}: {message}")]
+pub struct Invalid {
+    pub title: String,
+    pub message: String,
+    pub field: Option<String>,
+}
+
+impl Invalid {
+    pub fn new(title: &str, message: impl Into<String>, field: &str) -> Self {
+        Self {
+            title: title.to_string(),
+            message: message.into(),
+            field: Some(field.to_string()),
+        }
+    }
+
+    /// A problem with the request as a whole rather than one field.
+    pub fn general(title: &str, message: impl Into<String>) -> Self {
+        Self {
+            title: title.to_string(),
+            message: message.into(),
+            field: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DomainError {
+    #[error(transparent)]
+    Invalid(#[from] Invalid),
+    /// Unknown, or another family's: both answer 404 so ids cannot be probed.
+    #[error("not found")]
+    NotFound,
+    #[error("{title}: {message}")]
+    Unauthorized { title: String, message: String },
+    #[error("{title}: {message}")]
+    Forbidden { title: String, message: String },
+    #[error("{title}: {message}")]
+    Conflict { title: String, message: String },
+    #[error("too many attempts")]
+    TooManyAttempts { retry_after: Duration },
+    #[error("{title}: {message}")]
+    TooLarge { title: String, message: String },
+    #[error("{title}: {message}")]
+    Unsupported { title: String, message: String },
+    #[error("{title}: {message}")]
+    Unavailable { title: String, message: String },
+}
+
+impl DomainError {
+    pub fn unauthorized(title: &str, message: impl Into<String>) -> Self {
+        Self::Unauthorized {
+            title: title.into(),
+            message: message.into(),
+        }
+    }
+
+    pub fn forbidden(title: &str, message: impl Into<String>) -> Self {
+        Self::Forbidden {
+            title: title.into(),
+            message: message.into(),
+        }
+    }
+
+    pub fn conflict(title: &str, message: impl Into<String>) -> Self {
+        Self::Conflict {
+            title: title.into(),
+            message: message.into(),
+        }
+    }
+
+    pub fn too_large(title: &str, message: impl Into<String>) -> Self {
+        Self::TooLarge {
+            title: title.into(),
+            message: message.into(),
+        }
+    }
+
+    pub fn unsupported(title: &str, message: impl Into<String>) -> Self {
+        Self::Unsupported {
+            title: title.into(),
+            message: message.into(),
+        }
+    }
+
+    pub fn unavailable(title: &str, message: impl Into<String>) -> Self {
+        Self::Unavailable {
+            title: title.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// "12 minutes", "30 seconds": how long until a limit lifts, for 'Please try again after <time>'.
+pub fn human_duration(wait: Duration) -> String {
+    let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    let secs = secs.max(1);
+    let (n, unit) = if secs < 60 {
+        (secs, "second")
+    } else if secs < 3600 {
+        (secs.div_ceil(60), "minute")
+    } else {
+        (secs.div_ceil(3600), "hour")
+    };
+    if n == 1 {
+        format!("1 {unit}")
+    } else {
+        format!("{n} {unit}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_naturally_and_round_up() {
+        assert_eq!(human_duration(Duration::from_millis(200)), "1 second");
+        assert_eq!(human_duration(Duration::from_secs(30)), "30 seconds");
+        assert_eq!(human_duration(Duration::from_secs(61)), "2 minutes");
+        assert_eq!(human_duration(Duration::from_secs(900)), "15 minutes");
+        assert_eq!(human_duration(Duration::from_secs(3600)), "1 hour");
+    }
+}

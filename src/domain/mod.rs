@@ -1,0 +1,9 @@
+//! Types and rules with no I/O. Everything here is unit-tested in place.
+
+pub mod contact;
+pub mod email;
+pub mod error;
+pub mod ids;
+pub mod text;
+
+pub use error::{DomainError, Invalid};

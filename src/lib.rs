@@ -1,0 +1,20 @@
+//! Highchair: a self-hosted family meal planner in one binary.
+//!
+//! `App::new(settings)` opens the store; `serve(app, listener, shutdown)` runs the HTTP server.
+//! `main.rs` only parses the command line (see `cli`).
+
+pub mod api;
+pub mod app;
+pub mod auth;
+pub mod cli;
+pub mod config;
+pub mod domain;
+pub mod jobs;
+pub mod server;
+pub mod store;
+pub mod telemetry;
+pub mod ui_assets;
+
+pub use app::App;
+pub use config::Settings;
+pub use server::serve;

@@ -1,0 +1,65 @@
+//! Request body limits. poem's `SizeLimit` only reads Content-Length, so chunked bodies are
+//! also counted here while they are read.
+
+use std::sync::Arc;
+
+use poem::http::{StatusCode, header};
+use poem::{Body, Endpoint, IntoResponse, Request, Response, Result};
+
+use crate::api::error::error_response;
+use crate::config::LimitSettings;
+
+/// Routes that take photo uploads get `upload_mb`; everything else `body_kb`.
+const UPLOAD_PATHS: &[&str] = &["/api/media", "/api/profile/avatar"];
+/// Room for multipart headers around the file itself.
+const MULTIPART_OVERHEAD: u64 = 64 * 1024;
+
+pub(super) async fn limit<E: Endpoint>(
+    ep: Arc<E>,
+    mut req: Request,
+    limits: LimitSettings,
+) -> Result<Response> {
+    let is_upload = UPLOAD_PATHS.contains(&req.uri().path());
+    let max = if is_upload {
+        limits.upload_bytes() + MULTIPART_OVERHEAD
+    } else {
+        limits.body_bytes()
+    };
+    let too_large = || {
+        let message = if is_upload {
+            format!("Photos must be {} MB or smaller.", limits.upload_mb)
+        } else {
+            format!("The request must be {} KB or smaller.", limits.body_kb)
+        };
+        Ok(error_response(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "Request too large",
+            &message,
+        ))
+    };
+
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|len| len > max) {
+        return too_large();
+    }
+    let chunked = req.headers().contains_key(header::TRANSFER_ENCODING);
+    if chunked || declared.is_some_and(|len| len > 0) {
+        let limit = usize::try_from(max).unwrap_or(usize::MAX);
+        match req.take_body().into_bytes_limit(limit).await {
+            Ok(bytes) => req.set_body(Body::from(bytes)),
+            Err(poem::error::ReadBodyError::PayloadTooLarge) => return too_large(),
+            Err(e) => {
+                return Ok(error_response(
+                    StatusCode::BAD_REQUEST,
+                    "Invalid request",
+                    &format!("The request body could not be read: {e}"),
+                ));
+            }
+        }
+    }
+    ep.call(req).await.map(IntoResponse::into_response)
+}

@@ -1,0 +1,137 @@
+//! Who is asking: the client IP (forwarding headers believed only from trusted proxies) and
+//! whether the request came over HTTPS.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use ipnet::IpNet;
+use poem::{Endpoint, IntoResponse, Request, Response, Result};
+
+/// Put into every request's extensions; handlers read it with `Data<&ClientInfo>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientInfo {
+    pub ip: Option<IpAddr>,
+    /// The browser reached us over HTTPS (directly, or as a trusted proxy says).
+    pub secure: bool,
+}
+
+impl ClientInfo {
+    /// A key for per-IP limits.
+    pub fn ip_key(&self) -> String {
+        self.ip
+            .map_or_else(|| "unknown".into(), |ip| ip.to_string())
+    }
+}
+
+pub(super) async fn resolve<E: Endpoint>(
+    ep: Arc<E>,
+    mut req: Request,
+    proxies: Vec<IpNet>,
+) -> Result<Response> {
+    let peer = req
+        .remote_addr()
+        .as_socket_addr()
+        .map(|a| canonical(a.ip()));
+    let trusted = peer.is_some_and(|p| is_trusted(p, &proxies));
+    let forwarded_for = req
+        .headers()
+        .get("x-forwarded-for")
+        .and_then(|v| v.to_str().ok());
+    let ip = client_ip(peer, forwarded_for, &proxies);
+    let forwarded_https = trusted
+        && req
+            .headers()
+            .get("x-forwarded-proto")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("https"));
+    let secure = req.uri().scheme_str() == Some("https") || forwarded_https;
+    req.extensions_mut().insert(ClientInfo { ip, secure });
+    ep.call(req).await.map(IntoResponse::into_response)
+}
+
+fn canonical(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+        v4 => v4,
+    }
+}
+
+fn is_trusted(ip: IpAddr, proxies: &[IpNet]) -> bool {
+    proxies.iter().any(|net| net.contains(&ip))
+}
+
+/// The peer, unless the peer is a trusted proxy: then the right-most `X-Forwarded-For` entry that
+/// is not itself a trusted proxy (entries further left can be forged by the client).
+pub fn client_ip(
+    peer: Option<IpAddr>,
+    forwarded_for: Option<&str>,
+    proxies: &[IpNet],
+) -> Option<IpAddr> {
+    let peer = peer?;
+    if !is_trusted(peer, proxies) {
+        return Some(peer);
+    }
+    let Some(header) = forwarded_for else {
+        return Some(peer);
+    };
+    let hops: Vec<IpAddr> = header
+        .split(',')
+        .filter_map(|s| s.trim().parse::<IpAddr>().ok())
+        .map(canonical)
+        .collect();
+    hops.iter()
+        .rev()
+        .find(|ip| !is_trusted(**ip, proxies))
+        .or(hops.first())
+        .copied()
+        .or(Some(peer))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(s: &str) -> IpAddr {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn forwarded_for_is_ignored_from_untrusted_peers() {
+        let proxies: Vec<IpNet> = vec!["10.0.0.1/32".parse().unwrap()];
+        assert_eq!(
+            client_ip(Some(ip("203.0.113.9")), Some("1.1.1.1"), &proxies),
+            Some(ip("203.0.113.9"))
+        );
+        assert_eq!(
+            client_ip(Some(ip("203.0.113.9")), None, &[]),
+            Some(ip("203.0.113.9"))
+        );
+    }
+
+    #[test]
+    fn trusted_proxy_gives_the_rightmost_untrusted_hop() {
+        let proxies: Vec<IpNet> = vec!["10.0.0.0/8".parse().unwrap()];
+        assert_eq!(
+            client_ip(
+                Some(ip("10.0.0.1")),
+                Some("6.6.6.6, 198.51.100.7, 10.0.0.2"),
+                &proxies
+            ),
+            Some(ip("198.51.100.7")),
+            "the forged left-most entry is not believed"
+        );
+        assert_eq!(
+            client_ip(Some(ip("10.0.0.1")), Some("garbage"), &proxies),
+            Some(ip("10.0.0.1"))
+        );
+        assert_eq!(
+            client_ip(Some(ip("10.0.0.1")), Some("10.0.0.5"), &proxies),
+            Some(ip("10.0.0.5"))
+        );
+    }
+
+    #[test]
+    fn mapped_ipv6_is_treated_as_ipv4() {
+        assert_eq!(canonical(ip("::ffff:192.0.2.1")), ip("192.0.2.1"));
+    }
+}

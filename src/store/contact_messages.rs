@@ -1,0 +1,62 @@
+//! Messages from the public contact form, kept for the server's admin.
+
+use super::{Record, StoreError, flushed};
+use crate::domain::contact::ContactMessage;
+
+impl Record for ContactMessage {
+    const VERSION: u8 = 1;
+}
+
+pub struct ContactMessages {
+    db: sled::Db,
+    tree: sled::Tree,
+}
+
+impl ContactMessages {
+    pub(super) fn new(db: sled::Db, tree: sled::Tree) -> Self {
+        Self { db, tree }
+    }
+
+    pub async fn insert(&self, message: &ContactMessage) -> Result<(), StoreError> {
+        self.tree.insert(message.id.as_bytes(), message.encode()?)?;
+        flushed(&self.db).await
+    }
+
+    /// Newest first.
+    pub fn list(&self) -> Result<Vec<ContactMessage>, StoreError> {
+        self.tree
+            .iter()
+            .rev()
+            .map(|entry| ContactMessage::decode(&entry?.1))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::domain::contact::ContactDraft;
+
+    #[tokio::test]
+    async fn stores_and_lists_newest_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::store::Store::open(dir.path(), 4).unwrap();
+        for name in ["First", "Second"] {
+            let msg = ContactDraft {
+                name: name.into(),
+                email: "a@b.io".into(),
+                message: "Hello, this is long enough".into(),
+            }
+            .validate(chrono::Utc::now())
+            .unwrap();
+            store.contact_messages.insert(&msg).await.unwrap();
+        }
+        let names: Vec<_> = store
+            .contact_messages
+            .list()
+            .unwrap()
+            .into_iter()
+            .map(|m| m.name)
+            .collect();
+        assert_eq!(names, ["Second", "First"]);
+    }
+}

@@ -1,0 +1,225 @@
+//! sled storage: one data directory, opened by one process, typed repositories per entity.
+//!
+//! Layout of the data directory:
+//!   highchair.lock   held (flock) while a process uses the directory
+//!   db/              the sled database
+//!   admin.sock       the admin socket while `serve` runs
+
+mod codec;
+pub mod contact_messages;
+pub mod keys;
+mod migrate;
+pub mod rate_limits;
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+pub use codec::Record;
+pub use contact_messages::ContactMessages;
+pub use rate_limits::RateLimits;
+
+pub const LOCK_FILE: &str = "highchair.lock";
+pub const DB_DIR: &str = "db";
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database error: {0}")]
+    Sled(#[from] sled::Error),
+    #[error("stored record is unreadable: {0}")]
+    Corrupt(String),
+}
+
+impl<E: std::fmt::Debug> From<sled::transaction::TransactionError<E>> for StoreError {
+    fn from(err: sled::transaction::TransactionError<E>) -> Self {
+        match err {
+            sled::transaction::TransactionError::Storage(e) => StoreError::Sled(e),
+            sled::transaction::TransactionError::Abort(e) => {
+                StoreError::Corrupt(format!("transaction aborted: {e:?}"))
+            }
+        }
+    }
+}
+
+/// Why a data directory could not be opened. Each has a clear message and its own exit code.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error(
+        "the data directory {0} is already in use by another highchair process (stop it first, or use the admin commands, which talk to the running server)"
+    )]
+    InUse(PathBuf),
+    #[error(
+        "{0} is not empty and is not a highchair data directory; choose an empty or new directory with --data-dir"
+    )]
+    NotHighchair(PathBuf),
+    #[error(
+        "the data in {dir} was written by a newer highchair (schema {found}, this version reads up to {supported}); upgrade highchair"
+    )]
+    TooNew {
+        dir: PathBuf,
+        found: u32,
+        supported: u32,
+    },
+    #[error("cannot use the data directory {dir}: {reason}")]
+    Unusable { dir: PathBuf, reason: String },
+}
+
+/// The open store. Dropping it releases the directory lock.
+pub struct Store {
+    db: sled::Db,
+    dir: PathBuf,
+    _lock: File,
+    pub contact_messages: ContactMessages,
+    pub rate_limits: RateLimits,
+}
+
+impl Store {
+    /// Opens (creating if needed) the store in `dir`, taking the directory lock first.
+    pub fn open(dir: &Path, cache_mb: u32) -> Result<Store, OpenError> {
+        let unusable = |reason: String| OpenError::Unusable {
+            dir: dir.to_path_buf(),
+            reason,
+        };
+        create_private_dir(dir).map_err(|e| unusable(e.to_string()))?;
+        let dir = dir.canonicalize().map_err(|e| unusable(e.to_string()))?;
+        let db_path = dir.join(DB_DIR);
+        let lock_path = dir.join(LOCK_FILE);
+
+        if !db_path.exists() && !lock_path.exists() && !is_empty_dir(&dir) {
+            return Err(OpenError::NotHighchair(dir));
+        }
+
+        let mut lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| unusable(format!("cannot create {}: {e}", lock_path.display())))?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => return Err(OpenError::InUse(dir)),
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(unusable(format!(
+                    "cannot lock {}: {e}",
+                    lock_path.display()
+                )));
+            }
+        }
+        // The pid helps an admin find the process holding the directory.
+        let _ = lock.set_len(0);
+        let _ = writeln!(lock, "{}", std::process::id());
+
+        let config = sled::Config::new()
+            .path(&db_path)
+            .cache_capacity(u64::from(cache_mb) * 1024 * 1024)
+            .flush_every_ms(Some(500));
+        // sled can panic on some damaged files; report that as an unusable directory, not a trace.
+        let opened = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| config.open()))
+            .map_err(|_| unusable("the database files are damaged".into()))?;
+        let db = opened.map_err(|e| match e {
+            sled::Error::Io(io) if io.kind() == std::io::ErrorKind::WouldBlock => {
+                OpenError::InUse(dir.clone())
+            }
+            other => unusable(format!("the database cannot be opened: {other}")),
+        })?;
+
+        migrate::run(&db, &dir)?;
+
+        let tree = |name: &str| db.open_tree(name).map_err(|e| unusable(e.to_string()));
+        Ok(Store {
+            contact_messages: ContactMessages::new(db.clone(), tree("contact_messages")?),
+            rate_limits: RateLimits::new(tree("rate_limits")?),
+            db,
+            dir,
+            _lock: lock,
+        })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Writes everything to disk. Repositories call it before acknowledging a write.
+    pub async fn flush(&self) -> Result<(), StoreError> {
+        self.db.flush_async().await?;
+        Ok(())
+    }
+
+    /// A cheap liveness probe for `/api/health`.
+    pub fn is_healthy(&self) -> bool {
+        migrate::schema_version(&self.db).is_ok_and(|v| v == migrate::CURRENT)
+    }
+
+    /// Bytes the database uses on disk.
+    pub fn size_on_disk(&self) -> u64 {
+        self.db.size_on_disk().unwrap_or(0)
+    }
+}
+
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    if dir.is_dir() {
+        return Ok(());
+    }
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+}
+
+fn is_empty_dir(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_none())
+}
+
+/// Flushes after a write, so a reply is only sent once the data is on disk.
+pub(crate) async fn flushed(db: &sled::Db) -> Result<(), StoreError> {
+    db.flush_async().await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_open_of_the_same_directory_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = Store::open(dir.path(), 4).unwrap();
+        let err = Store::open(dir.path(), 4).err().unwrap();
+        assert!(matches!(err, OpenError::InUse(_)), "{err}");
+        assert!(
+            err.to_string()
+                .contains("already in use by another highchair process")
+        );
+        drop(first);
+        Store::open(dir.path(), 4).expect("lock released on drop");
+    }
+
+    #[test]
+    fn a_foreign_non_empty_directory_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("holiday.jpg"), b"not ours").unwrap();
+        let err = Store::open(dir.path(), 4).err().unwrap();
+        assert!(matches!(err, OpenError::NotHighchair(_)), "{err}");
+    }
+
+    #[test]
+    fn a_file_instead_of_a_directory_is_unusable() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("file");
+        std::fs::write(&file, b"x").unwrap();
+        let err = Store::open(&file, 4).err().unwrap();
+        assert!(matches!(err, OpenError::Unusable { .. }), "{err}");
+    }
+
+    #[test]
+    fn new_directories_are_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("family");
+        let store = Store::open(&data, 4).unwrap();
+        let mode = std::fs::metadata(&data).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700);
+        assert!(store.is_healthy());
+    }
+}

@@ -1,0 +1,352 @@
+//! The real binary: help, version, configuration precedence and errors, the data-dir lock,
+//! graceful shutdown.
+
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use crate::harness::{free_port, highchair, http_status, wait_for_http};
+
+fn output(cmd: &mut Command) -> (i32, String, String) {
+    let out = cmd.output().expect("binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn version_and_help_on_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, out, _) = output(highchair(dir.path()).arg("--version"));
+    assert_eq!(code, 0);
+    assert_eq!(
+        out.trim(),
+        format!("highchair {}", env!("CARGO_PKG_VERSION"))
+    );
+
+    for args in [
+        vec!["--help"],
+        vec!["serve", "--help"],
+        vec!["config", "--help"],
+        vec!["config", "check", "--help"],
+        vec!["openapi", "--help"],
+    ] {
+        let (code, out, _) = output(highchair(dir.path()).args(&args));
+        assert_eq!(code, 0, "{args:?}");
+        assert!(out.contains("Usage: highchair"), "{args:?}: {out}");
+        assert!(
+            out.contains("--config"),
+            "{args:?} shows the global options"
+        );
+    }
+    let (_, out, _) = output(highchair(dir.path()).arg("--help"));
+    for command in ["serve", "config", "openapi"] {
+        assert!(out.contains(command), "lists {command}");
+    }
+    let (code, _, err) = output(highchair(dir.path()).arg("frobnicate"));
+    assert_eq!(code, 2);
+    assert!(err.contains("unrecognized subcommand"), "{err}");
+}
+
+#[test]
+fn config_check_applies_defaults_file_env_flags_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hc.toml");
+    std::fs::write(
+        &file,
+        "[server]\nlisten = \"127.0.0.1:9000\"\n[storage]\ncache_mb = 8\n",
+    )
+    .unwrap();
+
+    let (code, out, err) = output(
+        highchair(dir.path())
+            .args(["config", "check", "--config"])
+            .arg(&file),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("Configuration OK"));
+    assert!(out.contains("listen = \"127.0.0.1:9000\""), "{out}");
+    assert!(out.contains("cache_mb = 8"));
+    assert!(
+        out.contains("session_days = 30"),
+        "defaults are printed too"
+    );
+
+    let (_, out, _) = output(
+        highchair(dir.path())
+            .args(["config", "check", "--config"])
+            .arg(&file)
+            .env("HIGHCHAIR_SERVER_LISTEN", "127.0.0.1:9001")
+            .env("HIGHCHAIR_STORAGE_DATA_DIR", "/srv/highchair"),
+    );
+    assert!(
+        out.contains("listen = \"127.0.0.1:9001\""),
+        "env beats file: {out}"
+    );
+    assert!(out.contains("data_dir = \"/srv/highchair\""));
+
+    let (_, out, _) = output(
+        highchair(dir.path())
+            .args([
+                "config",
+                "check",
+                "--listen",
+                "127.0.0.1:9002",
+                "--data-dir",
+                "/tmp/flag",
+                "--config",
+            ])
+            .arg(&file)
+            .env("HIGHCHAIR_SERVER_LISTEN", "127.0.0.1:9001"),
+    );
+    assert!(
+        out.contains("listen = \"127.0.0.1:9002\""),
+        "flag beats env: {out}"
+    );
+    assert!(out.contains("data_dir = \"/tmp/flag\""));
+
+    // HIGHCHAIR_CONFIG names the file when --config is absent.
+    let (_, out, _) = output(
+        highchair(dir.path())
+            .args(["config", "check"])
+            .env("HIGHCHAIR_CONFIG", &file),
+    );
+    assert!(out.contains("listen = \"127.0.0.1:9000\""));
+}
+
+#[test]
+fn the_documented_example_config_is_valid() {
+    let dir = tempfile::tempdir().unwrap();
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/config/highchair.toml");
+    let (code, _, err) =
+        output(highchair(dir.path()).args(["config", "check", "--config", example]));
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn config_errors_name_the_key_exit_2_and_never_start_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "[server]\nlisten = \"0.0.0.0:1\"\nlisen = 1\n",
+            "`server.lisen`",
+            Some("line 3"),
+        ),
+        (
+            "[storage]\ncache_mb = \"lots\"\n",
+            "`storage.cache_mb`",
+            Some("line 2"),
+        ),
+        (
+            "[limits]\n\nupload_mb = 0\n",
+            "`limits.upload_mb`",
+            Some("line 3"),
+        ),
+        (
+            "[recipes]\ngenerator = \"gpt\"\n",
+            "`recipes.generator`",
+            Some("line 2"),
+        ),
+        ("[server\n", "", Some("line 1")),
+    ];
+    for (i, (text, key, line)) in cases.iter().enumerate() {
+        let file = dir.path().join(format!("bad{i}.toml"));
+        std::fs::write(&file, text).unwrap();
+        let data = dir.path().join(format!("data{i}"));
+        let (code, _, err) = output(
+            highchair(dir.path())
+                .arg("serve")
+                .arg("--config")
+                .arg(&file)
+                .arg("--data-dir")
+                .arg(&data)
+                .arg("--listen")
+                .arg(format!("127.0.0.1:{}", free_port())),
+        );
+        assert_eq!(code, 2, "{text}: {err}");
+        assert!(err.contains("configuration error"), "{err}");
+        assert!(err.contains(key), "{text}: names {key}: {err}");
+        if let Some(line) = line {
+            assert!(err.contains(line), "{text}: {line}: {err}");
+        }
+        assert!(!data.exists(), "the server never started");
+    }
+
+    let (code, _, err) = output(
+        highchair(dir.path())
+            .args(["config", "check"])
+            .env("HIGHCHAIR_STORAGE_CACHE_MB", "lots"),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("HIGHCHAIR_STORAGE_CACHE_MB"), "{err}");
+    let (code, _, err) = output(
+        highchair(dir.path())
+            .args(["config", "check"])
+            .env("HIGHCHAIR_SERVER_LISTN", "x"),
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("HIGHCHAIR_SERVER_LISTN") && err.contains("unknown setting"),
+        "{err}"
+    );
+    let (code, _, err) =
+        output(highchair(dir.path()).args(["config", "check", "--listen", "nowhere"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("--listen"), "{err}");
+    let (code, _, err) =
+        output(highchair(dir.path()).args(["config", "check", "--config", "/no/such/file.toml"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("/no/such/file.toml"), "{err}");
+}
+
+/// A `highchair serve` child that is killed if the test fails.
+struct Running(std::process::Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn start_serve(dir: &std::path::Path, data: &std::path::Path) -> (Running, String) {
+    let port = free_port();
+    let child = highchair(dir)
+        .args([
+            "serve",
+            "--listen",
+            &format!("127.0.0.1:{port}"),
+            "--data-dir",
+        ])
+        .arg(data)
+        .env("HIGHCHAIR_LOG_LEVEL", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let url = format!("http://127.0.0.1:{port}");
+    assert!(
+        wait_for_http(&format!("{url}/api/health"), Duration::from_secs(15)),
+        "server starts"
+    );
+    (Running(child), url)
+}
+
+fn sigterm(child: &std::process::Child) {
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn a_second_server_on_the_same_data_dir_exits_with_a_clear_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("family-data");
+    let (first, url) = start_serve(dir.path(), &data);
+
+    let (code, _, err) = output(
+        highchair(dir.path())
+            .args([
+                "serve",
+                "--listen",
+                &format!("127.0.0.1:{}", free_port()),
+                "--data-dir",
+            ])
+            .arg(&data),
+    );
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        err.contains("already in use by another highchair process"),
+        "{err}"
+    );
+    assert!(err.contains("family-data"), "names the directory: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(
+        http_status(&format!("{url}/api/health")),
+        Some(200),
+        "first server unharmed"
+    );
+    drop(first);
+}
+
+#[test]
+fn an_unusable_data_dir_gives_a_message_and_exit_code_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let foreign = dir.path().join("photos");
+    std::fs::create_dir(&foreign).unwrap();
+    std::fs::write(foreign.join("holiday.jpg"), b"jpeg").unwrap();
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, b"x").unwrap();
+    for (data, expect) in [
+        (&foreign, "is not a highchair data directory"),
+        (&file, "cannot use the data directory"),
+    ] {
+        let (code, _, err) = output(
+            highchair(dir.path())
+                .args([
+                    "serve",
+                    "--listen",
+                    &format!("127.0.0.1:{}", free_port()),
+                    "--data-dir",
+                ])
+                .arg(data),
+        );
+        assert_eq!(code, 3, "{err}");
+        assert!(err.contains(expect), "{err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn sigterm_stops_gracefully_with_exit_0_and_keeps_acknowledged_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (mut server, url) = start_serve(dir.path(), &data);
+
+    let addr = url.trim_start_matches("http://");
+    let body = r#"{"name":"Sam","email":"sam@example.org","message":"Written before shutdown"}"#;
+    let request = format!(
+        "POST /api/contact HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    std::io::Write::write_all(&mut stream, request.as_bytes()).unwrap();
+    let mut response = String::new();
+    std::io::Read::read_to_string(&mut stream, &mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 201"), "{response}");
+
+    sigterm(&server.0);
+    let deadline = std::time::Instant::now() + Duration::from_secs(25);
+    let status = loop {
+        if let Some(status) = server.0.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "server stops after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(25));
+    };
+    assert_eq!(status.code(), Some(0));
+
+    // The store is released and holds the message.
+    let store = highchair::store::Store::open(&data, 8).expect("lock released");
+    let messages = store.contact_messages.list().unwrap();
+    assert_eq!(messages.len(), 1);
+    assert_eq!(messages[0].message, "Written before shutdown");
+}
+
+#[test]
+fn openapi_command_prints_the_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, out, _) = output(highchair(dir.path()).arg("openapi"));
+    assert_eq!(code, 0);
+    let spec: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(spec["paths"]["/health"].is_object());
+}

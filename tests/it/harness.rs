@@ -1,0 +1,230 @@
+//! Boots the app in-process and talks HTTP to it; also runs the real binary for CLI tests.
+
+use std::io::Write;
+use std::net::TcpListener;
+use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use highchair::{App, Settings};
+use tempfile::TempDir;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// Everything the app logged in this test process (all tests share it).
+static LOGS: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
+
+#[derive(Clone)]
+struct LogSink(Arc<Mutex<Vec<u8>>>);
+
+impl Write for LogSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn install_log_capture() -> Arc<Mutex<Vec<u8>>> {
+    LOGS.get_or_init(|| {
+        let buffer = Arc::new(Mutex::new(Vec::new()));
+        let sink = LogSink(buffer.clone());
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(highchair::telemetry::filter(
+                highchair::config::LogLevel::Debug,
+            ))
+            .with_writer(move || sink.clone())
+            .with_ansi(false)
+            .try_init();
+        buffer
+    })
+    .clone()
+}
+
+/// The captured log text so far.
+pub fn logs() -> String {
+    String::from_utf8_lossy(&install_log_capture().lock().unwrap()).into_owned()
+}
+
+pub struct TestServer {
+    pub url: String,
+    pub app: App,
+    pub client: reqwest::Client,
+    dir: Option<TempDir>,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<std::io::Result<()>>>,
+}
+
+impl TestServer {
+    pub async fn start() -> TestServer {
+        Self::start_with(|_| {}).await
+    }
+
+    pub async fn start_with(configure: impl FnOnce(&mut Settings)) -> TestServer {
+        let dir = tempfile::tempdir().expect("temp dir");
+        Self::start_in(dir, configure).await
+    }
+
+    /// Starts on an existing data directory (for restart tests).
+    pub async fn start_in(dir: TempDir, configure: impl FnOnce(&mut Settings)) -> TestServer {
+        install_log_capture();
+        let mut settings = Settings::default();
+        settings.storage.data_dir = dir.path().join("data");
+        settings.storage.cache_mb = 8;
+        configure(&mut settings);
+        settings.validate().expect("test settings are valid");
+        let app = App::new(settings).expect("store opens");
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let (tx, rx) = oneshot::channel::<()>();
+        let task = tokio::spawn(highchair::serve(app.clone(), listener, async {
+            let _ = rx.await;
+        }));
+        let client = reqwest::Client::builder()
+            .cookie_store(true)
+            .build()
+            .unwrap();
+        let server = TestServer {
+            url,
+            app,
+            client,
+            dir: Some(dir),
+            shutdown: Some(tx),
+            task: Some(task),
+        };
+        server.wait_healthy().await;
+        server
+    }
+
+    async fn wait_healthy(&self) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let resp = self.client.get(self.url("/api/health")).send().await;
+            if resp.is_ok_and(|r| r.status().is_success()) {
+                return;
+            }
+            assert!(Instant::now() < deadline, "server did not become healthy");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.url, path)
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client.get(self.url(path)).send().await.expect("GET")
+    }
+
+    pub async fn post_json(&self, path: &str, body: serde_json::Value) -> reqwest::Response {
+        self.client
+            .post(self.url(path))
+            .json(&body)
+            .send()
+            .await
+            .expect("POST")
+    }
+
+    /// Stops the server (graceful shutdown, store flushed and closed); returns the data directory.
+    pub async fn stop(mut self) -> TempDir {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(task) = self.task.take() {
+            task.await.expect("server task").expect("server ran");
+        }
+        let dir = self.dir.take().expect("dir");
+        drop(self);
+        dir
+    }
+
+    /// Stops and starts again on the same data directory with the same settings.
+    pub async fn restart(self) -> TestServer {
+        let settings = self.app.settings.clone();
+        let dir = self.stop().await;
+        Self::start_in(dir, move |s| *s = settings).await
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+/// JSON body of a response, asserting the status first.
+pub async fn json(resp: reqwest::Response, status: u16) -> serde_json::Value {
+    let actual = resp.status().as_u16();
+    let text = resp.text().await.unwrap_or_default();
+    assert_eq!(actual, status, "unexpected status; body: {text}");
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+/// Asserts the standard error shape and returns (title, message, field).
+pub async fn error(resp: reqwest::Response, status: u16) -> (String, String, Option<String>) {
+    let body = json(resp, status).await;
+    let title = body["title"].as_str().expect("title").to_string();
+    let message = body["message"].as_str().expect("message").to_string();
+    assert!(body.get("field").is_some(), "field key present: {body}");
+    (title, message, body["field"].as_str().map(str::to_string))
+}
+
+/// The real binary, for CLI tests.
+pub fn binary() -> &'static str {
+    env!("CARGO_BIN_EXE_highchair")
+}
+
+/// A command for the binary with a clean environment (no HIGHCHAIR_* from the developer's shell).
+pub fn highchair(dir: &Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(binary());
+    cmd.current_dir(dir);
+    for (key, _) in std::env::vars() {
+        if key.starts_with("HIGHCHAIR_") {
+            cmd.env_remove(key);
+        }
+    }
+    cmd
+}
+
+/// A port that was free a moment ago.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Polls `url` until it answers 200 or the deadline passes (blocking; for the real binary).
+pub fn wait_for_http(url: &str, timeout: Duration) -> bool {
+    let deadline = Instant::now() + timeout;
+    while Instant::now() < deadline {
+        if http_status(url) == Some(200) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    false
+}
+
+/// The status of a blocking GET over a raw socket (CLI tests run outside a runtime).
+pub fn http_status(url: &str) -> Option<u16> {
+    use std::io::Read;
+    let rest = url.strip_prefix("http://")?;
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let mut stream = std::net::TcpStream::connect(host).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(2))).ok()?;
+    write!(
+        stream,
+        "GET /{path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut buf = Vec::new();
+    stream.read_to_end(&mut buf).ok()?;
+    let head = String::from_utf8_lossy(&buf[..buf.len().min(12)]).into_owned();
+    head.strip_prefix("HTTP/1.1 ")?.get(..3)?.parse().ok()
+}

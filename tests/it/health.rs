@@ -1,0 +1,113 @@
+//! Health, the OpenAPI document and the Swagger UI.
+
+use crate::harness::{TestServer, json};
+
+#[tokio::test]
+async fn health_reports_status_version_store_and_generator() {
+    let server = TestServer::start().await;
+    let body = json(server.get("/api/health").await, 200).await;
+    assert_eq!(body["status"], "ok");
+    assert_eq!(body["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(body["store"], "ok");
+    assert_eq!(body["generator"], "builtin");
+}
+
+#[tokio::test]
+async fn site_info_reflects_the_settings() {
+    let server = TestServer::start_with(|s| {
+        s.auth.allow_signup = false;
+        s.money.currency = "EUR".into();
+        s.server.contact_email = "help@family.example".into();
+    })
+    .await;
+    let body = json(server.get("/api/site").await, 200).await;
+    assert_eq!(body["allowSignup"], false);
+    assert_eq!(body["allowGuests"], true);
+    assert_eq!(body["currency"], "EUR");
+    assert_eq!(body["groceryItemEstimate"], 2.5);
+    assert_eq!(body["contactEmail"], "help@family.example");
+}
+
+/// Every operation the API serves, as (method, path).
+const ROUTES: &[(&str, &str)] = &[("get", "/health"), ("get", "/site"), ("post", "/contact")];
+
+#[tokio::test]
+async fn openapi_document_is_valid_and_lists_every_route() {
+    let server = TestServer::start().await;
+    let spec = json(server.get("/api/openapi.json").await, 200).await;
+    assert!(
+        spec["openapi"].as_str().unwrap().starts_with("3."),
+        "OpenAPI 3"
+    );
+    assert_eq!(spec["info"]["title"], "Highchair");
+    assert_eq!(spec["servers"][0]["url"], "/api");
+
+    let mut listed = Vec::new();
+    for (path, item) in spec["paths"].as_object().expect("paths") {
+        for (method, op) in item.as_object().unwrap() {
+            assert!(
+                op["operationId"].is_string(),
+                "{method} {path} has an operationId"
+            );
+            let responses = op["responses"].as_object().expect("responses");
+            assert!(
+                !responses.is_empty(),
+                "{method} {path} documents its responses"
+            );
+            listed.push((method.clone(), path.clone()));
+        }
+    }
+    listed.sort();
+    let mut expected: Vec<(String, String)> = ROUTES
+        .iter()
+        .map(|(m, p)| (m.to_string(), p.to_string()))
+        .collect();
+    expected.sort();
+    assert_eq!(listed, expected);
+
+    // Every referenced schema exists.
+    let text = spec.to_string();
+    let schemas = spec["components"]["schemas"].as_object().unwrap();
+    for part in text.split("#/components/schemas/").skip(1) {
+        let name = part.split('"').next().unwrap();
+        assert!(schemas.contains_key(name), "schema {name} is defined");
+    }
+    assert!(schemas.contains_key("ErrorBody"));
+}
+
+#[tokio::test]
+async fn committed_ui_copy_of_the_openapi_document_is_current() {
+    let served: serde_json::Value = serde_json::from_str(&highchair::api::spec_json()).unwrap();
+    let committed: serde_json::Value =
+        serde_json::from_str(include_str!("../../ui/src/api/openapi.json")).unwrap();
+    assert!(
+        served == committed,
+        "ui/src/api/openapi.json is stale: run scripts/gen-api"
+    );
+}
+
+#[tokio::test]
+async fn swagger_ui_is_served_from_the_binary() {
+    let server = TestServer::start().await;
+    let resp = server.get("/api/docs").await;
+    assert_eq!(resp.status(), 200);
+    let csp = resp.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(csp.contains("frame-ancestors 'none'"));
+    let html = resp.text().await.unwrap();
+    assert!(html.contains("swagger"), "Swagger UI page");
+    for external in [
+        "src=\"http",
+        "href=\"http",
+        "src='http",
+        "href='http",
+        "url(http",
+    ] {
+        assert!(
+            !html.contains(external),
+            "no assets from a CDN ({external})"
+        );
+    }
+}

@@ -1,0 +1,10 @@
+//! Integration tests: the real app on 127.0.0.1, port 0, a temporary data directory, real HTTP.
+//! One test binary with modules keeps build time down.
+
+mod harness;
+
+mod cli;
+mod contact;
+mod errors;
+mod health;
+mod spa;

@@ -1,0 +1,54 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+
+import { renderAt } from '../test-utils';
+import { Footer, TAGLINE } from './Footer';
+import { Header } from './Header';
+
+describe('Header', () => {
+  it('links the features and the account pages', () => {
+    renderAt(<Header />);
+    const main = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(main).getByRole('link', { name: 'Meal Tracker' })).toHaveAttribute('href', '/meal-tracker');
+    expect(within(main).getByRole('link', { name: 'Recipes' })).toHaveAttribute('href', '/recipes');
+    expect(within(main).getByRole('link', { name: 'Grocery List' })).toHaveAttribute('href', '/grocery-list');
+    expect(screen.getAllByRole('link', { name: 'Log In' })[0]).toHaveAttribute('href', '/login');
+    expect(screen.getAllByRole('link', { name: 'Sign Up' })[0]).toHaveAttribute('href', '/signup');
+    expect(screen.getByRole('link', { name: 'Highchair home' })).toHaveAttribute('href', '/');
+  });
+
+  it('opens a side menu with the same items and closes it with Escape', async () => {
+    const user = userEvent.setup();
+    renderAt(<Header />);
+    expect(screen.queryByRole('dialog', { name: 'Menu' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Open menu' }));
+    const menu = screen.getByRole('dialog', { name: 'Menu' });
+    for (const label of ['Meal Tracker', 'Recipes', 'Grocery List', 'Log In', 'Sign Up']) {
+      expect(within(menu).getByRole('link', { name: label })).toBeInTheDocument();
+    }
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: 'Menu' })).not.toBeInTheDocument();
+  });
+
+  it('closes the side menu when a link is followed', async () => {
+    const user = userEvent.setup();
+    renderAt(<Header />);
+    await user.click(screen.getByRole('button', { name: 'Open menu' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Menu' })).getByRole('link', { name: 'Recipes' }));
+    expect(screen.queryByRole('dialog', { name: 'Menu' })).not.toBeInTheDocument();
+  });
+});
+
+describe('Footer', () => {
+  it('has the policy links and the tagline', () => {
+    renderAt(<Footer />);
+    expect(screen.getByText('Simplifying mealtimes for families')).toBeInTheDocument();
+    expect(TAGLINE).toBe('Simplifying mealtimes for families');
+    const nav = screen.getByRole('navigation', { name: 'Footer' });
+    expect(within(nav).getByRole('link', { name: 'About' })).toHaveAttribute('href', '/about');
+    expect(within(nav).getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy');
+    expect(within(nav).getByRole('link', { name: 'Terms of Service' })).toHaveAttribute('href', '/terms');
+    expect(within(nav).getByRole('link', { name: 'Contact' })).toHaveAttribute('href', '/contact');
+  });
+});

@@ -1,0 +1,59 @@
+import { X } from 'lucide-react';
+import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
+
+import { ToastContext, type ToastInput } from './toast-context';
+
+interface ShownToast extends ToastInput {
+  id: number;
+}
+
+const DISMISS_AFTER_MS = 5000;
+
+/** Shows toasts (spec section 8): destructive unless marked as success. */
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [toasts, setToasts] = useState<ShownToast[]>([]);
+  const next = useRef(1);
+
+  const dismiss = useCallback((id: number) => {
+    setToasts((all) => all.filter((t) => t.id !== id));
+  }, []);
+
+  const toast = useCallback(
+    (input: ToastInput) => {
+      const id = next.current++;
+      setToasts((all) => [...all.slice(-2), { ...input, id }]);
+      window.setTimeout(() => dismiss(id), input.durationMs ?? DISMISS_AFTER_MS);
+    },
+    [dismiss],
+  );
+
+  const value = useMemo(() => ({ toast }), [toast]);
+
+  return (
+    <ToastContext.Provider value={value}>
+      {children}
+      <div className="toast toast-top toast-center z-[100] w-full max-w-md px-3 sm:toast-end sm:toast-bottom sm:top-auto">
+        {toasts.map((t) => (
+          <div
+            key={t.id}
+            role={t.variant === 'success' ? 'status' : 'alert'}
+            className={`alert shadow-lg ${t.variant === 'success' ? 'alert-success' : 'alert-error'} items-start`}
+          >
+            <div className="flex-1 text-left">
+              <p className="font-semibold">{t.title}</p>
+              {t.description ? <p className="text-sm opacity-90">{t.description}</p> : null}
+            </div>
+            <button
+              type="button"
+              className="btn btn-ghost btn-xs btn-circle"
+              aria-label="Dismiss"
+              onClick={() => dismiss(t.id)}
+            >
+              <X size={14} aria-hidden />
+            </button>
+          </div>
+        ))}
+      </div>
+    </ToastContext.Provider>
+  );
+}

@@ -1,0 +1,4 @@
+/** SWR keys, one factory per noun, so mutations can revalidate exactly what they changed. */
+export const keys = {
+  site: () => ['site'] as const,
+};

@@ -1,0 +1,23 @@
+import { Suspense } from 'react';
+import { Outlet } from 'react-router-dom';
+
+import { Footer } from '../components/Footer';
+import { Header } from '../components/Header';
+import { Spinner } from '../components/ui/Spinner';
+
+export function MainLayout() {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-base-100 focus:p-2">
+        Skip to content
+      </a>
+      <Header />
+      <main id="main" className="flex-1">
+        <Suspense fallback={<Spinner />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+    </div>
+  );
+}

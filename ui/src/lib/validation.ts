@@ -1,0 +1,50 @@
+/** Client-side checks with the spec's texts (section 5). The server checks the same rules. */
+
+export const EMAIL_MAX = 254;
+export const GENERAL_TEXT_MAX = 1000;
+export const NAME_MAX = 100;
+
+export function tooLong(max: number): string {
+  return `Input must be ${max} characters or less`;
+}
+
+/** Mirrors the server's e-mail rule: local@domain.tld, no spaces, at most 254 characters. */
+export function isValidEmail(input: string): boolean {
+  const text = input.trim();
+  if (!text || [...text].length > EMAIL_MAX) return false;
+  const at = text.lastIndexOf('@');
+  if (at <= 0) return false;
+  const local = text.slice(0, at);
+  const domain = text.slice(at + 1);
+  const bad = /[\s<>()[\]\\,;:"@]/;
+  if (local.length > 64 || bad.test(local) || bad.test(domain)) return false;
+  if (local.startsWith('.') || local.endsWith('.') || local.includes('..')) return false;
+  const labels = domain.split('.');
+  if (labels.length < 2) return false;
+  const labelOk = (l: string) =>
+    l.length > 0 && l.length <= 63 && !l.startsWith('-') && !l.endsWith('-') && /^[\p{L}\p{N}-]+$/u.test(l);
+  if (!labels.every(labelOk)) return false;
+  const tld = labels[labels.length - 1] ?? '';
+  return [...tld].length >= 2 && !/^\d+$/.test(tld);
+}
+
+const length = (s: string) => [...s.trim()].length;
+
+export interface ContactValues {
+  name: string;
+  email: string;
+  message: string;
+}
+
+export type FieldErrors<T> = Partial<Record<keyof T, string>>;
+
+export function validateContact(values: ContactValues): FieldErrors<ContactValues> {
+  const errors: FieldErrors<ContactValues> = {};
+  const name = values.name.trim().split(/\s+/).join(' ');
+  if (length(name) < 2) errors.name = 'Name must be at least 2 characters';
+  else if (length(name) > NAME_MAX) errors.name = tooLong(NAME_MAX);
+  if (!isValidEmail(values.email)) errors.email = 'Please enter a valid email address';
+  if (length(values.message) < 10) errors.message = 'Message must be at least 10 characters';
+  else if (length(values.message) > GENERAL_TEXT_MAX) errors.message = tooLong(GENERAL_TEXT_MAX);
+  return errors;
+}

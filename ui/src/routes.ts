@@ -1,0 +1,26 @@
+import table from './routes.json';
+
+/**
+ * The UI's pages. The same table is embedded in the server, which answers 404 for any other path
+ * (and logs it), so both sides always agree on what exists.
+ */
+export const routes = table;
+
+export type RouteName = keyof typeof routes;
+
+/** Links to screens that later work adds. Until then they show the not-found page. */
+export const plannedRoutes = {
+  login: '/login',
+  signup: '/signup',
+  guest: '/guest',
+  mealTracker: '/meal-tracker',
+  recipes: '/recipes',
+  groceryList: '/grocery-list',
+} as const;
+
+/** A route pattern with its `:params` filled in. */
+export function pathTo(pattern: string, params: Record<string, string> = {}): string {
+  return pattern.replace(/:([A-Za-z]+)/g, (_, name: string) =>
+    encodeURIComponent(params[name] ?? ''),
+  );
+}
