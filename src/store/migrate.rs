@@ -7,7 +7,7 @@ use super::OpenError;
 /// The schema this build writes. Bump it and add a step to `STEPS` when stored data changes shape.
 pub const CURRENT: u32 = 1;
 
-const META: &str = "meta";
+pub(super) const META: &str = "meta";
 const KEY_APP: &[u8] = b"app";
 const KEY_VERSION: &[u8] = b"schema_version";
 const APP: &[u8] = b"highchair";
@@ -17,7 +17,11 @@ type Step = fn(&sled::Db) -> sled::Result<()>;
 const STEPS: &[Step] = &[];
 
 pub fn schema_version(db: &sled::Db) -> sled::Result<u32> {
-    let meta = db.open_tree(META)?;
+    version_in(&db.open_tree(META)?)
+}
+
+/// The schema version recorded in an open `meta` tree (0 when none).
+pub fn version_in(meta: &sled::Tree) -> sled::Result<u32> {
     Ok(meta
         .get(KEY_VERSION)?
         .and_then(|v| <[u8; 4]>::try_from(v.as_ref()).ok())

@@ -67,6 +67,7 @@ pub enum OpenError {
 /// The open store. Dropping it releases the directory lock.
 pub struct Store {
     db: sled::Db,
+    meta: sled::Tree,
     dir: PathBuf,
     _lock: File,
     pub contact_messages: ContactMessages,
@@ -127,6 +128,7 @@ impl Store {
 
         let tree = |name: &str| db.open_tree(name).map_err(|e| unusable(e.to_string()));
         Ok(Store {
+            meta: tree(migrate::META)?,
             contact_messages: ContactMessages::new(db.clone(), tree("contact_messages")?),
             rate_limits: RateLimits::new(tree("rate_limits")?),
             db,
@@ -147,7 +149,7 @@ impl Store {
 
     /// A cheap liveness probe for `/api/health`.
     pub fn is_healthy(&self) -> bool {
-        migrate::schema_version(&self.db).is_ok_and(|v| v == migrate::CURRENT)
+        migrate::version_in(&self.meta).is_ok_and(|v| v == migrate::CURRENT)
     }
 
     /// Bytes the database uses on disk.

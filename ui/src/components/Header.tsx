@@ -1,5 +1,6 @@
 import { Menu, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { Link, NavLink } from 'react-router-dom';
 
 import { routes } from '../routes';
@@ -31,7 +32,11 @@ export function Header() {
   return (
     <header className="sticky top-0 z-40 border-b border-base-300 bg-base-100/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-4">
-        <Link to={routes.home} className="flex items-center gap-2 text-xl font-bold" aria-label="Highchair home">
+        <Link
+          to={routes.home}
+          className="flex items-center gap-2 text-xl font-bold"
+          aria-label="Highchair home"
+        >
           <LogoMark />
           <span>Highchair</span>
         </Link>
@@ -46,7 +51,11 @@ export function Header() {
 
         <div className="ml-auto hidden items-center gap-2 md:flex">
           {accountLinks.map((l) => (
-            <Link key={l.to} to={l.to} className={`btn btn-sm ${l.primary ? 'btn-primary' : 'btn-ghost'}`}>
+            <Link
+              key={l.to}
+              to={l.to}
+              className={`btn btn-sm ${l.primary ? 'btn-primary' : 'btn-ghost'}`}
+            >
               {l.label}
             </Link>
           ))}
@@ -65,63 +74,67 @@ export function Header() {
         </button>
       </div>
 
-      {menuOpen ? (
-        <div className="fixed inset-0 z-50 md:hidden">
-          <button
-            type="button"
-            className="absolute inset-0 h-full w-full cursor-default bg-neutral/40"
-            aria-label="Close menu"
-            tabIndex={-1}
-            onClick={() => setMenuOpen(false)}
-          />
-          <div
-            id="mobile-menu"
-            role="dialog"
-            aria-modal="true"
-            aria-label="Menu"
-            className="absolute inset-y-0 right-0 flex w-72 max-w-[85vw] flex-col gap-2 bg-base-100 p-4 shadow-xl"
-          >
-            <div className="mb-2 flex items-center justify-between">
-              <span className="flex items-center gap-2 text-lg font-bold">
-                <LogoMark className="h-7 w-7" /> Highchair
-              </span>
+      {/* In a portal: the header's backdrop blur would otherwise contain the fixed overlay. */}
+      {menuOpen
+        ? createPortal(
+            <div className="fixed inset-0 z-50 md:hidden">
               <button
-                ref={closeButton}
                 type="button"
-                className="btn btn-ghost btn-square btn-sm"
+                className="absolute inset-0 h-full w-full cursor-default bg-neutral/40"
                 aria-label="Close menu"
+                tabIndex={-1}
                 onClick={() => setMenuOpen(false)}
+              />
+              <div
+                id="mobile-menu"
+                role="dialog"
+                aria-modal="true"
+                aria-label="Menu"
+                className="absolute inset-y-0 right-0 flex w-72 max-w-[85vw] flex-col gap-2 bg-base-100 p-4 shadow-xl"
               >
-                <X aria-hidden />
-              </button>
-            </div>
-            <nav aria-label="Mobile" className="flex flex-col gap-1">
-              {featureLinks.map((l) => (
-                <NavLink
-                  key={l.to}
-                  to={l.to}
-                  className="btn btn-ghost justify-start text-base"
-                  onClick={() => setMenuOpen(false)}
-                >
-                  {l.label}
-                </NavLink>
-              ))}
-            </nav>
-            <div className="mt-auto flex flex-col gap-2 border-t border-base-300 pt-4">
-              {accountLinks.map((l) => (
-                <Link
-                  key={l.to}
-                  to={l.to}
-                  className={`btn ${l.primary ? 'btn-primary' : 'btn-outline'}`}
-                  onClick={() => setMenuOpen(false)}
-                >
-                  {l.label}
-                </Link>
-              ))}
-            </div>
-          </div>
-        </div>
-      ) : null}
+                <div className="mb-2 flex items-center justify-between">
+                  <span className="flex items-center gap-2 text-lg font-bold">
+                    <LogoMark className="h-7 w-7" /> Highchair
+                  </span>
+                  <button
+                    ref={closeButton}
+                    type="button"
+                    className="btn btn-ghost btn-square btn-sm"
+                    aria-label="Close menu"
+                    onClick={() => setMenuOpen(false)}
+                  >
+                    <X aria-hidden />
+                  </button>
+                </div>
+                <nav aria-label="Mobile" className="flex flex-col gap-1">
+                  {featureLinks.map((l) => (
+                    <NavLink
+                      key={l.to}
+                      to={l.to}
+                      className="btn btn-ghost justify-start text-base"
+                      onClick={() => setMenuOpen(false)}
+                    >
+                      {l.label}
+                    </NavLink>
+                  ))}
+                </nav>
+                <div className="mt-auto flex flex-col gap-2 border-t border-base-300 pt-4">
+                  {accountLinks.map((l) => (
+                    <Link
+                      key={l.to}
+                      to={l.to}
+                      className={`btn ${l.primary ? 'btn-primary' : 'btn-outline'}`}
+                      onClick={() => setMenuOpen(false)}
+                    >
+                      {l.label}
+                    </Link>
+                  ))}
+                </div>
+              </div>
+            </div>,
+            document.body,
+          )
+        : null}
     </header>
   );
 }

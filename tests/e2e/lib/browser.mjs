@@ -1,0 +1,59 @@
+// Debian's Chromium driven by playwright-core (no browser downloads on this machine).
+// playwright gives every launch a fresh temporary profile.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+import { chromium } from 'playwright-core';
+
+export const ARTIFACTS = resolve(import.meta.dirname, '../artifacts');
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/**
+ * A page that records every request and console error, so tests can check that nothing left
+ * the server and that no script or style was blocked by the Content-Security-Policy.
+ */
+export async function openPage(browser, serverUrl, viewport = DESKTOP) {
+  const context = await browser.newContext({
+    viewport,
+    isMobile: viewport === PHONE,
+    hasTouch: viewport === PHONE,
+  });
+  const page = await context.newPage();
+  const requests = [];
+  const problems = [];
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(String(e)));
+  page.foreign = () =>
+    requests.filter((u) => !u.startsWith(serverUrl) && !u.startsWith('data:') && !u.startsWith('blob:'));
+  // 404 answers for pages that do not exist are expected; everything else is a problem.
+  page.problems = () => problems.filter((p) => !p.includes('404 (Not Found)'));
+  return page;
+}
+
+/** Saves a screenshot; `fullPage: false` for overlays (menus, dialogs) that belong to the viewport. */
+export async function screenshot(page, name, { fullPage = true } = {}) {
+  const kind = page.viewportSize().width < 500 ? 'phone' : 'desktop';
+  const dir = join(ARTIFACTS, kind);
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage });
+}

@@ -1,0 +1,63 @@
+// Starts the release binary on a free port with a fresh data directory, like a family would.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '../../..');
+export const BINARY = process.env.HIGHCHAIR_BIN ?? join(root, 'target/release/highchair');
+
+function freePort() {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => ok(port));
+    });
+  });
+}
+
+async function waitHealthy(url, child, logs) {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`highchair exited early:\n${logs.join('')}`);
+    try {
+      const r = await fetch(`${url}/api/health`);
+      if (r.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`highchair did not become healthy:\n${logs.join('')}`);
+}
+
+/** Starts `highchair serve`; `env` adds HIGHCHAIR_* settings. */
+export async function startServer(env = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'highchair-e2e-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const logs = [];
+  const child = spawn(BINARY, ['serve', '--listen', `127.0.0.1:${port}`, '--data-dir', join(dataDir, 'data')], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, HIGHCHAIR_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (d) => logs.push(d.toString()));
+  child.stderr.on('data', (d) => logs.push(d.toString()));
+  await waitHealthy(url, child, logs);
+  return {
+    url,
+    dataDir,
+    logs: () => logs.join(''),
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
