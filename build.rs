@@ -51,7 +51,7 @@ fn main() {
     let lock = ui.join("package-lock.json");
     let installed = ui.join("node_modules/.package-lock.json");
     if !installed.exists() || modified(&lock) > modified(&installed) {
-        run(&ui, &["ci", "--no-audit", "--no-fund"]);
+        run(&ui, &["install", "--no-audit", "--no-fund"]);
     }
     run(&ui, &["run", "build"]);
 }

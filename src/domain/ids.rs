@@ -60,6 +60,16 @@ typed_id!(
     ContactMessageId
 );
 
+typed_id!(
+    /// An account: a parent (the family owner) or a guest.
+    UserId
+);
+
+typed_id!(
+    /// A stored photo (meal photo or avatar).
+    MediaId
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,5 +5,6 @@ pub mod email;
 pub mod error;
 pub mod ids;
 pub mod text;
+pub mod user;
 
 pub use error::{DomainError, Invalid};

@@ -1,0 +1,417 @@
+//! Accounts: parents (mom or dad) and guests. Rules from spec sections 3, 5, 6 and 9.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::email::{EMAIL_MAX, Email};
+use super::error::Invalid;
+use super::ids::{UserId, MediaId};
+use super::text::{NAME_MAX, char_len, sanitize_line, too_long_message};
+
+pub const PASSWORD_MIN: usize = 8;
+/// Hashing cost grows with length; nobody needs a longer password than this.
+pub const PASSWORD_MAX: usize = 1024;
+/// Guests live in a reserved domain that can never be a real address (RFC 2606).
+pub const GUEST_DOMAIN: &str = "guest.invalid";
+pub const GUEST_CHILDREN_MAX: u32 = 10;
+/// Guests unused this long are removed with all their data.
+pub const GUEST_IDLE_DAYS: i64 = 30;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ParentRole {
+    Mom,
+    Dad,
+}
+
+impl ParentRole {
+    pub fn parse(input: &str) -> Option<ParentRole> {
+        match input.trim().to_ascii_lowercase().as_str() {
+            "mom" | "mum" => Some(ParentRole::Mom),
+            "dad" => Some(ParentRole::Dad),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ParentRole::Mom => "mom",
+            ParentRole::Dad => "dad",
+        }
+    }
+}
+
+/// A stored account. The password hash lives here too and never leaves the server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct User {
+    pub id: UserId,
+    pub email: Email,
+    pub first_name: String,
+    pub last_name: String,
+    pub role: ParentRole,
+    #[serde(default)]
+    pub is_guest: bool,
+    /// Guests say how many children they have when they start.
+    #[serde(default)]
+    pub guest_children: Option<u32>,
+    #[serde(default)]
+    pub is_admin: bool,
+    pub password_hash: String,
+    #[serde(default)]
+    pub avatar: Option<MediaId>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    /// Last time a session of this user was used (updated at most hourly).
+    pub last_seen_at: DateTime<Utc>,
+}
+
+impl User {
+    /// The role shown on the profile: `guest` for guest accounts, otherwise the parent's role.
+    pub fn display_role(&self) -> &'static str {
+        if self.is_guest {
+            "guest"
+        } else {
+            self.role.as_str()
+        }
+    }
+
+    /// Whether a guest has been idle long enough to be removed.
+    pub fn is_stale_guest(&self, now: DateTime<Utc>) -> bool {
+        self.is_guest && now - self.last_seen_at > chrono::Duration::days(GUEST_IDLE_DAYS)
+    }
+}
+
+const SIGNUP: &str = "Sign up failed";
+const MISSING: &str = "Missing information";
+
+fn check_name(value: &str, field: &str, title: &str) -> Result<String, Invalid> {
+    let name = sanitize_line(value);
+    if char_len(&name) > NAME_MAX {
+        return Err(Invalid::new(title, too_long_message(NAME_MAX), field));
+    }
+    Ok(name)
+}
+
+/// Password length rules shared by sign-up, reset and the admin CLI.
+pub fn check_password(password: &str, title: &str) -> Result<(), Invalid> {
+    if char_len(password) < PASSWORD_MIN {
+        return Err(Invalid::new(
+            "Password too short",
+            "Password must be at least 8 characters",
+            "password",
+        ));
+    }
+    if char_len(password) > PASSWORD_MAX {
+        return Err(Invalid::new(title, too_long_message(PASSWORD_MAX), "password"));
+    }
+    Ok(())
+}
+
+fn check_email(value: &str, title: &str) -> Result<Email, Invalid> {
+    if char_len(value.trim()) > EMAIL_MAX {
+        return Err(Invalid::new(title, too_long_message(EMAIL_MAX), "email"));
+    }
+    let email = Email::parse(value)
+        .ok_or_else(|| Invalid::new("Invalid email", "Please enter a valid email address", "email"))?;
+    if email.domain() == GUEST_DOMAIN {
+        return Err(Invalid::new("Invalid email", "Please enter a valid email address", "email"));
+    }
+    Ok(email)
+}
+
+/// A sign-up form before validation.
+#[derive(Debug, Clone, Default)]
+pub struct SignupDraft {
+    pub first_name: String,
+    pub last_name: String,
+    pub email: String,
+    pub password: String,
+    pub role: String,
+    pub accept_terms: bool,
+}
+
+/// A validated sign-up; the password is still clear text, to be hashed off the async threads.
+#[derive(Debug, Clone)]
+pub struct Signup {
+    pub first_name: String,
+    pub last_name: String,
+    pub email: Email,
+    pub password: String,
+    pub role: ParentRole,
+}
+
+impl SignupDraft {
+    pub fn validate(self) -> Result<Signup, Invalid> {
+        if self.email.trim().is_empty() && self.password.is_empty() {
+            return Err(Invalid::general(
+                SIGNUP,
+                "You must provide either an email or phone number and a password",
+            ));
+        }
+        let first = check_name(&self.first_name, "firstName", SIGNUP)?;
+        let last = check_name(&self.last_name, "lastName", SIGNUP)?;
+        let required = [
+            ("firstName", first.is_empty()),
+            ("lastName", last.is_empty()),
+            ("email", self.email.trim().is_empty()),
+            ("password", self.password.is_empty()),
+        ];
+        if let Some((field, _)) = required.iter().find(|(_, missing)| *missing) {
+            return Err(Invalid::new(MISSING, "Please fill in all required fields", field));
+        }
+        let email = check_email(&self.email, SIGNUP)?;
+        check_password(&self.password, SIGNUP)?;
+        let role = if self.role.trim().is_empty() {
+            ParentRole::Mom
+        } else {
+            ParentRole::parse(&self.role)
+                .ok_or_else(|| Invalid::new(SIGNUP, "Please choose Mom or Dad", "role"))?
+        };
+        if !self.accept_terms {
+            return Err(Invalid::new(
+                "Terms not accepted",
+                "You must agree to the Terms of Service and Privacy Policy",
+                "acceptTerms",
+            ));
+        }
+        Ok(Signup {
+            first_name: first,
+            last_name: last,
+            email,
+            password: self.password,
+            role,
+        })
+    }
+}
+
+/// Sign-in form rules: both fields are required. The e-mail is not checked further, so a
+/// malformed address fails like any unknown one.
+pub fn validate_login(email: &str, password: &str) -> Result<(), Invalid> {
+    if email.trim().is_empty() || password.is_empty() {
+        return Err(Invalid::general(MISSING, "Please enter both email and password"));
+    }
+    Ok(())
+}
+
+const GUEST: &str = "Guest access failed";
+
+/// The guest form: a first name and 1 to 10 children (1 when the value is not a number).
+#[derive(Debug, Clone)]
+pub struct GuestDraft {
+    pub first_name: String,
+    pub children: Option<serde_json::Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Guest {
+    /// Stored as `Guest_<name>` (spec section 6).
+    pub first_name: String,
+    pub children: u32,
+}
+
+impl GuestDraft {
+    pub fn validate(self) -> Result<Guest, Invalid> {
+        let name = check_name(&self.first_name, "firstName", GUEST)?;
+        if name.is_empty() {
+            return Err(Invalid::new("Name required", "Please enter your first name", "firstName"));
+        }
+        let children = guest_children(self.children.as_ref())?;
+        let first_name = format!("Guest_{name}");
+        if char_len(&first_name) > NAME_MAX {
+            return Err(Invalid::new(GUEST, too_long_message(NAME_MAX - 6), "firstName"));
+        }
+        Ok(Guest {
+            first_name,
+            children,
+        })
+    }
+}
+
+fn guest_children(value: Option<&serde_json::Value>) -> Result<u32, Invalid> {
+    let number = match value {
+        Some(serde_json::Value::Number(n)) => n.as_f64(),
+        Some(serde_json::Value::String(s)) => s.trim().parse::<f64>().ok(),
+        _ => None,
+    };
+    let Some(number) = number.filter(|n| n.is_finite()) else {
+        return Ok(1);
+    };
+    let whole = number.trunc();
+    if !(1.0..=f64::from(GUEST_CHILDREN_MAX)).contains(&whole) {
+        return Err(Invalid::new(
+            GUEST,
+            "Number of children must be between 1 and 10",
+            "children",
+        ));
+    }
+    Ok(whole as u32)
+}
+
+/// Profile changes: first and last name (the e-mail is read-only).
+pub fn validate_profile(first_name: &str, last_name: &str) -> Result<(String, String), Invalid> {
+    const TITLE: &str = "Update failed";
+    let first = check_name(first_name, "firstName", TITLE)?;
+    let last = check_name(last_name, "lastName", TITLE)?;
+    if first.is_empty() {
+        return Err(Invalid::new(TITLE, "Please enter your first name", "firstName"));
+    }
+    Ok((first, last))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn draft() -> SignupDraft {
+        SignupDraft {
+            first_name: "Amira".into(),
+            last_name: "Khan".into(),
+            email: "Amira@Example.org".into(),
+            password: "correct horse".into(),
+            role: "dad".into(),
+            accept_terms: true,
+        }
+    }
+
+    fn err(d: SignupDraft) -> Invalid {
+        d.validate().unwrap_err()
+    }
+
+    #[test]
+    fn valid_signup_is_normalised() {
+        let s = draft().validate().unwrap();
+        assert_eq!(s.email.as_str(), "amira@example.org");
+        assert_eq!(s.role, ParentRole::Dad);
+        let s = SignupDraft {
+            role: String::new(),
+            ..draft()
+        }
+        .validate()
+        .unwrap();
+        assert_eq!(s.role, ParentRole::Mom, "mom by default");
+    }
+
+    #[test]
+    fn signup_messages_follow_the_spec() {
+        let e = err(SignupDraft {
+            last_name: "  ".into(),
+            ..draft()
+        });
+        assert_eq!((e.title.as_str(), e.message.as_str()), ("Missing information", "Please fill in all required fields"));
+        assert_eq!(e.field.as_deref(), Some("lastName"));
+
+        let e = err(SignupDraft {
+            email: String::new(),
+            password: String::new(),
+            ..draft()
+        });
+        assert_eq!(e.message, "You must provide either an email or phone number and a password");
+
+        let e = err(SignupDraft {
+            password: "short".into(),
+            ..draft()
+        });
+        assert_eq!((e.title.as_str(), e.message.as_str()), ("Password too short", "Password must be at least 8 characters"));
+
+        let e = err(SignupDraft {
+            accept_terms: false,
+            ..draft()
+        });
+        assert_eq!(e.title, "Terms not accepted");
+        assert_eq!(e.message, "You must agree to the Terms of Service and Privacy Policy");
+
+        let e = err(SignupDraft {
+            email: "nope".into(),
+            ..draft()
+        });
+        assert_eq!(e.message, "Please enter a valid email address");
+
+        let e = err(SignupDraft {
+            email: "x@guest.invalid".into(),
+            ..draft()
+        });
+        assert_eq!(e.field.as_deref(), Some("email"), "the guest domain is reserved");
+
+        let e = err(SignupDraft {
+            role: "uncle".into(),
+            ..draft()
+        });
+        assert_eq!(e.field.as_deref(), Some("role"));
+
+        let e = err(SignupDraft {
+            first_name: "n".repeat(101),
+            ..draft()
+        });
+        assert_eq!(e.message, "Input must be 100 characters or less");
+    }
+
+    #[test]
+    fn password_of_exactly_eight_is_enough() {
+        assert!(check_password("12345678", "x").is_ok());
+        assert!(check_password(&"p".repeat(1025), "x").is_err());
+    }
+
+    #[test]
+    fn login_needs_both_fields() {
+        let e = validate_login(" ", "pw").unwrap_err();
+        assert_eq!((e.title.as_str(), e.message.as_str()), ("Missing information", "Please enter both email and password"));
+        assert!(validate_login("a@b.io", "").is_err());
+        assert!(validate_login("anything", "pw").is_ok());
+    }
+
+    #[test]
+    fn guest_rules() {
+        let g = |name: &str, children: Option<serde_json::Value>| {
+            GuestDraft {
+                first_name: name.into(),
+                children,
+            }
+            .validate()
+        };
+        assert_eq!(g("Sam", Some(json!(3))).unwrap(), Guest { first_name: "Guest_Sam".into(), children: 3 });
+        assert_eq!(g("Sam", None).unwrap().children, 1);
+        assert_eq!(g("Sam", Some(json!("lots"))).unwrap().children, 1, "not numeric falls back to 1");
+        assert_eq!(g("Sam", Some(json!("4"))).unwrap().children, 4);
+        assert_eq!(g("Sam", Some(json!(10))).unwrap().children, 10);
+        assert!(g("Sam", Some(json!(11))).is_err());
+        assert!(g("Sam", Some(json!(0))).is_err());
+        let e = g("  ", None).unwrap_err();
+        assert_eq!((e.title.as_str(), e.message.as_str()), ("Name required", "Please enter your first name"));
+    }
+
+    #[test]
+    fn profile_names() {
+        assert_eq!(validate_profile(" Ann ", "").unwrap(), ("Ann".into(), String::new()));
+        assert!(validate_profile("", "Lee").is_err());
+        assert!(validate_profile("A", &"x".repeat(101)).is_err());
+    }
+
+    #[test]
+    fn stale_guests() {
+        let now = Utc::now();
+        let mut u = User {
+            id: UserId::new(),
+            email: Email::parse("g@guest.invalid").unwrap(),
+            first_name: "Guest_Sam".into(),
+            last_name: String::new(),
+            role: ParentRole::Mom,
+            is_guest: true,
+            guest_children: Some(1),
+            is_admin: false,
+            password_hash: String::new(),
+            avatar: None,
+            created_at: now,
+            updated_at: now,
+            last_seen_at: now - chrono::Duration::days(31),
+        };
+        assert!(u.is_stale_guest(now));
+        assert_eq!(u.display_role(), "guest");
+        u.last_seen_at = now - chrono::Duration::days(29);
+        assert!(!u.is_stale_guest(now));
+        u.is_guest = false;
+        u.last_seen_at = now - chrono::Duration::days(400);
+        assert!(!u.is_stale_guest(now));
+        assert_eq!(u.display_role(), "mom");
+    }
+}
