@@ -422,6 +422,20 @@ impl Settings {
             .collect()
     }
 
+    /// The address people use to reach this server, for links the server prints:
+    /// `public_url`, or `http://<listen>` with an unspecified address shown as `localhost`.
+    pub fn base_url(&self) -> String {
+        if !self.server.public_url.is_empty() {
+            return self.server.public_url.clone();
+        }
+        let listen = self.server.listen;
+        if listen.ip().is_unspecified() {
+            format!("http://localhost:{}", listen.port())
+        } else {
+            format!("http://{listen}")
+        }
+    }
+
     /// The settings as TOML, for `highchair config check`.
     pub fn to_toml(&self) -> String {
         toml::to_string_pretty(self).unwrap_or_else(|e| format!("# cannot print settings: {e}\n"))

@@ -15,15 +15,25 @@ pub fn spawn(app: App) -> JoinHandle<()> {
         let mut ticker = tokio::time::interval(EVERY);
         loop {
             ticker.tick().await;
-            run_once(&app);
+            run_once(&app).await;
         }
     })
 }
 
-/// One round of housekeeping.
-pub fn run_once(app: &App) {
-    let purged = app.store.rate_limits.purge_expired(unix_nanos());
-    if purged > 0 {
-        tracing::debug!(purged, "expired rate limit entries removed");
+/// One round of housekeeping: expired limits, sessions and reset links; idle guests.
+pub async fn run_once(app: &App) {
+    let now = chrono::Utc::now();
+    let limits = app.store.rate_limits.purge_expired(unix_nanos());
+    let sessions = app.store.sessions.purge_expired(now).unwrap_or_else(|e| {
+        tracing::error!(error = %e, "purging expired sessions failed");
+        0
+    });
+    let links = app.store.reset_tokens.purge(None, now).unwrap_or_else(|e| {
+        tracing::error!(error = %e, "purging expired reset links failed");
+        0
+    });
+    if let Err(failure) = crate::admin::ops::purge_guests(app).await {
+        tracing::error!(error = %failure.message, "purging idle guests failed");
     }
+    tracing::debug!(limits, sessions, links, "housekeeping done");
 }

@@ -3,12 +3,14 @@
 //! `App::new(settings)` opens the store; `serve(app, listener, shutdown)` runs the HTTP server.
 //! `main.rs` only parses the command line (see `cli`).
 
+pub mod admin;
 pub mod api;
 pub mod app;
 pub mod auth;
 pub mod cli;
 pub mod config;
 pub mod domain;
+pub mod error;
 pub mod jobs;
 pub mod server;
 pub mod store;

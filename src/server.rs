@@ -12,7 +12,7 @@ mod security_headers;
 use std::future::Future;
 use std::time::Duration;
 
-use poem::listener::{Acceptor, TcpAcceptor};
+use poem::listener::{Acceptor, TcpAcceptor, UnixAcceptor};
 use poem::middleware::CatchPanic;
 use poem::{Endpoint, EndpointExt, IntoResponse, Route, Server};
 
@@ -54,7 +54,8 @@ pub fn endpoint(app: App) -> impl Endpoint<Output = poem::Response> {
         .map_to_response()
 }
 
-/// Serves until `shutdown` completes, then finishes in-flight requests and flushes the store.
+/// Serves HTTP on `listener` and the admin API on the data directory's Unix socket until
+/// `shutdown` completes, then finishes in-flight requests and flushes the store.
 pub async fn serve(
     app: App,
     listener: std::net::TcpListener,
@@ -68,12 +69,31 @@ pub async fn serve(
         .and_then(|a| a.as_socket_addr().copied())
         .map(|a| a.to_string())
         .unwrap_or_default();
+
+    let socket_path = app.store.dir().join(crate::admin::SOCKET);
+    let admin_acceptor = UnixAcceptor::from_std(crate::admin::socket::bind(&socket_path)?)?;
+    let (stop_admin, admin_stopped) = tokio::sync::oneshot::channel::<()>();
+    let admin = tokio::spawn(
+        Server::new_with_acceptor(admin_acceptor).run_with_graceful_shutdown(
+            crate::admin::socket::endpoint(app.clone()),
+            async {
+                let _ = admin_stopped.await;
+            },
+            Some(SHUTDOWN_GRACE),
+        ),
+    );
+
     let jobs = crate::jobs::spawn(app.clone());
     tracing::info!(address = %addr, data_dir = %app.store.dir().display(), "highchair is listening");
     let result = Server::new_with_acceptor(acceptor)
         .run_with_graceful_shutdown(endpoint(app.clone()), shutdown, Some(SHUTDOWN_GRACE))
         .await;
+
+    let _ = stop_admin.send(());
+    let _ = admin.await;
+    let _ = std::fs::remove_file(&socket_path);
     jobs.abort();
+    let _ = jobs.await;
     if let Err(e) = app.store.flush().await {
         tracing::error!(error = %e, "final flush failed");
     }

@@ -122,6 +122,15 @@ impl From<DomainError> for ApiError {
     }
 }
 
+impl From<crate::error::AppError> for ApiError {
+    fn from(err: crate::error::AppError) -> Self {
+        match err {
+            crate::error::AppError::Domain(e) => e.into(),
+            crate::error::AppError::Store(e) => e.into(),
+        }
+    }
+}
+
 impl From<StoreError> for ApiError {
     fn from(err: StoreError) -> Self {
         // Logged here once; the client gets a generic message with no internals.

@@ -1,8 +1,10 @@
 //! The HTTP API under `/api`: one `#[OpenApi]` struct per resource, combined here.
 
+pub mod auth;
 pub mod contact;
 pub mod error;
 pub mod health;
+pub mod profile;
 pub mod site;
 
 use poem_openapi::{OpenApiService, Tags};
@@ -15,14 +17,30 @@ pub enum ApiTags {
     Site,
     /// The public contact form.
     Contact,
+    /// Accounts, sign-in and sessions.
+    Auth,
+    /// The signed-in user's profile.
+    Profile,
 }
 
-pub type Apis = (health::HealthApi, site::SiteApi, contact::ContactApi);
+pub type Apis = (
+    health::HealthApi,
+    site::SiteApi,
+    contact::ContactApi,
+    auth::AuthApi,
+    profile::ProfileApi,
+);
 
 /// The API with its OpenAPI document. State arrives per request through `Data<&App>`.
 pub fn service() -> OpenApiService<Apis, ()> {
     OpenApiService::new(
-        (health::HealthApi, site::SiteApi, contact::ContactApi),
+        (
+            health::HealthApi,
+            site::SiteApi,
+            contact::ContactApi,
+            auth::AuthApi,
+            profile::ProfileApi,
+        ),
         "Highchair",
         env!("CARGO_PKG_VERSION"),
     )

@@ -13,6 +13,9 @@ pub struct SiteInfo {
     pub version: String,
     /// Whether visitors may create accounts here.
     pub allow_signup: bool,
+    /// Whether the sign-up form works now: sign-up is allowed, or the server has no account yet
+    /// (the first account can always be created).
+    pub signup_open: bool,
     /// Whether visitors may try Highchair as a guest.
     pub allow_guests: bool,
     /// ISO 4217 code used for prices.
@@ -34,6 +37,7 @@ impl SiteApi {
         Json(SiteInfo {
             version: env!("CARGO_PKG_VERSION").into(),
             allow_signup: s.auth.allow_signup,
+            signup_open: s.auth.allow_signup || app.store.users.is_empty(),
             allow_guests: s.auth.allow_guests,
             currency: s.money.currency.clone(),
             grocery_item_estimate: s.money.grocery_item_estimate,

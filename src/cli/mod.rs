@@ -1,11 +1,12 @@
 //! The command line. `main.rs` calls `run`; each command group has its own file.
 //!
-//! Exit codes: 0 success, 1 failure, 2 bad configuration or usage, 3 data directory unusable
-//! or in use.
+//! Exit codes: 0 success, 1 failure, 2 bad configuration, usage or input, 3 data directory
+//! unusable or in use, 4 unknown account, 5 no permission to use the admin socket.
 
 mod config;
 mod openapi;
 mod serve;
+mod user;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,7 +27,8 @@ pub const EXIT_DATA_DIR: u8 = 3;
     long_about = "Highchair keeps child profiles, a meal log with photos, recipes and grocery \
 lists for one family, on your own server. Settings come from defaults, then a TOML file \
 (--config), then HIGHCHAIR_<SECTION>_<KEY> environment variables, then these flags.",
-    after_help = "Exit codes: 0 success, 1 failure, 2 bad configuration, 3 data directory unusable or in use."
+    after_help = "Exit codes: 0 success, 1 failure, 2 bad configuration, usage or input, 3 data directory \
+unusable or in use, 4 unknown account, 5 no permission to use the admin socket."
 )]
 pub struct Cli {
     /// TOML configuration file (see config/highchair.toml). Also HIGHCHAIR_CONFIG.
@@ -51,6 +53,13 @@ enum Command {
         #[command(subcommand)]
         command: ConfigCommand,
     },
+    /// Manage accounts (works while the server runs, through its admin socket).
+    User {
+        #[command(subcommand)]
+        command: user::UserCommand,
+    },
+    /// Show messages sent with the contact form.
+    Messages,
     /// Print the OpenAPI document of the HTTP API (also served at /api/openapi.json).
     Openapi,
 }
@@ -77,6 +86,14 @@ pub fn run() -> ExitCode {
         } => config::check(&sources),
         Command::Serve => match load(&sources) {
             Ok(settings) => serve::run(settings),
+            Err(code) => code,
+        },
+        Command::User { command } => match load(&sources) {
+            Ok(settings) => user::run(settings, command),
+            Err(code) => code,
+        },
+        Command::Messages => match load(&sources) {
+            Ok(settings) => user::messages(settings),
             Err(code) => code,
         },
     }

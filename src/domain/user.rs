@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::email::{EMAIL_MAX, Email};
 use super::error::Invalid;
-use super::ids::{UserId, MediaId};
+use super::ids::{MediaId, UserId};
 use super::text::{NAME_MAX, char_len, sanitize_line, too_long_message};
 
 pub const PASSWORD_MIN: usize = 8;
@@ -102,7 +102,11 @@ pub fn check_password(password: &str, title: &str) -> Result<(), Invalid> {
         ));
     }
     if char_len(password) > PASSWORD_MAX {
-        return Err(Invalid::new(title, too_long_message(PASSWORD_MAX), "password"));
+        return Err(Invalid::new(
+            title,
+            too_long_message(PASSWORD_MAX),
+            "password",
+        ));
     }
     Ok(())
 }
@@ -111,10 +115,19 @@ fn check_email(value: &str, title: &str) -> Result<Email, Invalid> {
     if char_len(value.trim()) > EMAIL_MAX {
         return Err(Invalid::new(title, too_long_message(EMAIL_MAX), "email"));
     }
-    let email = Email::parse(value)
-        .ok_or_else(|| Invalid::new("Invalid email", "Please enter a valid email address", "email"))?;
+    let email = Email::parse(value).ok_or_else(|| {
+        Invalid::new(
+            "Invalid email",
+            "Please enter a valid email address",
+            "email",
+        )
+    })?;
     if email.domain() == GUEST_DOMAIN {
-        return Err(Invalid::new("Invalid email", "Please enter a valid email address", "email"));
+        return Err(Invalid::new(
+            "Invalid email",
+            "Please enter a valid email address",
+            "email",
+        ));
     }
     Ok(email)
 }
@@ -141,7 +154,17 @@ pub struct Signup {
 }
 
 impl SignupDraft {
+    /// The sign-up form's rules: every field required, terms accepted.
     pub fn validate(self) -> Result<Signup, Invalid> {
+        self.check(true)
+    }
+
+    /// An account the admin creates: the last name may be empty and there are no terms to tick.
+    pub fn validate_for_admin(self) -> Result<Signup, Invalid> {
+        self.check(false)
+    }
+
+    fn check(self, form: bool) -> Result<Signup, Invalid> {
         if self.email.trim().is_empty() && self.password.is_empty() {
             return Err(Invalid::general(
                 SIGNUP,
@@ -152,12 +175,16 @@ impl SignupDraft {
         let last = check_name(&self.last_name, "lastName", SIGNUP)?;
         let required = [
             ("firstName", first.is_empty()),
-            ("lastName", last.is_empty()),
+            ("lastName", form && last.is_empty()),
             ("email", self.email.trim().is_empty()),
             ("password", self.password.is_empty()),
         ];
         if let Some((field, _)) = required.iter().find(|(_, missing)| *missing) {
-            return Err(Invalid::new(MISSING, "Please fill in all required fields", field));
+            return Err(Invalid::new(
+                MISSING,
+                "Please fill in all required fields",
+                field,
+            ));
         }
         let email = check_email(&self.email, SIGNUP)?;
         check_password(&self.password, SIGNUP)?;
@@ -167,7 +194,7 @@ impl SignupDraft {
             ParentRole::parse(&self.role)
                 .ok_or_else(|| Invalid::new(SIGNUP, "Please choose Mom or Dad", "role"))?
         };
-        if !self.accept_terms {
+        if form && !self.accept_terms {
             return Err(Invalid::new(
                 "Terms not accepted",
                 "You must agree to the Terms of Service and Privacy Policy",
@@ -188,7 +215,10 @@ impl SignupDraft {
 /// malformed address fails like any unknown one.
 pub fn validate_login(email: &str, password: &str) -> Result<(), Invalid> {
     if email.trim().is_empty() || password.is_empty() {
-        return Err(Invalid::general(MISSING, "Please enter both email and password"));
+        return Err(Invalid::general(
+            MISSING,
+            "Please enter both email and password",
+        ));
     }
     Ok(())
 }
@@ -213,12 +243,20 @@ impl GuestDraft {
     pub fn validate(self) -> Result<Guest, Invalid> {
         let name = check_name(&self.first_name, "firstName", GUEST)?;
         if name.is_empty() {
-            return Err(Invalid::new("Name required", "Please enter your first name", "firstName"));
+            return Err(Invalid::new(
+                "Name required",
+                "Please enter your first name",
+                "firstName",
+            ));
         }
         let children = guest_children(self.children.as_ref())?;
         let first_name = format!("Guest_{name}");
         if char_len(&first_name) > NAME_MAX {
-            return Err(Invalid::new(GUEST, too_long_message(NAME_MAX - 6), "firstName"));
+            return Err(Invalid::new(
+                GUEST,
+                too_long_message(NAME_MAX - 6),
+                "firstName",
+            ));
         }
         Ok(Guest {
             first_name,
@@ -253,7 +291,11 @@ pub fn validate_profile(first_name: &str, last_name: &str) -> Result<(String, St
     let first = check_name(first_name, "firstName", TITLE)?;
     let last = check_name(last_name, "lastName", TITLE)?;
     if first.is_empty() {
-        return Err(Invalid::new(TITLE, "Please enter your first name", "firstName"));
+        return Err(Invalid::new(
+            TITLE,
+            "Please enter your first name",
+            "firstName",
+        ));
     }
     Ok((first, last))
 }
@@ -298,7 +340,10 @@ mod tests {
             last_name: "  ".into(),
             ..draft()
         });
-        assert_eq!((e.title.as_str(), e.message.as_str()), ("Missing information", "Please fill in all required fields"));
+        assert_eq!(
+            (e.title.as_str(), e.message.as_str()),
+            ("Missing information", "Please fill in all required fields")
+        );
         assert_eq!(e.field.as_deref(), Some("lastName"));
 
         let e = err(SignupDraft {
@@ -306,20 +351,32 @@ mod tests {
             password: String::new(),
             ..draft()
         });
-        assert_eq!(e.message, "You must provide either an email or phone number and a password");
+        assert_eq!(
+            e.message,
+            "You must provide either an email or phone number and a password"
+        );
 
         let e = err(SignupDraft {
             password: "short".into(),
             ..draft()
         });
-        assert_eq!((e.title.as_str(), e.message.as_str()), ("Password too short", "Password must be at least 8 characters"));
+        assert_eq!(
+            (e.title.as_str(), e.message.as_str()),
+            (
+                "Password too short",
+                "Password must be at least 8 characters"
+            )
+        );
 
         let e = err(SignupDraft {
             accept_terms: false,
             ..draft()
         });
         assert_eq!(e.title, "Terms not accepted");
-        assert_eq!(e.message, "You must agree to the Terms of Service and Privacy Policy");
+        assert_eq!(
+            e.message,
+            "You must agree to the Terms of Service and Privacy Policy"
+        );
 
         let e = err(SignupDraft {
             email: "nope".into(),
@@ -331,7 +388,11 @@ mod tests {
             email: "x@guest.invalid".into(),
             ..draft()
         });
-        assert_eq!(e.field.as_deref(), Some("email"), "the guest domain is reserved");
+        assert_eq!(
+            e.field.as_deref(),
+            Some("email"),
+            "the guest domain is reserved"
+        );
 
         let e = err(SignupDraft {
             role: "uncle".into(),
@@ -347,6 +408,26 @@ mod tests {
     }
 
     #[test]
+    fn the_admin_may_leave_out_the_last_name_and_terms() {
+        let s = SignupDraft {
+            last_name: String::new(),
+            accept_terms: false,
+            ..draft()
+        }
+        .validate_for_admin()
+        .unwrap();
+        assert_eq!(s.last_name, "");
+        assert!(
+            SignupDraft {
+                password: "short".into(),
+                ..draft()
+            }
+            .validate_for_admin()
+            .is_err()
+        );
+    }
+
+    #[test]
     fn password_of_exactly_eight_is_enough() {
         assert!(check_password("12345678", "x").is_ok());
         assert!(check_password(&"p".repeat(1025), "x").is_err());
@@ -355,7 +436,13 @@ mod tests {
     #[test]
     fn login_needs_both_fields() {
         let e = validate_login(" ", "pw").unwrap_err();
-        assert_eq!((e.title.as_str(), e.message.as_str()), ("Missing information", "Please enter both email and password"));
+        assert_eq!(
+            (e.title.as_str(), e.message.as_str()),
+            (
+                "Missing information",
+                "Please enter both email and password"
+            )
+        );
         assert!(validate_login("a@b.io", "").is_err());
         assert!(validate_login("anything", "pw").is_ok());
     }
@@ -369,20 +456,36 @@ mod tests {
             }
             .validate()
         };
-        assert_eq!(g("Sam", Some(json!(3))).unwrap(), Guest { first_name: "Guest_Sam".into(), children: 3 });
+        assert_eq!(
+            g("Sam", Some(json!(3))).unwrap(),
+            Guest {
+                first_name: "Guest_Sam".into(),
+                children: 3
+            }
+        );
         assert_eq!(g("Sam", None).unwrap().children, 1);
-        assert_eq!(g("Sam", Some(json!("lots"))).unwrap().children, 1, "not numeric falls back to 1");
+        assert_eq!(
+            g("Sam", Some(json!("lots"))).unwrap().children,
+            1,
+            "not numeric falls back to 1"
+        );
         assert_eq!(g("Sam", Some(json!("4"))).unwrap().children, 4);
         assert_eq!(g("Sam", Some(json!(10))).unwrap().children, 10);
         assert!(g("Sam", Some(json!(11))).is_err());
         assert!(g("Sam", Some(json!(0))).is_err());
         let e = g("  ", None).unwrap_err();
-        assert_eq!((e.title.as_str(), e.message.as_str()), ("Name required", "Please enter your first name"));
+        assert_eq!(
+            (e.title.as_str(), e.message.as_str()),
+            ("Name required", "Please enter your first name")
+        );
     }
 
     #[test]
     fn profile_names() {
-        assert_eq!(validate_profile(" Ann ", "").unwrap(), ("Ann".into(), String::new()));
+        assert_eq!(
+            validate_profile(" Ann ", "").unwrap(),
+            ("Ann".into(), String::new())
+        );
         assert!(validate_profile("", "Lee").is_err());
         assert!(validate_profile("A", &"x".repeat(101)).is_err());
     }

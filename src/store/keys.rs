@@ -14,6 +14,11 @@ pub fn record_part(key: &[u8]) -> Option<[u8; 16]> {
     key.get(16..32)?.try_into().ok()
 }
 
+/// The 32-byte second half of a `prefix(16) ++ hash(32)` key.
+pub fn record_part_32(key: &[u8]) -> Option<[u8; 32]> {
+    key.get(16..48)?.try_into().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

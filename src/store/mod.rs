@@ -10,6 +10,9 @@ pub mod contact_messages;
 pub mod keys;
 mod migrate;
 pub mod rate_limits;
+pub mod reset_tokens;
+pub mod sessions;
+pub mod users;
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -18,6 +21,9 @@ use std::path::{Path, PathBuf};
 pub use codec::Record;
 pub use contact_messages::ContactMessages;
 pub use rate_limits::RateLimits;
+pub use reset_tokens::ResetTokens;
+pub use sessions::Sessions;
+pub use users::Users;
 
 pub const LOCK_FILE: &str = "highchair.lock";
 pub const DB_DIR: &str = "db";
@@ -72,6 +78,9 @@ pub struct Store {
     _lock: File,
     pub contact_messages: ContactMessages,
     pub rate_limits: RateLimits,
+    pub users: Users,
+    pub sessions: Sessions,
+    pub reset_tokens: ResetTokens,
 }
 
 impl Store {
@@ -131,6 +140,9 @@ impl Store {
             meta: tree(migrate::META)?,
             contact_messages: ContactMessages::new(db.clone(), tree("contact_messages")?),
             rate_limits: RateLimits::new(tree("rate_limits")?),
+            users: Users::new(db.clone(), tree("users")?, tree("users_by_email")?),
+            sessions: Sessions::new(db.clone(), tree("sessions")?, tree("sessions_by_user")?),
+            reset_tokens: ResetTokens::new(db.clone(), tree("reset_tokens")?),
             db,
             dir,
             _lock: lock,
@@ -145,6 +157,19 @@ impl Store {
     pub async fn flush(&self) -> Result<(), StoreError> {
         self.db.flush_async().await?;
         Ok(())
+    }
+
+    /// Deletes an account and every record of that family: sessions, reset links and all
+    /// records kept under the owner's prefix. Returns the account, if it existed.
+    pub async fn delete_account(
+        &self,
+        id: crate::domain::ids::UserId,
+    ) -> Result<Option<crate::domain::user::User>, StoreError> {
+        self.sessions.delete_all_for(id).await?;
+        self.reset_tokens.purge(Some(id), chrono::Utc::now())?;
+        let user = self.users.delete(id).await?;
+        self.flush().await?;
+        Ok(user)
     }
 
     /// A cheap liveness probe for `/api/health`.

@@ -6,10 +6,14 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use highchair::app::Tuning;
 use highchair::{App, Settings};
 use tempfile::TempDir;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
+
+/// In-process tests hash passwords cheaply; the real binary (CLI tests) uses the production cost.
+pub const TEST_ITERATIONS: u32 = 1_000;
 
 /// Everything the app logged in this test process (all tests share it).
 static LOGS: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
@@ -31,13 +35,17 @@ fn install_log_capture() -> Arc<Mutex<Vec<u8>>> {
     LOGS.get_or_init(|| {
         let buffer = Arc::new(Mutex::new(Vec::new()));
         let sink = LogSink(buffer.clone());
-        let _ = tracing_subscriber::fmt()
-            .with_env_filter(highchair::telemetry::filter(
-                highchair::config::LogLevel::Debug,
+        // Everything the server and poem emit through `tracing`, at the most verbose level.
+        // No `log` bridge: the test client's libraries log through `log` (reqwest's cookie store
+        // logs every cookie it receives), and those are not the server's log lines.
+        let subscriber = tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::new(
+                "warn,highchair=trace,poem=debug",
             ))
             .with_writer(move || sink.clone())
             .with_ansi(false)
-            .try_init();
+            .finish();
+        let _ = tracing::subscriber::set_global_default(subscriber);
         buffer
     })
     .clone()
@@ -69,13 +77,28 @@ impl TestServer {
 
     /// Starts on an existing data directory (for restart tests).
     pub async fn start_in(dir: TempDir, configure: impl FnOnce(&mut Settings)) -> TestServer {
+        Self::start_tuned(dir, configure, TEST_ITERATIONS).await
+    }
+
+    /// Starts with a given password hashing cost.
+    pub async fn start_tuned(
+        dir: TempDir,
+        configure: impl FnOnce(&mut Settings),
+        password_iterations: u32,
+    ) -> TestServer {
         install_log_capture();
         let mut settings = Settings::default();
         settings.storage.data_dir = dir.path().join("data");
         settings.storage.cache_mb = 8;
         configure(&mut settings);
         settings.validate().expect("test settings are valid");
-        let app = App::new(settings).expect("store opens");
+        let app = App::with_tuning(
+            settings,
+            Tuning {
+                password_iterations,
+            },
+        )
+        .expect("store opens");
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
         let url = format!("http://{}", listener.local_addr().unwrap());
         let (tx, rx) = oneshot::channel::<()>();
@@ -118,6 +141,14 @@ impl TestServer {
         self.client.get(self.url(path)).send().await.expect("GET")
     }
 
+    /// A second browser: its own cookie jar, same server.
+    pub fn new_client(&self) -> reqwest::Client {
+        reqwest::Client::builder()
+            .cookie_store(true)
+            .build()
+            .unwrap()
+    }
+
     pub async fn post_json(&self, path: &str, body: serde_json::Value) -> reqwest::Response {
         self.client
             .post(self.url(path))
@@ -142,9 +173,19 @@ impl TestServer {
 
     /// Stops and starts again on the same data directory with the same settings.
     pub async fn restart(self) -> TestServer {
+        let iterations = self.app.hasher.iterations();
+        self.restart_tuned(iterations).await
+    }
+
+    /// Restarts with a different password hashing cost. `client` keeps its cookies, like a
+    /// browser that stays open while the server restarts.
+    pub async fn restart_tuned(self, password_iterations: u32) -> TestServer {
         let settings = self.app.settings.clone();
+        let client = self.client.clone();
         let dir = self.stop().await;
-        Self::start_in(dir, move |s| *s = settings).await
+        let mut server = Self::start_tuned(dir, move |s| *s = settings, password_iterations).await;
+        server.client = client;
+        server
     }
 }
 
@@ -154,6 +195,25 @@ impl Drop for TestServer {
             let _ = tx.send(());
         }
     }
+}
+
+/// A signed-up parent: the cookie is in `client`'s jar.
+pub async fn sign_up(
+    server: &TestServer,
+    client: &reqwest::Client,
+    email: &str,
+    password: &str,
+) -> serde_json::Value {
+    let resp = client
+        .post(server.url("/api/auth/signup"))
+        .json(&serde_json::json!({
+            "firstName": "Amira", "lastName": "Khan", "email": email,
+            "password": password, "role": "mom", "acceptTerms": true
+        }))
+        .send()
+        .await
+        .unwrap();
+    json(resp, 201).await
 }
 
 /// JSON body of a response, asserting the status first.

@@ -3,6 +3,8 @@
 
 mod harness;
 
+mod accounts;
+mod admin_cli;
 mod cli;
 mod contact;
 mod errors;

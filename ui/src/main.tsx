@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { SWRConfig } from 'swr';
 
+import { AuthProvider } from './auth/AuthProvider';
 import { ToastProvider } from './components/ui/Toast';
 import { AppRouter } from './router/AppRouter';
 
@@ -14,9 +15,11 @@ if (root) {
     <StrictMode>
       <SWRConfig value={{ shouldRetryOnError: false }}>
         <ToastProvider>
-          <BrowserRouter>
-            <AppRouter />
-          </BrowserRouter>
+          <AuthProvider>
+            <BrowserRouter>
+              <AppRouter />
+            </BrowserRouter>
+          </AuthProvider>
         </ToastProvider>
       </SWRConfig>
     </StrictMode>,

@@ -8,6 +8,12 @@ describe('routes', () => {
   });
 
   it('holds the public pages', () => {
-    expect(routes).toMatchObject({ home: '/', about: '/about', privacy: '/privacy', terms: '/terms', contact: '/contact' });
+    expect(routes).toMatchObject({
+      home: '/',
+      about: '/about',
+      privacy: '/privacy',
+      terms: '/terms',
+      contact: '/contact',
+    });
   });
 });

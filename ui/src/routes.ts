@@ -10,9 +10,6 @@ export type RouteName = keyof typeof routes;
 
 /** Links to screens that later work adds. Until then they show the not-found page. */
 export const plannedRoutes = {
-  login: '/login',
-  signup: '/signup',
-  guest: '/guest',
   mealTracker: '/meal-tracker',
   recipes: '/recipes',
   groceryList: '/grocery-list',

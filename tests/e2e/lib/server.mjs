@@ -1,5 +1,5 @@
 // Starts the release binary on a free port with a fresh data directory, like a family would.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -50,6 +50,8 @@ export async function startServer(env = {}) {
   return {
     url,
     dataDir,
+    /** The directory `serve` uses (for admin CLI commands). */
+    dataPath: join(dataDir, 'data'),
     logs: () => logs.join(''),
     async stop() {
       if (child.exitCode === null) {
@@ -60,4 +62,9 @@ export async function startServer(env = {}) {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs `highchair <args>` (the admin CLI) and returns its standard output. */
+export function cli(args, input) {
+  return execFileSync(BINARY, args, { input, encoding: 'utf8', env: { PATH: process.env.PATH } });
 }

@@ -1,14 +1,21 @@
-import { Menu, X } from 'lucide-react';
+import { LogOut, Menu, User as UserIcon, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Link, NavLink } from 'react-router-dom';
 
+import { greetingName, useAuth } from '../auth/auth-context';
+import { useSignOut } from '../hooks/useSignOut';
 import { routes } from '../routes';
 import { LogoMark } from './Logo';
 import { accountLinks, featureLinks } from './nav';
 
 export function Header() {
   const [menuOpen, setMenuOpen] = useState(false);
+  const { state } = useAuth();
+  const signOut = useSignOut();
+  const signedIn = state.status === 'signedIn';
+  const signedOut = state.status === 'signedOut';
+  const greeting = `Welcome, ${greetingName(state.user)}! 👋`;
   const closeButton = useRef<HTMLButtonElement>(null);
   const openButton = useRef<HTMLButtonElement>(null);
 
@@ -26,6 +33,7 @@ export function Header() {
     };
   }, [menuOpen]);
 
+  const close = () => setMenuOpen(false);
   const navClass = ({ isActive }: { isActive: boolean }) =>
     `btn btn-ghost btn-sm font-medium ${isActive ? 'text-primary' : ''}`;
 
@@ -50,15 +58,32 @@ export function Header() {
         </nav>
 
         <div className="ml-auto hidden items-center gap-2 md:flex">
-          {accountLinks.map((l) => (
-            <Link
-              key={l.to}
-              to={l.to}
-              className={`btn btn-sm ${l.primary ? 'btn-primary' : 'btn-ghost'}`}
-            >
-              {l.label}
-            </Link>
-          ))}
+          {signedIn ? (
+            <>
+              <span className="mr-2 text-sm font-medium">{greeting}</span>
+              <Link to={routes.profile} className="btn btn-ghost btn-sm">
+                <UserIcon aria-hidden size={16} /> Profile
+              </Link>
+              <button
+                type="button"
+                className="btn btn-outline btn-sm"
+                onClick={() => void signOut()}
+              >
+                <LogOut aria-hidden size={16} /> Log Out
+              </button>
+            </>
+          ) : null}
+          {signedOut
+            ? accountLinks.map((l) => (
+                <Link
+                  key={l.to}
+                  to={l.to}
+                  className={`btn btn-sm ${l.primary ? 'btn-primary' : 'btn-ghost'}`}
+                >
+                  {l.label}
+                </Link>
+              ))
+            : null}
         </div>
 
         <button
@@ -83,7 +108,7 @@ export function Header() {
                 className="absolute inset-0 h-full w-full cursor-default bg-neutral/40"
                 aria-label="Close menu"
                 tabIndex={-1}
-                onClick={() => setMenuOpen(false)}
+                onClick={close}
               />
               <div
                 id="mobile-menu"
@@ -101,34 +126,53 @@ export function Header() {
                     type="button"
                     className="btn btn-ghost btn-square btn-sm"
                     aria-label="Close menu"
-                    onClick={() => setMenuOpen(false)}
+                    onClick={close}
                   >
                     <X aria-hidden />
                   </button>
                 </div>
+                {signedIn ? <p className="px-1 font-medium">{greeting}</p> : null}
                 <nav aria-label="Mobile" className="flex flex-col gap-1">
                   {featureLinks.map((l) => (
                     <NavLink
                       key={l.to}
                       to={l.to}
                       className="btn btn-ghost justify-start text-base"
-                      onClick={() => setMenuOpen(false)}
+                      onClick={close}
                     >
                       {l.label}
                     </NavLink>
                   ))}
                 </nav>
                 <div className="mt-auto flex flex-col gap-2 border-t border-base-300 pt-4">
-                  {accountLinks.map((l) => (
-                    <Link
-                      key={l.to}
-                      to={l.to}
-                      className={`btn ${l.primary ? 'btn-primary' : 'btn-outline'}`}
-                      onClick={() => setMenuOpen(false)}
-                    >
-                      {l.label}
-                    </Link>
-                  ))}
+                  {signedIn ? (
+                    <>
+                      <Link to={routes.profile} className="btn btn-outline" onClick={close}>
+                        Profile
+                      </Link>
+                      <button
+                        type="button"
+                        className="btn btn-primary"
+                        onClick={() => {
+                          close();
+                          void signOut();
+                        }}
+                      >
+                        Log Out
+                      </button>
+                    </>
+                  ) : (
+                    accountLinks.map((l) => (
+                      <Link
+                        key={l.to}
+                        to={l.to}
+                        className={`btn ${l.primary ? 'btn-primary' : 'btn-outline'}`}
+                        onClick={close}
+                      >
+                        {l.label}
+                      </Link>
+                    ))
+                  )}
                 </div>
               </div>
             </div>,

@@ -1,11 +1,21 @@
 import type { ReactNode } from 'react';
 
 /** Layout for the text pages (about, privacy, terms). */
-export function Prose({ title, updated, children }: { title: string; updated?: string; children: ReactNode }) {
+export function Prose({
+  title,
+  updated,
+  children,
+}: {
+  title: string;
+  updated?: string;
+  children: ReactNode;
+}) {
   return (
     <article className="mx-auto max-w-3xl px-4 py-12">
       <h1 className="text-3xl font-bold md:text-4xl">{title}</h1>
-      {updated ? <p className="mt-2 text-sm text-base-content/70">Last updated: {updated}</p> : null}
+      {updated ? (
+        <p className="mt-2 text-sm text-base-content/70">Last updated: {updated}</p>
+      ) : null}
       <div className="mt-8 space-y-6 leading-relaxed [&_h2]:mt-10 [&_h2]:text-xl [&_h2]:font-bold [&_li]:ml-6 [&_li]:list-disc [&_ul]:space-y-2">
         {children}
       </div>

@@ -1,4 +1,4 @@
-import { plannedRoutes } from '../routes';
+import { plannedRoutes, routes } from '../routes';
 
 /** The feature links shown in the header and the mobile menu. */
 export const featureLinks = [
@@ -8,6 +8,6 @@ export const featureLinks = [
 ] as const;
 
 export const accountLinks = [
-  { to: plannedRoutes.login, label: 'Log In', primary: false },
-  { to: plannedRoutes.signup, label: 'Sign Up', primary: true },
+  { to: routes.login, label: 'Log In', primary: false },
+  { to: routes.signup, label: 'Sign Up', primary: true },
 ] as const;

@@ -1,4 +1,6 @@
 /** SWR keys, one factory per noun, so mutations can revalidate exactly what they changed. */
 export const keys = {
   site: () => ['site'] as const,
+  session: () => ['session'] as const,
+  resetLink: (token: string) => ['reset-link', token] as const,
 };

@@ -9,7 +9,16 @@ describe('isValidEmail', () => {
   });
 
   it('refuses what the server refuses', () => {
-    for (const bad of ['', 'plain', '@example.org', 'mum@', 'mum@localhost', 'mum@example.1', 'mu..m@x.org', 'a b@x.org']) {
+    for (const bad of [
+      '',
+      'plain',
+      '@example.org',
+      'mum@',
+      'mum@localhost',
+      'mum@example.1',
+      'mu..m@x.org',
+      'a b@x.org',
+    ]) {
       expect(isValidEmail(bad), bad).toBe(false);
     }
     expect(isValidEmail(`${'a'.repeat(250)}@example.org`)).toBe(false);
@@ -39,5 +48,57 @@ describe('validateContact', () => {
 
   it('accepts values exactly at the limits', () => {
     expect(validateContact({ name: 'Al', email: 'a@b.io', message: '0123456789' })).toEqual({});
+  });
+});
+
+import { checkGuest, checkLogin, checkSignup, guestChildren } from './validation';
+
+describe('account checks', () => {
+  const signup = {
+    firstName: 'Amira',
+    lastName: 'Khan',
+    email: 'a@example.org',
+    password: 'correct horse',
+    acceptTerms: true,
+  };
+
+  it('login needs both fields', () => {
+    expect(checkLogin('', 'x')).toEqual({
+      title: 'Missing information',
+      message: 'Please enter both email and password',
+    });
+    expect(checkLogin('a@b.io', 'pw')).toBeNull();
+  });
+
+  it('signup follows the spec order and texts', () => {
+    expect(checkSignup({ ...signup, lastName: ' ' })).toMatchObject({
+      message: 'Please fill in all required fields',
+      field: 'lastName',
+    });
+    expect(checkSignup({ ...signup, email: 'nope' })).toMatchObject({
+      title: 'Invalid email',
+      field: 'email',
+    });
+    expect(checkSignup({ ...signup, password: 'seven77' })).toMatchObject({
+      title: 'Password too short',
+      message: 'Password must be at least 8 characters',
+    });
+    expect(checkSignup({ ...signup, acceptTerms: false })).toMatchObject({
+      title: 'Terms not accepted',
+      message: 'You must agree to the Terms of Service and Privacy Policy',
+    });
+    expect(checkSignup(signup)).toBeNull();
+  });
+
+  it('guest children fall back to 1 and stay within 1 to 10', () => {
+    expect(guestChildren('')).toBe(1);
+    expect(guestChildren('lots')).toBe(1);
+    expect(guestChildren('3')).toBe(3);
+    expect(guestChildren('12')).toBe(10);
+    expect(guestChildren('0')).toBe(1);
+    expect(checkGuest(' ')).toMatchObject({
+      title: 'Name required',
+      message: 'Please enter your first name',
+    });
   });
 });

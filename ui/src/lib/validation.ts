@@ -22,7 +22,11 @@ export function isValidEmail(input: string): boolean {
   const labels = domain.split('.');
   if (labels.length < 2) return false;
   const labelOk = (l: string) =>
-    l.length > 0 && l.length <= 63 && !l.startsWith('-') && !l.endsWith('-') && /^[\p{L}\p{N}-]+$/u.test(l);
+    l.length > 0 &&
+    l.length <= 63 &&
+    !l.startsWith('-') &&
+    !l.endsWith('-') &&
+    /^[\p{L}\p{N}-]+$/u.test(l);
   if (!labels.every(labelOk)) return false;
   const tld = labels[labels.length - 1] ?? '';
   return [...tld].length >= 2 && !/^\d+$/.test(tld);
@@ -47,4 +51,87 @@ export function validateContact(values: ContactValues): FieldErrors<ContactValue
   if (length(values.message) < 10) errors.message = 'Message must be at least 10 characters';
   else if (length(values.message) > GENERAL_TEXT_MAX) errors.message = tooLong(GENERAL_TEXT_MAX);
   return errors;
+}
+
+/** A failed check: the spec's toast title and message, and the field to mark. */
+export interface Problem {
+  title: string;
+  message: string;
+  field?: string;
+}
+
+export const PASSWORD_MIN = 8;
+
+export function checkLogin(email: string, password: string): Problem | null {
+  if (!email.trim() || !password) {
+    return { title: 'Missing information', message: 'Please enter both email and password' };
+  }
+  return null;
+}
+
+export interface SignupValues {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+  acceptTerms: boolean;
+}
+
+export function checkSignup(v: SignupValues): Problem | null {
+  const missing = (['firstName', 'lastName', 'email', 'password'] as const).find((f) =>
+    f === 'password' ? !v.password : !v[f].trim(),
+  );
+  if (missing) {
+    return {
+      title: 'Missing information',
+      message: 'Please fill in all required fields',
+      field: missing,
+    };
+  }
+  for (const f of ['firstName', 'lastName'] as const) {
+    if (length(v[f]) > NAME_MAX)
+      return { title: 'Sign up failed', message: tooLong(NAME_MAX), field: f };
+  }
+  if (!isValidEmail(v.email)) {
+    return {
+      title: 'Invalid email',
+      message: 'Please enter a valid email address',
+      field: 'email',
+    };
+  }
+  const password = checkPassword(v.password);
+  if (password) return password;
+  if (!v.acceptTerms) {
+    return {
+      title: 'Terms not accepted',
+      message: 'You must agree to the Terms of Service and Privacy Policy',
+      field: 'acceptTerms',
+    };
+  }
+  return null;
+}
+
+export function checkPassword(password: string): Problem | null {
+  if ([...password].length < PASSWORD_MIN) {
+    return {
+      title: 'Password too short',
+      message: 'Password must be at least 8 characters',
+      field: 'password',
+    };
+  }
+  return null;
+}
+
+/** Guest children: 1 to 10, falling back to 1 when the value is not a number (spec section 5). */
+export function guestChildren(input: string): number {
+  const n = Math.trunc(Number(input));
+  if (!input.trim() || !Number.isFinite(n)) return 1;
+  return Math.min(10, Math.max(1, n));
+}
+
+export function checkGuest(firstName: string): Problem | null {
+  if (!firstName.trim()) {
+    return { title: 'Name required', message: 'Please enter your first name', field: 'firstName' };
+  }
+  return null;
 }

@@ -17,7 +17,9 @@ export default function About() {
         <li>Records every meal: what was served, how much was eaten, how it went, and a photo.</li>
         <li>Suggests child-friendly recipes from the ingredients you already have.</li>
         <li>Builds grocery lists, including one list merged from several recipes.</li>
-        <li>Lets a co-parent see the children's meals and tick off groceries with a link and a PIN.</li>
+        <li>
+          Lets a co-parent see the children's meals and tick off groceries with a link and a PIN.
+        </li>
       </ul>
       <h2>Your own server</h2>
       <p>
@@ -32,7 +34,11 @@ export default function About() {
         day went, and the family member who keeps the home server running.
       </p>
       <p>
-        Questions or ideas? <Link to={routes.contact} className="link link-primary">Get in touch</Link>.
+        Questions or ideas?{' '}
+        <Link to={routes.contact} className="link link-primary">
+          Get in touch
+        </Link>
+        .
       </p>
     </Prose>
   );

@@ -2,15 +2,17 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { mockApi, renderAt } from '../test-utils';
+import { mockApi, renderAt, site as siteBody } from '../test-utils';
 import Contact from './Contact';
 
-const site = {
-  status: 200,
-  body: { version: '0', allowSignup: true, allowGuests: true, currency: 'GBP', groceryItemEstimate: 2.5, contactEmail: '' },
-};
+const site = { status: 200, body: siteBody };
 
-async function fill(user: ReturnType<typeof userEvent.setup>, name: string, email: string, message: string) {
+async function fill(
+  user: ReturnType<typeof userEvent.setup>,
+  name: string,
+  email: string,
+  message: string,
+) {
   if (name) await user.type(screen.getByLabelText('Name'), name);
   if (email) await user.type(screen.getByLabelText('Email'), email);
   if (message) await user.type(screen.getByLabelText('Message'), message);
@@ -45,14 +47,21 @@ describe('Contact page', () => {
     await user.click(screen.getByRole('button', { name: 'Send Message' }));
     expect(await screen.findByText('Message sent')).toBeInTheDocument();
     const post = fetch.mock.calls.map(([r]) => r as Request).find((r) => r.method === 'POST');
-    expect(await post?.json()).toEqual({ name: 'Sam Jones', email: 'sam@example.org', message: 'Hello, this is a message.' });
+    expect(await post?.json()).toEqual({
+      name: 'Sam Jones',
+      email: 'sam@example.org',
+      message: 'Hello, this is a message.',
+    });
     expect(screen.getByLabelText('Name')).toHaveValue('');
   });
 
   it('shows the error toast when the server fails', async () => {
     mockApi({
       'GET /api/site': site,
-      'POST /api/contact': { status: 500, body: { title: 'Something went wrong', message: 'x', field: null } },
+      'POST /api/contact': {
+        status: 500,
+        body: { title: 'Something went wrong', message: 'x', field: null },
+      },
     });
     const user = userEvent.setup();
     renderAt(<Contact />);
@@ -68,7 +77,11 @@ describe('Contact page', () => {
       'GET /api/site': site,
       'POST /api/contact': {
         status: 429,
-        body: { title: 'Too many attempts', message: 'Please try again after 12 minutes', field: null },
+        body: {
+          title: 'Too many attempts',
+          message: 'Please try again after 12 minutes',
+          field: null,
+        },
       },
     });
     const user = userEvent.setup();
@@ -80,7 +93,9 @@ describe('Contact page', () => {
   });
 
   it('lists the support hours and the contact e-mail when configured', async () => {
-    mockApi({ 'GET /api/site': { ...site, body: { ...site.body, contactEmail: 'help@family.example' } } });
+    mockApi({
+      'GET /api/site': { ...site, body: { ...site.body, contactEmail: 'help@family.example' } },
+    });
     renderAt(<Contact />);
     expect(await screen.findByRole('link', { name: 'help@family.example' })).toHaveAttribute(
       'href',

@@ -1,9 +1,13 @@
 import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
-import { renderAt } from '../test-utils';
+import { mockApi, renderAt } from '../test-utils';
 import Landing from './Landing';
 import NotFound from './NotFound';
+
+beforeEach(() => {
+  mockApi();
+});
 
 describe('Landing page', () => {
   it('has every section of the spec with its texts', () => {
@@ -11,10 +15,23 @@ describe('Landing page', () => {
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(
       "Love in Every Bite – Even When You're Not There.",
     );
-    expect(screen.getAllByRole('link', { name: 'Get Started Free' })[0]).toHaveAttribute('href', '/signup');
+    expect(screen.getAllByRole('link', { name: 'Get Started Free' })[0]).toHaveAttribute(
+      'href',
+      '/signup',
+    );
     expect(screen.getByRole('link', { name: 'Log In' })).toHaveAttribute('href', '/login');
-    expect(screen.getByRole('link', { name: 'Continue as Guest' })).toHaveAttribute('href', '/guest');
-    for (const heading of ['How It Works', 'Add Your Kids', 'Choose Meals', 'Track Food', 'Made for Co-Parents', 'Savings & Simplicity']) {
+    expect(screen.getByRole('link', { name: 'Continue as Guest' })).toHaveAttribute(
+      'href',
+      '/guest',
+    );
+    for (const heading of [
+      'How It Works',
+      'Add Your Kids',
+      'Choose Meals',
+      'Track Food',
+      'Made for Co-Parents',
+      'Savings & Simplicity',
+    ]) {
       expect(screen.getByRole('heading', { name: heading })).toBeInTheDocument();
     }
     for (const figure of ['720 lbs', '30%', '60 lbs', '310 kg']) {

@@ -8,7 +8,9 @@ export default function NotFound() {
     <section className="mx-auto flex max-w-xl flex-col items-center px-4 py-24 text-center">
       <p className="text-7xl font-extrabold text-primary">404</p>
       <h1 className="mt-4 text-2xl font-bold">Oops! Page not found</h1>
-      <p className="mt-2 text-base-content/70">The page you are looking for does not exist or has moved.</p>
+      <p className="mt-2 text-base-content/70">
+        The page you are looking for does not exist or has moved.
+      </p>
       <Link to={routes.home} className="btn btn-primary mt-8">
         Return to Home
       </Link>

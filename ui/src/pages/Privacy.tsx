@@ -18,7 +18,10 @@ export default function Privacy() {
       </p>
       <h2>What is stored</h2>
       <ul>
-        <li>Your account: first and last name, e-mail address, role and a profile picture if you add one.</li>
+        <li>
+          Your account: first and last name, e-mail address, role and a profile picture if you add
+          one.
+        </li>
         <li>Your children's profiles: name, age, dietary restrictions and allergies.</li>
         <li>Meal records: foods, portion, mood, feedback, notes and photos.</li>
         <li>Saved recipes and grocery lists.</li>
@@ -43,8 +46,8 @@ export default function Privacy() {
       </p>
       <h2>Keeping and deleting data</h2>
       <p>
-        Your data is kept until you or the server's admin delete it. Deleting an account removes
-        all of that family's records and photos. Guest accounts that are not used for 30 days are
+        Your data is kept until you or the server's admin delete it. Deleting an account removes all
+        of that family's records and photos. Guest accounts that are not used for 30 days are
         removed automatically with all their data.
       </p>
       <h2>Changes to this policy</h2>
@@ -52,7 +55,10 @@ export default function Privacy() {
       <h2>Questions</h2>
       <p>
         Ask the person who runs this server, or use the{' '}
-        <Link to={routes.contact} className="link link-primary">contact form</Link>.
+        <Link to={routes.contact} className="link link-primary">
+          contact form
+        </Link>
+        .
       </p>
     </Prose>
   );

@@ -42,7 +42,11 @@ export default function Terms() {
       <p>We will give at least 30 days notice before these terms change.</p>
       <h2>Contact</h2>
       <p>
-        Questions about these terms? Use the <Link to={routes.contact} className="link link-primary">contact form</Link>.
+        Questions about these terms? Use the{' '}
+        <Link to={routes.contact} className="link link-primary">
+          contact form
+        </Link>
+        .
       </p>
     </Prose>
   );

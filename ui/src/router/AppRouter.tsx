@@ -5,16 +5,34 @@ import { MainLayout } from '../layouts/MainLayout';
 import Landing from '../pages/Landing';
 import NotFound from '../pages/NotFound';
 import { routes, type RouteName } from '../routes';
+import { HomeOrLanding, RequireAuth } from './guards';
 
 type Page = ComponentType | LazyExoticComponent<ComponentType>;
 
-/** Every route in routes.json has exactly one page; the type system checks none is missing. */
-const pages: Record<RouteName, Page> = {
-  home: Landing,
-  about: lazy(() => import('../pages/About')),
-  privacy: lazy(() => import('../pages/Privacy')),
-  terms: lazy(() => import('../pages/Terms')),
-  contact: lazy(() => import('../pages/Contact')),
+const Home = lazy(() => import('../pages/Home'));
+
+/** `/` shows the landing page to visitors and the home screen to a signed-in user. */
+function Root() {
+  return <HomeOrLanding home={<Home />} landing={<Landing />} />;
+}
+
+/**
+ * Every route in routes.json has exactly one page and says whether it needs a signed-in user;
+ * the type system checks none is missing.
+ */
+const pages: Record<RouteName, { page: Page; owner?: true }> = {
+  home: { page: Root },
+  about: { page: lazy(() => import('../pages/About')) },
+  privacy: { page: lazy(() => import('../pages/Privacy')) },
+  terms: { page: lazy(() => import('../pages/Terms')) },
+  contact: { page: lazy(() => import('../pages/Contact')) },
+  login: { page: lazy(() => import('../pages/Login')) },
+  signup: { page: lazy(() => import('../pages/Signup')) },
+  guest: { page: lazy(() => import('../pages/Guest')) },
+  forgotPassword: { page: lazy(() => import('../pages/ForgotPassword')) },
+  resetPassword: { page: lazy(() => import('../pages/ResetPassword')) },
+  dashboard: { page: Home, owner: true },
+  profile: { page: lazy(() => import('../pages/Profile')), owner: true },
 };
 
 export function AppRouter() {
@@ -22,8 +40,15 @@ export function AppRouter() {
     <Routes>
       <Route element={<MainLayout />}>
         {(Object.keys(pages) as RouteName[]).map((name) => {
-          const Page = pages[name];
-          return <Route key={name} path={routes[name]} element={<Page />} />;
+          const { page: Page, owner } = pages[name];
+          const element = owner ? (
+            <RequireAuth>
+              <Page />
+            </RequireAuth>
+          ) : (
+            <Page />
+          );
+          return <Route key={name} path={routes[name]} element={element} />;
         })}
         <Route path="*" element={<NotFound />} />
       </Route>

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 
-import { plannedRoutes } from '../../routes';
+import { routes } from '../../routes';
 
 export function ClosingCall() {
   return (
@@ -11,7 +11,7 @@ export function ClosingCall() {
       <p className="mt-3 text-base-content/80">
         Set up your family in a couple of minutes. Your data stays on your own server.
       </p>
-      <Link to={plannedRoutes.signup} className="btn btn-primary btn-lg mt-8">
+      <Link to={routes.signup} className="btn btn-primary btn-lg mt-8">
         Get Started Free
       </Link>
       <p className="mt-3 text-sm text-base-content/70">No credit card required</p>

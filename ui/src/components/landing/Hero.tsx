@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 
-import { plannedRoutes } from '../../routes';
+import { routes } from '../../routes';
 
 export const HERO_HEADING = "Love in Every Bite – Even When You're Not There.";
 
@@ -9,19 +9,22 @@ export function Hero() {
     <section className="bg-gradient-to-b from-base-200 to-base-100">
       <div className="mx-auto grid max-w-6xl items-center gap-10 px-4 py-14 md:grid-cols-2 md:py-20">
         <div>
-          <h1 className="text-4xl font-extrabold leading-tight tracking-tight md:text-5xl">{HERO_HEADING}</h1>
+          <h1 className="text-4xl font-extrabold leading-tight tracking-tight md:text-5xl">
+            {HERO_HEADING}
+          </h1>
           <p className="mt-5 text-lg text-base-content/80">
-            Track what your little ones eat, turn the ingredients in your kitchen into child-friendly
-            recipes, and keep every parent in the loop – all from a server in your own home.
+            Track what your little ones eat, turn the ingredients in your kitchen into
+            child-friendly recipes, and keep every parent in the loop – all from a server in your
+            own home.
           </p>
           <div className="mt-8 flex flex-col gap-3 sm:flex-row">
-            <Link to={plannedRoutes.signup} className="btn btn-primary btn-lg">
+            <Link to={routes.signup} className="btn btn-primary btn-lg">
               Get Started Free
             </Link>
-            <Link to={plannedRoutes.login} className="btn btn-outline btn-lg">
+            <Link to={routes.login} className="btn btn-outline btn-lg">
               Log In
             </Link>
-            <Link to={plannedRoutes.guest} className="btn btn-ghost btn-lg">
+            <Link to={routes.guest} className="btn btn-ghost btn-lg">
               Continue as Guest
             </Link>
           </div>
@@ -40,7 +43,10 @@ function HeroPreview() {
     { emoji: '😋', type: 'Dinner', foods: 'Fish pie, carrots', child: 'Emma' },
   ];
   return (
-    <div aria-hidden className="mx-auto w-full max-w-sm rounded-[2rem] border-8 border-neutral bg-base-100 p-4 shadow-2xl">
+    <div
+      aria-hidden
+      className="mx-auto w-full max-w-sm rounded-[2rem] border-8 border-neutral bg-base-100 p-4 shadow-2xl"
+    >
       <p className="text-sm font-semibold text-base-content/60">Today</p>
       <p className="text-lg font-bold">Meal Tracker</p>
       <ul className="mt-3 space-y-3">

@@ -4,7 +4,11 @@ interface FieldProps {
   label: string;
   error?: string | undefined;
   hint?: string;
-  children: (props: { id: string; 'aria-invalid': boolean; 'aria-describedby'?: string }) => ReactNode;
+  children: (props: {
+    id: string;
+    'aria-invalid': boolean;
+    'aria-describedby'?: string;
+  }) => ReactNode;
 }
 
 /** A labelled form field with its error message (screen-reader linked). */

@@ -1,0 +1,200 @@
+//! The admin operations. The socket handlers and the offline CLI both call these, so there is
+//! one implementation of each.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::Failure;
+use crate::app::App;
+use crate::auth::accounts;
+use crate::domain::DomainError;
+use crate::domain::email::Email;
+use crate::domain::user::{SignupDraft, User};
+use crate::error::AppError;
+
+pub const EXIT_FAILURE: u8 = 1;
+pub const EXIT_INVALID: u8 = 2;
+pub const EXIT_NOT_FOUND: u8 = 4;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UserSummary {
+    pub email: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub role: String,
+    pub is_admin: bool,
+    pub is_guest: bool,
+    pub created_at: DateTime<Utc>,
+    pub last_seen_at: DateTime<Utc>,
+}
+
+impl From<&User> for UserSummary {
+    fn from(u: &User) -> Self {
+        Self {
+            email: u.email.to_string(),
+            first_name: u.first_name.clone(),
+            last_name: u.last_name.clone(),
+            role: u.display_role().to_string(),
+            is_admin: u.is_admin,
+            is_guest: u.is_guest,
+            created_at: u.created_at,
+            last_seen_at: u.last_seen_at,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AddUser {
+    pub email: String,
+    pub first_name: String,
+    #[serde(default)]
+    pub last_name: String,
+    #[serde(default)]
+    pub role: String,
+    pub password: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct EmailRequest {
+    pub email: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ResetLink {
+    pub link: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Removed {
+    pub removed: usize,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Message {
+    pub name: String,
+    pub email: String,
+    pub message: String,
+    pub created_at: DateTime<Utc>,
+}
+
+fn failure(err: AppError, email: &str) -> Failure {
+    match err {
+        AppError::Domain(DomainError::NotFound) => Failure::new(
+            EXIT_NOT_FOUND,
+            format!("there is no account with the e-mail {email}"),
+        ),
+        AppError::Domain(DomainError::Invalid(invalid)) => {
+            Failure::new(EXIT_INVALID, invalid.message)
+        }
+        AppError::Domain(other) => Failure::new(EXIT_FAILURE, other.to_string()),
+        AppError::Store(e) => Failure::new(EXIT_FAILURE, format!("storage error: {e}")),
+    }
+}
+
+fn find(app: &App, email: &str) -> Result<User, Failure> {
+    let not_found = || failure(DomainError::NotFound.into(), email);
+    let parsed = Email::parse(email).ok_or_else(not_found)?;
+    app.store
+        .users
+        .get_by_email(&parsed)
+        .map_err(|e| failure(e.into(), email))?
+        .ok_or_else(not_found)
+}
+
+pub fn list_users(app: &App) -> Result<Vec<UserSummary>, Failure> {
+    let users = app.store.users.list().map_err(|e| failure(e.into(), ""))?;
+    Ok(users.iter().map(UserSummary::from).collect())
+}
+
+pub async fn add_user(app: &App, req: AddUser) -> Result<UserSummary, Failure> {
+    let email = req.email.clone();
+    let signup = SignupDraft {
+        first_name: req.first_name,
+        last_name: req.last_name,
+        email: req.email,
+        password: req.password,
+        role: req.role,
+        accept_terms: false,
+    }
+    .validate_for_admin()
+    .map_err(|e| failure(e.into(), &email))?;
+    let user = accounts::create_parent(app, signup, true)
+        .await
+        .map_err(|e| failure(e, &email))?;
+    tracing::info!(user.id = %user.id, "account created by the admin");
+    Ok(UserSummary::from(&user))
+}
+
+pub async fn reset_password(app: &App, email: &str) -> Result<ResetLink, Failure> {
+    let user = find(app, email)?;
+    let link = accounts::create_reset_link(app, &user.email)
+        .await
+        .map_err(|e| failure(e, email))?;
+    Ok(ResetLink { link })
+}
+
+pub async fn promote(app: &App, email: &str) -> Result<UserSummary, Failure> {
+    let mut user = find(app, email)?;
+    if user.is_guest {
+        return Err(Failure::new(
+            EXIT_INVALID,
+            "a guest account cannot be an admin",
+        ));
+    }
+    user.is_admin = true;
+    user.updated_at = Utc::now();
+    app.store
+        .users
+        .update(&user)
+        .await
+        .map_err(|e| failure(e.into(), email))?;
+    tracing::info!(user.id = %user.id, "account promoted to admin");
+    Ok(UserSummary::from(&user))
+}
+
+/// Deletes the account and every record of that family.
+pub async fn delete_user(app: &App, email: &str) -> Result<UserSummary, Failure> {
+    let user = find(app, email)?;
+    app.store
+        .delete_account(user.id)
+        .await
+        .map_err(|e| failure(e.into(), email))?;
+    tracing::info!(user.id = %user.id, "account deleted with all its records");
+    Ok(UserSummary::from(&user))
+}
+
+/// Removes guest accounts unused for 30 days, with all their data.
+pub async fn purge_guests(app: &App) -> Result<Removed, Failure> {
+    let now = Utc::now();
+    let users = app.store.users.list().map_err(|e| failure(e.into(), ""))?;
+    let mut removed = 0;
+    for user in users.iter().filter(|u| u.is_stale_guest(now)) {
+        app.store
+            .delete_account(user.id)
+            .await
+            .map_err(|e| failure(e.into(), user.email.as_str()))?;
+        removed += 1;
+    }
+    if removed > 0 {
+        tracing::info!(removed, "idle guest accounts removed");
+    }
+    Ok(Removed { removed })
+}
+
+/// Contact form messages, newest first.
+pub fn list_messages(app: &App) -> Result<Vec<Message>, Failure> {
+    let messages = app
+        .store
+        .contact_messages
+        .list()
+        .map_err(|e| failure(e.into(), ""))?;
+    Ok(messages
+        .into_iter()
+        .map(|m| Message {
+            name: m.name,
+            email: m.email.to_string(),
+            message: m.message,
+            created_at: m.created_at,
+        })
+        .collect())
+}

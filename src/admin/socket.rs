@@ -1,0 +1,87 @@
+//! The admin API on the Unix socket: plain JSON routes for the operations in `ops`.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use poem::http::StatusCode;
+use poem::web::{Data, Json};
+use poem::{Endpoint, EndpointExt, IntoResponse, Response, Route, get, handler, post};
+use serde::Serialize;
+
+use super::Failure;
+use super::ops::{self, AddUser, EXIT_INVALID, EXIT_NOT_FOUND, EmailRequest};
+use crate::app::App;
+
+fn reply<T: Serialize + Send>(result: Result<T, Failure>) -> Response {
+    match result {
+        Ok(value) => Json(value).into_response(),
+        Err(failure) => {
+            let status = match failure.exit_code {
+                EXIT_NOT_FOUND => StatusCode::NOT_FOUND,
+                EXIT_INVALID => StatusCode::BAD_REQUEST,
+                _ => StatusCode::INTERNAL_SERVER_ERROR,
+            };
+            Json(failure).with_status(status).into_response()
+        }
+    }
+}
+
+#[handler]
+fn list_users(app: Data<&App>) -> Response {
+    reply(ops::list_users(&app))
+}
+
+#[handler]
+async fn add_user(app: Data<&App>, body: Json<AddUser>) -> Response {
+    reply(ops::add_user(&app, body.0).await)
+}
+
+#[handler]
+async fn reset_password(app: Data<&App>, body: Json<EmailRequest>) -> Response {
+    reply(ops::reset_password(&app, &body.email).await)
+}
+
+#[handler]
+async fn promote(app: Data<&App>, body: Json<EmailRequest>) -> Response {
+    reply(ops::promote(&app, &body.email).await)
+}
+
+#[handler]
+async fn delete_user(app: Data<&App>, body: Json<EmailRequest>) -> Response {
+    reply(ops::delete_user(&app, &body.email).await)
+}
+
+#[handler]
+async fn purge_guests(app: Data<&App>) -> Response {
+    reply(ops::purge_guests(&app).await)
+}
+
+#[handler]
+fn list_messages(app: Data<&App>) -> Response {
+    reply(ops::list_messages(&app))
+}
+
+pub fn endpoint(app: App) -> impl Endpoint {
+    Route::new()
+        .at("/users", get(list_users).post(add_user))
+        .at("/users/reset-password", post(reset_password))
+        .at("/users/promote", post(promote))
+        .at("/users/delete", post(delete_user))
+        .at("/guests/purge", post(purge_guests))
+        .at("/messages", get(list_messages))
+        .data(app)
+}
+
+/// Binds the socket, readable and writable by the server's user only. A leftover socket from
+/// a crash is replaced; that is safe because we hold the data directory lock.
+pub fn bind(path: &Path) -> std::io::Result<std::os::unix::net::UnixListener> {
+    match std::fs::remove_file(path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    let listener = std::os::unix::net::UnixListener::bind(path)?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+    listener.set_nonblocking(true)?;
+    Ok(listener)
+}

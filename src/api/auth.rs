@@ -1,0 +1,259 @@
+//! `/api/auth/*`: sign-up, sign-in, guests, sign-out, the current session, password resets.
+//! The session token only ever travels in the HttpOnly cookie.
+
+use chrono::{DateTime, Utc};
+use poem::web::Data;
+use poem_openapi::param::Path;
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, Object, OpenApi};
+
+use super::profile::Profile;
+use super::{ApiError, ApiTags};
+use crate::app::App;
+use crate::auth::session::{self, SignedIn, secure_cookies};
+use crate::auth::{CurrentUser, accounts};
+use crate::domain::user::{GuestDraft, SignupDraft, User};
+use crate::server::ClientInfo;
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct SessionInfo {
+    pub user: Profile,
+    pub expires_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct SignupRequest {
+    #[oai(default)]
+    pub first_name: String,
+    #[oai(default)]
+    pub last_name: String,
+    #[oai(default)]
+    pub email: String,
+    #[oai(default)]
+    pub password: String,
+    /// `mom` (default) or `dad`.
+    #[oai(default)]
+    pub role: String,
+    #[oai(default)]
+    pub accept_terms: bool,
+}
+
+#[derive(Debug, Object)]
+pub struct LoginRequest {
+    #[oai(default)]
+    pub email: String,
+    #[oai(default)]
+    pub password: String,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct GuestRequest {
+    #[oai(default)]
+    pub first_name: String,
+    /// 1 to 10; anything that is not a number counts as 1.
+    pub children: Option<serde_json::Value>,
+}
+
+#[derive(Debug, Object)]
+pub struct ForgotPasswordRequest {
+    #[oai(default)]
+    pub email: String,
+}
+
+#[derive(Debug, Object)]
+pub struct Notice {
+    pub message: String,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ResetTarget {
+    pub first_name: String,
+}
+
+#[derive(Debug, Object)]
+pub struct NewPassword {
+    #[oai(default)]
+    pub password: String,
+}
+
+#[derive(ApiResponse)]
+pub enum SignedInResponse {
+    /// Signed in; the session cookie is set.
+    #[oai(status = 200)]
+    Ok(Json<SessionInfo>, #[oai(header = "Set-Cookie")] String),
+    /// Account created and signed in; the session cookie is set.
+    #[oai(status = 201)]
+    Created(Json<SessionInfo>, #[oai(header = "Set-Cookie")] String),
+}
+
+#[derive(ApiResponse)]
+pub enum SignedOutResponse {
+    /// Signed out; the cookie is cleared.
+    #[oai(status = 204)]
+    Done(#[oai(header = "Set-Cookie")] String),
+}
+
+#[derive(ApiResponse)]
+pub enum AcceptedResponse {
+    /// How to get a password reset.
+    #[oai(status = 202)]
+    Accepted(Json<Notice>),
+}
+
+async fn signed_in(
+    app: &App,
+    client: &ClientInfo,
+    user: &User,
+) -> Result<(Json<SessionInfo>, String), ApiError> {
+    let (cookie, expires_at) = session::start(app, user, secure_cookies(app, client)).await?;
+    Ok((
+        Json(SessionInfo {
+            user: Profile::from(user),
+            expires_at,
+        }),
+        cookie,
+    ))
+}
+
+pub struct AuthApi;
+
+#[OpenApi(tag = "ApiTags::Auth", prefix_path = "/auth")]
+impl AuthApi {
+    /// Creates a parent account and signs it in. The first account on a server becomes its admin.
+    #[oai(path = "/signup", method = "post", operation_id = "signUp")]
+    async fn signup(
+        &self,
+        app: Data<&App>,
+        client: Data<&ClientInfo>,
+        body: Json<SignupRequest>,
+    ) -> Result<SignedInResponse, ApiError> {
+        let Json(b) = body;
+        let draft = SignupDraft {
+            first_name: b.first_name,
+            last_name: b.last_name,
+            email: b.email,
+            password: b.password,
+            role: b.role,
+            accept_terms: b.accept_terms,
+        };
+        let user = accounts::signup(&app, draft, &client.ip_key()).await?;
+        tracing::info!(user.id = %user.id, admin = user.is_admin, "account created");
+        let (body, cookie) = signed_in(&app, &client, &user).await?;
+        Ok(SignedInResponse::Created(body, cookie))
+    }
+
+    /// Signs in with e-mail and password. Limited per IP and per account.
+    #[oai(path = "/login", method = "post", operation_id = "logIn")]
+    async fn login(
+        &self,
+        app: Data<&App>,
+        client: Data<&ClientInfo>,
+        body: Json<LoginRequest>,
+    ) -> Result<SignedInResponse, ApiError> {
+        let Json(b) = body;
+        let user = accounts::login(&app, &b.email, &b.password, &client.ip_key()).await?;
+        let (body, cookie) = signed_in(&app, &client, &user).await?;
+        Ok(SignedInResponse::Ok(body, cookie))
+    }
+
+    /// Creates a guest account and signs it in.
+    #[oai(path = "/guest", method = "post", operation_id = "startGuest")]
+    async fn guest(
+        &self,
+        app: Data<&App>,
+        client: Data<&ClientInfo>,
+        body: Json<GuestRequest>,
+    ) -> Result<SignedInResponse, ApiError> {
+        let Json(b) = body;
+        let draft = GuestDraft {
+            first_name: b.first_name,
+            children: b.children,
+        };
+        let user = accounts::start_guest(&app, draft, &client.ip_key()).await?;
+        let (body, cookie) = signed_in(&app, &client, &user).await?;
+        Ok(SignedInResponse::Created(body, cookie))
+    }
+
+    /// Ends the current session (and clears the cookie even when there is none).
+    #[oai(path = "/logout", method = "post", operation_id = "logOut")]
+    async fn logout(
+        &self,
+        app: Data<&App>,
+        client: Data<&ClientInfo>,
+        user: CurrentUser,
+    ) -> Result<SignedOutResponse, ApiError> {
+        let secure = secure_cookies(&app, &client);
+        let cookie = match user.0 {
+            Some(SignedIn { token_hash, .. }) => session::end(&app, &token_hash, secure).await?,
+            None => session::clear_cookie(secure),
+        };
+        Ok(SignedOutResponse::Done(cookie))
+    }
+
+    /// The signed-in user and when the session expires; 401 without a session.
+    #[oai(path = "/session", method = "get", operation_id = "getSession")]
+    async fn session(&self, user: CurrentUser) -> Result<Json<SessionInfo>, ApiError> {
+        let me = user.require_to_view("continue")?;
+        Ok(Json(SessionInfo {
+            user: Profile::from(&me.user),
+            expires_at: me.expires_at,
+        }))
+    }
+
+    /// Explains how to get a password reset. Always 202; says nothing about the address.
+    #[oai(
+        path = "/forgot-password",
+        method = "post",
+        operation_id = "forgotPassword"
+    )]
+    async fn forgot_password(
+        &self,
+        app: Data<&App>,
+        client: Data<&ClientInfo>,
+        _body: Json<ForgotPasswordRequest>,
+    ) -> Result<AcceptedResponse, ApiError> {
+        let message = accounts::forgot_password(&app, &client.ip_key())?;
+        Ok(AcceptedResponse::Accepted(Json(Notice {
+            message: message.to_string(),
+        })))
+    }
+
+    /// Checks a password reset link; 404 when it is unknown, used or expired.
+    #[oai(
+        path = "/reset-password/:token",
+        method = "get",
+        operation_id = "checkResetLink"
+    )]
+    async fn check_reset(
+        &self,
+        app: Data<&App>,
+        token: Path<String>,
+    ) -> Result<Json<ResetTarget>, ApiError> {
+        let user = accounts::reset_target(&app, &token.0)?;
+        Ok(Json(ResetTarget {
+            first_name: user.first_name,
+        }))
+    }
+
+    /// Sets a new password through a reset link, ends all other sessions and signs in.
+    #[oai(
+        path = "/reset-password/:token",
+        method = "post",
+        operation_id = "resetPassword"
+    )]
+    async fn reset(
+        &self,
+        app: Data<&App>,
+        client: Data<&ClientInfo>,
+        token: Path<String>,
+        body: Json<NewPassword>,
+    ) -> Result<SignedInResponse, ApiError> {
+        let user = accounts::reset_password(&app, &token.0, body.0.password).await?;
+        let (body, cookie) = signed_in(&app, &client, &user).await?;
+        Ok(SignedInResponse::Ok(body, cookie))
+    }
+}

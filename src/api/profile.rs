@@ -1,0 +1,77 @@
+//! `GET/PATCH /api/profile`: the signed-in user's names (the e-mail is read-only).
+
+use poem::web::Data;
+use poem_openapi::payload::Json;
+use poem_openapi::{Object, OpenApi};
+
+use super::{ApiError, ApiTags};
+use crate::app::App;
+use crate::auth::CurrentUser;
+use crate::auth::accounts;
+use crate::domain::user::User;
+
+/// A user as the UI sees them. No hash, no token, ever.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct Profile {
+    pub id: String,
+    /// Read-only.
+    pub email: String,
+    pub first_name: String,
+    pub last_name: String,
+    /// `mom`, `dad` or `guest`.
+    pub role: String,
+    pub is_guest: bool,
+    pub is_admin: bool,
+    /// The profile picture, when one is set.
+    pub avatar_url: Option<String>,
+}
+
+impl From<&User> for Profile {
+    fn from(user: &User) -> Self {
+        Profile {
+            id: user.id.to_string(),
+            email: user.email.to_string(),
+            first_name: user.first_name.clone(),
+            last_name: user.last_name.clone(),
+            role: user.display_role().to_string(),
+            is_guest: user.is_guest,
+            is_admin: user.is_admin,
+            avatar_url: user.avatar.map(|id| format!("/api/media/{id}")),
+        }
+    }
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ProfileUpdate {
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+}
+
+pub struct ProfileApi;
+
+#[OpenApi(tag = "ApiTags::Profile")]
+impl ProfileApi {
+    /// The signed-in user's profile.
+    #[oai(path = "/profile", method = "get", operation_id = "getProfile")]
+    async fn get(&self, user: CurrentUser) -> Result<Json<Profile>, ApiError> {
+        let me = user.require_to_view("view your profile")?;
+        Ok(Json(Profile::from(&me.user)))
+    }
+
+    /// Changes first and last name.
+    #[oai(path = "/profile", method = "patch", operation_id = "updateProfile")]
+    async fn update(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        body: Json<ProfileUpdate>,
+    ) -> Result<Json<Profile>, ApiError> {
+        let me = user.require_to_save("update your profile")?;
+        let Json(body) = body;
+        let updated =
+            accounts::update_profile(&app, me.user, body.first_name, body.last_name).await?;
+        Ok(Json(Profile::from(&updated)))
+    }
+}

@@ -1,0 +1,258 @@
+//! Account flows shared by the HTTP API and the admin CLI: sign-up, sign-in, guests, profile
+//! changes and password resets.
+
+use chrono::{Duration, Utc};
+
+use super::password::PasswordHash;
+use super::tokens::{new_token, random_alphanumeric, token_hash};
+use crate::app::App;
+use crate::domain::DomainError;
+use crate::domain::email::Email;
+use crate::domain::ids::UserId;
+use crate::domain::user::{
+    GUEST_DOMAIN, GuestDraft, ParentRole, Signup, SignupDraft, User, check_password,
+    validate_login, validate_profile,
+};
+use crate::error::AppResult;
+use crate::store::reset_tokens::ResetToken;
+use crate::store::users::InsertUserError;
+
+const SIGN_IN_FAILED: &str = "Sign in failed";
+const RESET_VALID_FOR: Duration = Duration::hours(1);
+
+/// What `/api/auth/forgot-password` says: there is no mail server, the admin resets passwords.
+pub const FORGOT_PASSWORD_MESSAGE: &str = "Highchair runs on your family's own server and does \
+not send e-mail. Ask the person who runs it to reset your password: they run \
+`highchair user reset-password <your e-mail>` and give you a link that is valid for one hour.";
+
+fn too_many(wait: std::time::Duration) -> DomainError {
+    DomainError::TooManyAttempts { retry_after: wait }
+}
+
+/// Creates a parent account. The very first account on a server is always allowed and becomes
+/// the admin; after that `allow_signup` decides (unless the admin creates it).
+pub async fn create_parent(app: &App, signup: Signup, by_admin: bool) -> AppResult<User> {
+    let hash = app.hasher.hash(signup.password).await;
+    let now = Utc::now();
+    let mut user = User {
+        id: UserId::new(),
+        email: signup.email,
+        first_name: signup.first_name,
+        last_name: signup.last_name,
+        role: signup.role,
+        is_guest: false,
+        guest_children: None,
+        is_admin: false,
+        password_hash: hash.encode(),
+        avatar: None,
+        created_at: now,
+        updated_at: now,
+        last_seen_at: now,
+    };
+    let taken = || {
+        DomainError::conflict(
+            "Sign up failed",
+            "An account with this email already exists",
+        )
+        .into()
+    };
+    if app.store.users.is_empty() {
+        user.is_admin = true;
+        match app.store.users.insert(&user, true).await {
+            Ok(()) => return Ok(user),
+            Err(InsertUserError::NotFirst) => user.is_admin = false,
+            Err(InsertUserError::EmailTaken) => return Err(taken()),
+            Err(InsertUserError::Store(e)) => return Err(e.into()),
+        }
+    }
+    if !by_admin && !app.settings.auth.allow_signup {
+        return Err(DomainError::forbidden(
+            "Sign up failed",
+            "Sign-up is closed on this server. Ask the person who runs it to create an account for you.",
+        )
+        .into());
+    }
+    match app.store.users.insert(&user, false).await {
+        Ok(()) => Ok(user),
+        Err(InsertUserError::EmailTaken) => Err(taken()),
+        Err(InsertUserError::NotFirst) => Err(taken()),
+        Err(InsertUserError::Store(e)) => Err(e.into()),
+    }
+}
+
+/// `POST /api/auth/signup`.
+pub async fn signup(app: &App, draft: SignupDraft, ip: &str) -> AppResult<User> {
+    let signup = draft.validate()?;
+    app.limits.signup_ip.check(ip).map_err(too_many)?;
+    create_parent(app, signup, false).await
+}
+
+/// `POST /api/auth/login`. The answer is the same whether the e-mail exists or not.
+pub async fn login(app: &App, email: &str, password: &str, ip: &str) -> AppResult<User> {
+    validate_login(email, password)?;
+    app.limits.login_ip.check(ip).map_err(too_many)?;
+    let email = Email::parse(email);
+    let account_key = email
+        .as_ref()
+        .map_or_else(email_key_fallback, |e| e.as_str().to_string());
+    app.limits
+        .login_account
+        .check(&account_key)
+        .map_err(too_many)?;
+
+    let user = match &email {
+        Some(email) => app.store.users.get_by_email(email)?,
+        None => None,
+    };
+    let stored = user
+        .as_ref()
+        .and_then(|u| PasswordHash::parse(&u.password_hash));
+    let upgrade = stored
+        .as_ref()
+        .is_some_and(|h| h.iterations() < app.hasher.iterations());
+    let ok = app.hasher.verify(password.to_string(), stored).await;
+    let (true, Some(mut user)) = (ok, user) else {
+        return Err(DomainError::unauthorized(SIGN_IN_FAILED, "Invalid email or password").into());
+    };
+    if upgrade {
+        user.password_hash = app.hasher.hash(password.to_string()).await.encode();
+        user.updated_at = Utc::now();
+        app.store.users.update(&user).await?;
+        tracing::info!(user.id = %user.id, "password hash upgraded");
+    }
+    Ok(user)
+}
+
+/// Malformed addresses share one limit bucket.
+fn email_key_fallback() -> String {
+    "invalid-address".into()
+}
+
+/// `POST /api/auth/guest`: an account in the reserved guest domain, signed in at once.
+pub async fn start_guest(app: &App, draft: GuestDraft, ip: &str) -> AppResult<User> {
+    if !app.settings.auth.allow_guests {
+        return Err(DomainError::forbidden(
+            "Guest access failed",
+            "Guest access is turned off on this server.",
+        )
+        .into());
+    }
+    let guest = draft.validate()?;
+    app.limits.guest_ip.check(ip).map_err(too_many)?;
+    let password = format!("Guest{}!", random_alphanumeric(10));
+    let hash = app.hasher.hash(password).await;
+    let now = Utc::now();
+    let email = Email::parse(&format!(
+        "{}@{GUEST_DOMAIN}",
+        random_alphanumeric(10).to_lowercase()
+    ))
+    .ok_or_else(|| DomainError::unavailable("Guest access failed", "Please try again."))?;
+    let user = User {
+        id: UserId::new(),
+        email,
+        first_name: guest.first_name,
+        last_name: String::new(),
+        role: ParentRole::Mom,
+        is_guest: true,
+        guest_children: Some(guest.children),
+        is_admin: false,
+        password_hash: hash.encode(),
+        avatar: None,
+        created_at: now,
+        updated_at: now,
+        last_seen_at: now,
+    };
+    match app.store.users.insert(&user, false).await {
+        Ok(()) => Ok(user),
+        Err(InsertUserError::Store(e)) => Err(e.into()),
+        Err(_) => Err(DomainError::unavailable("Guest access failed", "Please try again.").into()),
+    }
+}
+
+/// `POST /api/auth/forgot-password`: nothing is revealed about the address; limited per IP.
+pub fn forgot_password(app: &App, ip: &str) -> AppResult<&'static str> {
+    app.limits.forgot_ip.check(ip).map_err(too_many)?;
+    tracing::info!("password reset asked for on the sign-in page");
+    Ok(FORGOT_PASSWORD_MESSAGE)
+}
+
+/// `PATCH /api/profile`.
+pub async fn update_profile(
+    app: &App,
+    mut user: User,
+    first: Option<String>,
+    last: Option<String>,
+) -> AppResult<User> {
+    let first = first.unwrap_or_else(|| user.first_name.clone());
+    let last = last.unwrap_or_else(|| user.last_name.clone());
+    let (first, last) = validate_profile(&first, &last)?;
+    user.first_name = first;
+    user.last_name = last;
+    user.updated_at = Utc::now();
+    app.store.users.update(&user).await?;
+    Ok(user)
+}
+
+/// Creates a one-hour, one-time reset link for an account (admin CLI).
+pub async fn create_reset_link(app: &App, email: &Email) -> AppResult<String> {
+    let user = app
+        .store
+        .users
+        .get_by_email(email)?
+        .ok_or(DomainError::NotFound)?;
+    let token = new_token();
+    let record = ResetToken {
+        user_id: user.id,
+        expires_at: Utc::now() + RESET_VALID_FOR,
+    };
+    app.store
+        .reset_tokens
+        .insert(&token_hash(&token), &record)
+        .await?;
+    tracing::info!(user.id = %user.id, "password reset link created");
+    Ok(format!(
+        "{}/reset-password/{token}",
+        app.settings.base_url()
+    ))
+}
+
+fn invalid_link() -> DomainError {
+    DomainError::NotFound
+}
+
+/// The account a reset link is for, if the link is still valid.
+pub fn reset_target(app: &App, token: &str) -> AppResult<User> {
+    let record = app
+        .store
+        .reset_tokens
+        .get_valid(&token_hash(token), Utc::now())?
+        .ok_or_else(invalid_link)?;
+    Ok(app
+        .store
+        .users
+        .get(record.user_id)?
+        .ok_or_else(invalid_link)?)
+}
+
+/// Sets a new password through a reset link and ends every session of the account.
+pub async fn reset_password(app: &App, token: &str, password: String) -> AppResult<User> {
+    check_password(&password, "Password reset failed")?;
+    reset_target(app, token)?;
+    let record = app
+        .store
+        .reset_tokens
+        .take_valid(&token_hash(token), Utc::now())
+        .await?
+        .ok_or_else(invalid_link)?;
+    let mut user = app
+        .store
+        .users
+        .get(record.user_id)?
+        .ok_or_else(invalid_link)?;
+    user.password_hash = app.hasher.hash(password).await.encode();
+    user.updated_at = Utc::now();
+    app.store.users.update(&user).await?;
+    let ended = app.store.sessions.delete_all_for(user.id).await?;
+    tracing::info!(user.id = %user.id, sessions_ended = ended, "password reset");
+    Ok(user)
+}

@@ -1,0 +1,76 @@
+//! Runs password hashing on blocking threads, a bounded number at once, so a burst of sign-ins
+//! cannot starve the async threads (or a Raspberry Pi's other requests).
+
+use std::sync::Arc;
+
+use tokio::sync::Semaphore;
+
+use super::password::PasswordHash;
+
+#[derive(Clone)]
+pub struct Hasher {
+    permits: Arc<Semaphore>,
+    iterations: u32,
+    /// Verified against when an e-mail is unknown, so the answer takes as long as a real check.
+    decoy: Arc<PasswordHash>,
+}
+
+impl Hasher {
+    /// At most `cores - 1` (at least 1) hashes run at once, leaving a core for everything else.
+    pub fn new(iterations: u32) -> Hasher {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Hasher {
+            permits: Arc::new(Semaphore::new(cores.saturating_sub(1).max(1))),
+            iterations,
+            decoy: Arc::new(PasswordHash::create("decoy password", iterations)),
+        }
+    }
+
+    pub fn iterations(&self) -> u32 {
+        self.iterations
+    }
+
+    pub async fn hash(&self, password: String) -> PasswordHash {
+        let iterations = self.iterations;
+        self.run(move || PasswordHash::create(&password, iterations))
+            .await
+    }
+
+    /// Whether `password` matches `stored`; an unparseable or missing hash never matches but
+    /// costs the same time.
+    pub async fn verify(&self, password: String, stored: Option<PasswordHash>) -> bool {
+        let decoy = self.decoy.clone();
+        self.run(move || match stored {
+            Some(hash) => hash.verify(&password),
+            None => {
+                let _ = decoy.verify(&password);
+                false
+            }
+        })
+        .await
+    }
+
+    async fn run<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> T {
+        // The semaphore is never closed, so acquiring cannot fail.
+        let _permit = self.permits.acquire().await.ok();
+        match tokio::task::spawn_blocking(work).await {
+            Ok(value) => value,
+            Err(e) => std::panic::resume_unwind(e.into_panic()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn hashes_and_verifies_off_the_async_threads() {
+        let hasher = Hasher::new(1000);
+        let h = hasher.hash("secret pw".into()).await;
+        assert_eq!(h.iterations(), 1000);
+        assert!(hasher.verify("secret pw".into(), Some(h.clone())).await);
+        assert!(!hasher.verify("wrong".into(), Some(h)).await);
+        assert!(!hasher.verify("secret pw".into(), None).await);
+    }
+}

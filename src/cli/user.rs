@@ -1,0 +1,346 @@
+//! `highchair user ...` and `highchair messages`: through the running server's admin socket,
+//! or directly on the store when the server is stopped.
+
+use std::future::Future;
+use std::io::{BufRead, IsTerminal, Write};
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::{EXIT_DATA_DIR, EXIT_FAILURE};
+use crate::admin::client::{self, Unreachable};
+use crate::admin::ops::{self, AddUser, EmailRequest, Message, Removed, ResetLink, UserSummary};
+use crate::admin::{Failure, SOCKET};
+use crate::app::App;
+use crate::config::Settings;
+
+/// Exit code when the admin socket belongs to another user.
+pub const EXIT_PERMISSION: u8 = 5;
+
+#[derive(Debug, Subcommand)]
+pub enum UserCommand {
+    /// List every account.
+    List,
+    /// Create a parent account. Asks for the password (or reads it from --password-stdin).
+    Add(AddArgs),
+    /// Print a one-time link (valid 1 hour) that sets a new password and ends other sessions.
+    ResetPassword { email: String },
+    /// Make an account an admin.
+    Promote { email: String },
+    /// Delete an account and every record of that family.
+    Delete {
+        email: String,
+        /// Do not ask for confirmation.
+        #[arg(long)]
+        yes: bool,
+    },
+    /// Remove guest accounts unused for 30 days, with all their data.
+    PurgeGuests,
+}
+
+#[derive(Debug, Args)]
+pub struct AddArgs {
+    email: String,
+    /// First name.
+    #[arg(long = "first", value_name = "NAME")]
+    first: String,
+    /// Last name.
+    #[arg(long = "last", value_name = "NAME", default_value = "")]
+    last: String,
+    /// mom or dad.
+    #[arg(long, value_name = "ROLE", default_value = "mom", value_parser = ["mom", "dad"])]
+    role: String,
+    /// Read the password from the first line of standard input instead of asking.
+    #[arg(long)]
+    password_stdin: bool,
+}
+
+/// How the command reaches the data: the running server, or the store opened here.
+enum Target {
+    Socket(std::path::PathBuf),
+    Local(App),
+}
+
+impl Target {
+    async fn call<B, T, F, Fut>(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&B>,
+        local: F,
+    ) -> Result<T, Failure>
+    where
+        B: Serialize,
+        T: DeserializeOwned,
+        F: FnOnce(App) -> Fut,
+        Fut: Future<Output = Result<T, Failure>>,
+    {
+        match self {
+            Target::Socket(socket) => {
+                let stream = client::connect(socket).await.map_err(|e| match e {
+                    Unreachable::PermissionDenied => permission_denied(socket),
+                    Unreachable::NotRunning => {
+                        Failure::new(EXIT_FAILURE, "the server stopped while this command ran")
+                    }
+                    Unreachable::Other(e) => {
+                        Failure::new(EXIT_FAILURE, format!("admin socket: {e}"))
+                    }
+                })?;
+                client::call(stream, method, path, body).await
+            }
+            Target::Local(app) => local(app.clone()).await,
+        }
+    }
+}
+
+fn permission_denied(socket: &std::path::Path) -> Failure {
+    Failure::new(
+        EXIT_PERMISSION,
+        format!(
+            "no permission to use the admin socket {}; run this as the user that runs highchair (e.g. sudo -u highchair highchair user list)",
+            socket.display()
+        ),
+    )
+}
+
+/// Finds the running server's socket, or opens the store when the server is stopped.
+async fn target(settings: Settings) -> Result<Target, Failure> {
+    let socket = settings.storage.data_dir.join(SOCKET);
+    match client::connect(&socket).await {
+        Ok(_) => return Ok(Target::Socket(socket)),
+        Err(Unreachable::PermissionDenied) => return Err(permission_denied(&socket)),
+        Err(Unreachable::Other(e)) => {
+            return Err(Failure::new(
+                EXIT_FAILURE,
+                format!("cannot reach the server through {}: {e}", socket.display()),
+            ));
+        }
+        Err(Unreachable::NotRunning) => {}
+    }
+    match App::new(settings) {
+        Ok(app) => Ok(Target::Local(app)),
+        Err(crate::store::OpenError::InUse(dir)) => Err(Failure::new(
+            EXIT_DATA_DIR,
+            format!(
+                "the server using {} is running but its admin socket {} is not answering; is it starting or stopping?",
+                dir.display(),
+                socket.display()
+            ),
+        )),
+        Err(e) => Err(Failure::new(EXIT_DATA_DIR, e.to_string())),
+    }
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::new(EXIT_FAILURE, format!("cannot start: {e}")))
+}
+
+fn finish(result: Result<(), Failure>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("highchair: {}", f.message);
+            ExitCode::from(f.exit_code)
+        }
+    }
+}
+
+pub fn run(settings: Settings, command: UserCommand) -> ExitCode {
+    finish(runtime().and_then(|rt| rt.block_on(user(settings, command))))
+}
+
+pub fn messages(settings: Settings) -> ExitCode {
+    finish(runtime().and_then(|rt| {
+        rt.block_on(async {
+            let target = target(settings).await?;
+            let list: Vec<Message> = target
+                .call::<(), _, _, _>("GET", "/messages", None, |app| async move {
+                    ops::list_messages(&app)
+                })
+                .await?;
+            if list.is_empty() {
+                println!("No messages.");
+            }
+            for m in list {
+                println!(
+                    "{}  {} <{}>\n{}\n",
+                    m.created_at.format("%Y-%m-%d %H:%M"),
+                    m.name,
+                    m.email,
+                    m.message
+                );
+            }
+            Ok(())
+        })
+    }))
+}
+
+async fn user(settings: Settings, command: UserCommand) -> Result<(), Failure> {
+    // Ask for input before touching the store, so a prompt never holds the data directory.
+    let add = match &command {
+        UserCommand::Add(args) => Some(AddUser {
+            email: args.email.clone(),
+            first_name: args.first.clone(),
+            last_name: args.last.clone(),
+            role: args.role.clone(),
+            password: read_password(args.password_stdin)?,
+        }),
+        UserCommand::Delete { email, yes: false } => {
+            confirm(&format!(
+                "Delete {email} and every record of that family? This cannot be undone. [y/N] "
+            ))?;
+            None
+        }
+        _ => None,
+    };
+    let target = target(settings).await?;
+    match command {
+        UserCommand::List => {
+            let users: Vec<UserSummary> =
+                target
+                    .call::<(), _, _, _>("GET", "/users", None, |app| async move {
+                        ops::list_users(&app)
+                    })
+                    .await?;
+            print_users(&users);
+        }
+        UserCommand::Add(_) => {
+            let req = add.ok_or_else(|| Failure::new(EXIT_FAILURE, "no account details"))?;
+            let local = req.clone();
+            let created: UserSummary = target
+                .call("POST", "/users", Some(&req), |app| async move {
+                    ops::add_user(&app, local).await
+                })
+                .await?;
+            println!(
+                "Created {} ({}{}).",
+                created.email,
+                created.role,
+                if created.is_admin { ", admin" } else { "" }
+            );
+        }
+        UserCommand::ResetPassword { email } => {
+            let req = EmailRequest {
+                email: email.clone(),
+            };
+            let link: ResetLink = target
+                .call(
+                    "POST",
+                    "/users/reset-password",
+                    Some(&req),
+                    |app| async move { ops::reset_password(&app, &email).await },
+                )
+                .await?;
+            println!(
+                "Send this link to {}. It works once, for one hour:\n{}",
+                req.email, link.link
+            );
+        }
+        UserCommand::Promote { email } => {
+            let req = EmailRequest {
+                email: email.clone(),
+            };
+            let user: UserSummary = target
+                .call("POST", "/users/promote", Some(&req), |app| async move {
+                    ops::promote(&app, &email).await
+                })
+                .await?;
+            println!("{} is now an admin.", user.email);
+        }
+        UserCommand::Delete { email, .. } => {
+            let req = EmailRequest {
+                email: email.clone(),
+            };
+            let user: UserSummary = target
+                .call("POST", "/users/delete", Some(&req), |app| async move {
+                    ops::delete_user(&app, &email).await
+                })
+                .await?;
+            println!("Deleted {} and all of that family's records.", user.email);
+        }
+        UserCommand::PurgeGuests => {
+            let removed: Removed = target
+                .call::<(), _, _, _>("POST", "/guests/purge", None, |app| async move {
+                    ops::purge_guests(&app).await
+                })
+                .await?;
+            println!("Removed {} idle guest account(s).", removed.removed);
+        }
+    }
+    Ok(())
+}
+
+fn print_users(users: &[UserSummary]) {
+    if users.is_empty() {
+        println!("No accounts yet.");
+        return;
+    }
+    println!(
+        "{:<40} {:<28} {:<6} {:<6} {:<17} LAST SEEN",
+        "EMAIL", "NAME", "ROLE", "ADMIN", "CREATED"
+    );
+    for u in users {
+        let name = format!("{} {}", u.first_name, u.last_name);
+        println!(
+            "{:<40} {:<28} {:<6} {:<6} {:<17} {}",
+            u.email,
+            name.trim(),
+            u.role,
+            if u.is_admin { "yes" } else { "" },
+            u.created_at.format("%Y-%m-%d %H:%M"),
+            u.last_seen_at.format("%Y-%m-%d %H:%M"),
+        );
+    }
+}
+
+/// The new account's password: asked twice on a terminal, or one line of standard input.
+fn read_password(from_stdin: bool) -> Result<String, Failure> {
+    let bad = |m: &str| Failure::new(ops::EXIT_INVALID, m);
+    if from_stdin {
+        let mut line = String::new();
+        std::io::stdin()
+            .lock()
+            .read_line(&mut line)
+            .map_err(|e| Failure::new(EXIT_FAILURE, e.to_string()))?;
+        return Ok(line.trim_end_matches(['\r', '\n']).to_string());
+    }
+    if !std::io::stdin().is_terminal() {
+        return Err(bad(
+            "no terminal to ask for the password; use --password-stdin",
+        ));
+    }
+    let first = rpassword::prompt_password("Password (at least 8 characters): ")
+        .map_err(|e| Failure::new(EXIT_FAILURE, e.to_string()))?;
+    let again = rpassword::prompt_password("Repeat the password: ")
+        .map_err(|e| Failure::new(EXIT_FAILURE, e.to_string()))?;
+    if first != again {
+        return Err(bad("the passwords do not match"));
+    }
+    Ok(first)
+}
+
+fn confirm(question: &str) -> Result<(), Failure> {
+    if !std::io::stdin().is_terminal() {
+        return Err(Failure::new(
+            ops::EXIT_INVALID,
+            "refusing to delete without confirmation; add --yes",
+        ));
+    }
+    print!("{question}");
+    let _ = std::io::stdout().flush();
+    let mut answer = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut answer)
+        .map_err(|e| Failure::new(EXIT_FAILURE, e.to_string()))?;
+    if matches!(answer.trim(), "y" | "Y" | "yes") {
+        Ok(())
+    } else {
+        Err(Failure::new(EXIT_FAILURE, "not deleted"))
+    }
+}

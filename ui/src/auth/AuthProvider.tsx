@@ -1,0 +1,86 @@
+import { useCallback, useMemo, type ReactNode } from 'react';
+import useSWR from 'swr';
+
+import { ApiFailure, api, unwrap } from '../api/client';
+import { keys } from '../hooks/keys';
+import {
+  AuthContext,
+  type AuthContextValue,
+  type AuthState,
+  type SignupForm,
+  type User,
+} from './auth-context';
+
+type Session = { user: User; expiresAt: string } | null;
+
+/** Reads the session once at start; 401 means signed out. */
+async function fetchSession(): Promise<Session> {
+  try {
+    return await unwrap(api.GET('/auth/session'), 'Authentication error');
+  } catch (err) {
+    if (err instanceof ApiFailure && err.status === 401) return null;
+    throw err;
+  }
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const { data, error, mutate } = useSWR(keys.session(), fetchSession, {
+    revalidateOnFocus: true,
+    // The server slides the session; asking now and then keeps an expired one from lingering.
+    refreshInterval: 5 * 60 * 1000,
+  });
+
+  const state: AuthState = useMemo(() => {
+    if (data === undefined && !error) return { status: 'loading', user: null };
+    if (data) return { status: 'signedIn', user: data.user };
+    // A failed profile load is only logged and leaves no profile (spec section 8).
+    if (error) console.error('Could not load the session', error);
+    return { status: 'signedOut', user: null };
+  }, [data, error]);
+
+  const signedIn = useCallback(
+    async (call: Promise<{ user: User; expiresAt: string }>): Promise<User> => {
+      const session = await call;
+      await mutate(session, { revalidate: false });
+      return session.user;
+    },
+    [mutate],
+  );
+
+  const value: AuthContextValue = useMemo(
+    () => ({
+      state,
+      login: (email, password) =>
+        signedIn(unwrap(api.POST('/auth/login', { body: { email, password } }), 'Sign in failed')),
+      signup: (form: SignupForm) =>
+        signedIn(unwrap(api.POST('/auth/signup', { body: form }), 'Sign up failed')),
+      startGuest: (firstName, childCount) =>
+        signedIn(
+          unwrap(
+            api.POST('/auth/guest', { body: { firstName, children: childCount } }),
+            'Guest access failed',
+          ),
+        ),
+      resetPassword: (token, password) =>
+        signedIn(
+          unwrap(
+            api.POST('/auth/reset-password/{token}', {
+              params: { path: { token } },
+              body: { password },
+            }),
+            'Password reset failed',
+          ),
+        ),
+      logout: async () => {
+        await unwrap(api.POST('/auth/logout'), 'Sign out failed');
+        await mutate(null, { revalidate: false });
+      },
+      updateUser: (user: User) => {
+        void mutate((current) => (current ? { ...current, user } : current), { revalidate: false });
+      },
+    }),
+    [state, signedIn, mutate],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}

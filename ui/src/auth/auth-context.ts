@@ -1,0 +1,48 @@
+import { createContext, useContext } from 'react';
+
+import type { Schemas } from '../api/client';
+
+export type User = Schemas['Profile'];
+
+export type AuthState =
+  | { status: 'loading'; user: null }
+  | { status: 'signedIn'; user: User }
+  | { status: 'signedOut'; user: null };
+
+export interface SignupForm {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+  role: 'mom' | 'dad';
+  acceptTerms: boolean;
+}
+
+export interface AuthContextValue {
+  state: AuthState;
+  /** Each of these throws an `ApiFailure` with the server's texts on failure. */
+  login: (email: string, password: string) => Promise<User>;
+  signup: (form: SignupForm) => Promise<User>;
+  startGuest: (firstName: string, children: number) => Promise<User>;
+  resetPassword: (token: string, password: string) => Promise<User>;
+  logout: () => Promise<void>;
+  /** Replaces the signed-in user after a profile change. */
+  updateUser: (user: User) => void;
+}
+
+export const AuthContext = createContext<AuthContextValue | null>(null);
+
+/** The auth state and actions. Using it outside `<AuthProvider>` is an error (spec section 8). */
+export function useAuth(): AuthContextValue {
+  const context = useContext(AuthContext);
+  if (!context) {
+    throw new Error('useAuth must be used inside <AuthProvider>');
+  }
+  return context;
+}
+
+/** 'there' when there is no name; guests without their `Guest_` prefix. */
+export function greetingName(user: User | null): string {
+  const name = user?.firstName.replace(/^Guest_/, '').trim();
+  return name || 'there';
+}

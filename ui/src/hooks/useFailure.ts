@@ -1,0 +1,28 @@
+import { useCallback } from 'react';
+
+import { ApiFailure } from '../api/client';
+import { useToast } from '../components/ui/toast-context';
+import type { Problem } from '../lib/validation';
+
+/** Shows a failed request or check as the spec's destructive toast; returns the field to mark. */
+export function useFailure() {
+  const { toast } = useToast();
+  return useCallback(
+    (err: unknown, fallbackTitle: string): string | undefined => {
+      if (err instanceof ApiFailure) {
+        // Validation failures have their own titles; everything else uses the screen's title.
+        const title = err.status === 400 || err.status === 429 ? err.title : fallbackTitle;
+        toast({ title, description: err.message });
+        return err.field;
+      }
+      const problem = err as Problem;
+      if (problem && typeof problem.title === 'string') {
+        toast({ title: problem.title, description: problem.message });
+        return problem.field;
+      }
+      toast({ title: fallbackTitle, description: 'An unexpected error occurred' });
+      return undefined;
+    },
+    [toast],
+  );
+}
