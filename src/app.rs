@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use crate::auth::password::ITERATIONS;
 use crate::auth::{AttemptLimiter, Hasher};
 use crate::config::Settings;
+use crate::media::Images;
 use crate::store::{OpenError, Store};
 
 pub struct AppState {
@@ -14,6 +15,7 @@ pub struct AppState {
     pub store: Store,
     pub limits: Limits,
     pub hasher: Hasher,
+    pub images: Images,
     pub started: Instant,
 }
 
@@ -83,6 +85,7 @@ impl App {
             store,
             limits,
             hasher: Hasher::new(tuning.password_iterations),
+            images: Images::default(),
             started: Instant::now(),
         })))
     }

@@ -20,7 +20,8 @@ pub fn spawn(app: App) -> JoinHandle<()> {
     })
 }
 
-/// One round of housekeeping: expired limits, sessions and reset links; idle guests.
+/// One round of housekeeping: expired limits, sessions and reset links; idle guests; uploads no
+/// meal or profile used within a day.
 pub async fn run_once(app: &App) {
     let now = chrono::Utc::now();
     let limits = app.store.rate_limits.purge_expired(unix_nanos());
@@ -35,5 +36,11 @@ pub async fn run_once(app: &App) {
     if let Err(failure) = crate::admin::ops::purge_guests(app).await {
         tracing::error!(error = %failure.message, "purging idle guests failed");
     }
-    tracing::debug!(limits, sessions, links, "housekeeping done");
+    let uploads = crate::family::photos::purge_unattached(app)
+        .await
+        .unwrap_or_else(|e| {
+            tracing::error!(error = %e, "purging unused uploads failed");
+            0
+        });
+    tracing::debug!(limits, sessions, links, uploads, "housekeeping done");
 }

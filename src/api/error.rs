@@ -179,7 +179,8 @@ pub async fn api_error_response(err: poem::Error) -> Response {
     } else if err.is::<ContentTypeError>() {
         (
             "Unsupported content type",
-            "Send the request body as JSON (Content-Type: application/json).".to_string(),
+            "This endpoint does not accept that Content-Type (JSON for data, multipart/form-data for photos)."
+                .to_string(),
             None,
         )
     } else {

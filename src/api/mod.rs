@@ -1,9 +1,12 @@
 //! The HTTP API under `/api`: one `#[OpenApi]` struct per resource, combined here.
 
 pub mod auth;
+pub mod children;
 pub mod contact;
 pub mod error;
 pub mod health;
+pub mod meals;
+pub mod media;
 pub mod profile;
 pub mod site;
 
@@ -21,6 +24,12 @@ pub enum ApiTags {
     Auth,
     /// The signed-in user's profile.
     Profile,
+    /// Child profiles.
+    Children,
+    /// The meal log.
+    Meals,
+    /// Photos.
+    Media,
 }
 
 pub type Apis = (
@@ -29,6 +38,9 @@ pub type Apis = (
     contact::ContactApi,
     auth::AuthApi,
     profile::ProfileApi,
+    children::ChildrenApi,
+    meals::MealsApi,
+    media::MediaApi,
 );
 
 /// The API with its OpenAPI document. State arrives per request through `Data<&App>`.
@@ -40,6 +52,9 @@ pub fn service() -> OpenApiService<Apis, ()> {
             contact::ContactApi,
             auth::AuthApi,
             profile::ProfileApi,
+            children::ChildrenApi,
+            meals::MealsApi,
+            media::MediaApi,
         ),
         "Highchair",
         env!("CARGO_PKG_VERSION"),

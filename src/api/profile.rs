@@ -37,7 +37,7 @@ impl From<&User> for Profile {
             role: user.display_role().to_string(),
             is_guest: user.is_guest,
             is_admin: user.is_admin,
-            avatar_url: user.avatar.map(|id| format!("/api/media/{id}")),
+            avatar_url: user.avatar.map(|id| super::media::media_urls(id).0),
         }
     }
 }
@@ -58,6 +58,20 @@ impl ProfileApi {
     async fn get(&self, user: CurrentUser) -> Result<Json<Profile>, ApiError> {
         let me = user.require_to_view("view your profile")?;
         Ok(Json(Profile::from(&me.user)))
+    }
+
+    /// Replaces the profile picture (multipart field `file`).
+    #[oai(path = "/profile/avatar", method = "put", operation_id = "setAvatar")]
+    async fn set_avatar(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        form: super::media::UploadForm,
+    ) -> Result<Json<Profile>, ApiError> {
+        let me = user.require_to_save("upload photos")?;
+        let bytes = super::media::upload_bytes(form, "Upload failed").await?;
+        let updated = crate::family::photos::set_avatar(&app, me.user, bytes).await?;
+        Ok(Json(Profile::from(&updated)))
     }
 
     /// Changes first and last name.

@@ -1,7 +1,7 @@
 //! Runs password hashing on blocking threads, a bounded number at once, so a burst of sign-ins
 //! cannot starve the async threads (or a Raspberry Pi's other requests).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use tokio::sync::Semaphore;
 
@@ -12,7 +12,8 @@ pub struct Hasher {
     permits: Arc<Semaphore>,
     iterations: u32,
     /// Verified against when an e-mail is unknown, so the answer takes as long as a real check.
-    decoy: Arc<PasswordHash>,
+    /// Made on first use (on a blocking thread), not at start-up.
+    decoy: Arc<OnceLock<PasswordHash>>,
 }
 
 impl Hasher {
@@ -22,7 +23,7 @@ impl Hasher {
         Hasher {
             permits: Arc::new(Semaphore::new(cores.saturating_sub(1).max(1))),
             iterations,
-            decoy: Arc::new(PasswordHash::create("decoy password", iterations)),
+            decoy: Arc::new(OnceLock::new()),
         }
     }
 
@@ -40,9 +41,12 @@ impl Hasher {
     /// costs the same time.
     pub async fn verify(&self, password: String, stored: Option<PasswordHash>) -> bool {
         let decoy = self.decoy.clone();
+        let iterations = self.iterations;
         self.run(move || match stored {
             Some(hash) => hash.verify(&password),
             None => {
+                let decoy =
+                    decoy.get_or_init(|| PasswordHash::create("decoy password", iterations));
                 let _ = decoy.verify(&password);
                 false
             }

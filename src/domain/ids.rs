@@ -70,6 +70,16 @@ typed_id!(
     MediaId
 );
 
+typed_id!(
+    /// A child profile, owned by one family.
+    ChildId
+);
+
+typed_id!(
+    /// One meal in the meal log.
+    MealId
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,9 +5,12 @@
 //!   db/              the sled database
 //!   admin.sock       the admin socket while `serve` runs
 
+pub mod children;
 mod codec;
 pub mod contact_messages;
 pub mod keys;
+pub mod meals;
+pub mod media;
 mod migrate;
 pub mod rate_limits;
 pub mod reset_tokens;
@@ -18,8 +21,11 @@ use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+pub use children::Children;
 pub use codec::Record;
 pub use contact_messages::ContactMessages;
+pub use meals::Meals;
+pub use media::Media;
 pub use rate_limits::RateLimits;
 pub use reset_tokens::ResetTokens;
 pub use sessions::Sessions;
@@ -81,6 +87,9 @@ pub struct Store {
     pub users: Users,
     pub sessions: Sessions,
     pub reset_tokens: ResetTokens,
+    pub children: Children,
+    pub meals: Meals,
+    pub media: Media,
 }
 
 impl Store {
@@ -136,6 +145,15 @@ impl Store {
         migrate::run(&db, &dir)?;
 
         let tree = |name: &str| db.open_tree(name).map_err(|e| unusable(e.to_string()));
+        let media_trees = media::MediaTrees {
+            records: tree("media")?,
+            blobs: tree("media_blobs")?,
+        };
+        let meal_trees = meals::MealTrees {
+            meals: tree("meals")?,
+            by_time: tree("meals_by_time")?,
+            by_child: tree("meals_by_child")?,
+        };
         Ok(Store {
             meta: tree(migrate::META)?,
             contact_messages: ContactMessages::new(db.clone(), tree("contact_messages")?),
@@ -143,6 +161,14 @@ impl Store {
             users: Users::new(db.clone(), tree("users")?, tree("users_by_email")?),
             sessions: Sessions::new(db.clone(), tree("sessions")?, tree("sessions_by_user")?),
             reset_tokens: ResetTokens::new(db.clone(), tree("reset_tokens")?),
+            children: Children::new(
+                db.clone(),
+                tree("children")?,
+                meal_trees.clone(),
+                media_trees.clone(),
+            ),
+            meals: Meals::new(db.clone(), meal_trees, media_trees.clone()),
+            media: Media::new(db.clone(), media_trees),
             db,
             dir,
             _lock: lock,
@@ -167,6 +193,9 @@ impl Store {
     ) -> Result<Option<crate::domain::user::User>, StoreError> {
         self.sessions.delete_all_for(id).await?;
         self.reset_tokens.purge(Some(id), chrono::Utc::now())?;
+        self.meals.delete_all_for(id)?;
+        self.children.delete_all_for(id)?;
+        self.media.delete_all_for(id)?;
         let user = self.users.delete(id).await?;
         self.flush().await?;
         Ok(user)

@@ -16,14 +16,9 @@ import sys
 import tempfile
 import time
 
-BIN = "target/release/highchair"
+from common import BIN, free_port, rss_kib
+
 HELLO = "target/release/examples/hello_poem"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def http_status(port, path):
@@ -34,14 +29,6 @@ def http_status(port, path):
             return int(head[9:12]) if head.startswith("HTTP/1.1") else None
     except OSError:
         return None
-
-
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
 
 
 def start(cmd, port, path):

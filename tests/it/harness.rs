@@ -216,6 +216,57 @@ pub async fn sign_up(
     json(resp, 201).await
 }
 
+/// A signed-in family on its own client (own cookie jar).
+pub async fn family(server: &TestServer, email: &str) -> reqwest::Client {
+    let client = server.new_client();
+    sign_up(server, &client, email, "correct horse").await;
+    client
+}
+
+/// Adds a child for `client`'s family and returns its id.
+pub async fn add_child(server: &TestServer, client: &reqwest::Client, name: &str) -> String {
+    let resp = client
+        .post(server.url("/api/children"))
+        .json(&serde_json::json!({"name": name, "age": 4, "allergies": ["Peanuts"]}))
+        .send()
+        .await
+        .unwrap();
+    json(resp, 201).await["id"].as_str().unwrap().to_string()
+}
+
+/// Uploads `bytes` as a photo; returns the response.
+pub async fn upload(
+    server: &TestServer,
+    client: &reqwest::Client,
+    path: &str,
+    bytes: Vec<u8>,
+    name: &str,
+) -> reqwest::Response {
+    let part = reqwest::multipart::Part::bytes(bytes).file_name(name.to_string());
+    let form = reqwest::multipart::Form::new().part("file", part);
+    let builder = if path.ends_with("/avatar") {
+        client.put(server.url(path))
+    } else {
+        client.post(server.url(path))
+    };
+    builder.multipart(form).send().await.unwrap()
+}
+
+/// Records a meal; returns the created meal.
+pub async fn add_meal(
+    server: &TestServer,
+    client: &reqwest::Client,
+    body: serde_json::Value,
+) -> serde_json::Value {
+    let resp = client
+        .post(server.url("/api/meals"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    json(resp, 201).await
+}
+
 /// JSON body of a response, asserting the status first.
 pub async fn json(resp: reqwest::Response, status: u16) -> serde_json::Value {
     let actual = resp.status().as_u16();

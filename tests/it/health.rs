@@ -43,6 +43,19 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/auth/reset-password/{token}"),
     ("get", "/profile"),
     ("patch", "/profile"),
+    ("put", "/profile/avatar"),
+    ("get", "/children"),
+    ("post", "/children"),
+    ("get", "/children/{id}"),
+    ("put", "/children/{id}"),
+    ("delete", "/children/{id}"),
+    ("get", "/meals"),
+    ("post", "/meals"),
+    ("get", "/meals/{id}"),
+    ("put", "/meals/{id}"),
+    ("delete", "/meals/{id}"),
+    ("post", "/media"),
+    ("get", "/media/{id}"),
 ];
 
 #[tokio::test]

@@ -5,8 +5,12 @@ mod harness;
 
 mod accounts;
 mod admin_cli;
+mod children;
 mod cli;
 mod contact;
 mod errors;
 mod health;
+mod isolation;
+mod meals;
+mod photos;
 mod spa;

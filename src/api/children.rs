@@ -1,0 +1,158 @@
+//! `/api/children`: a family's child profiles.
+
+use chrono::{DateTime, Utc};
+use poem::web::Data;
+use poem_openapi::param::Path;
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, Object, OpenApi};
+
+use super::{ApiError, ApiTags};
+use crate::app::App;
+use crate::auth::CurrentUser;
+use crate::domain::DomainError;
+use crate::domain::child::{Child, ChildDraft};
+use crate::domain::ids::ChildId;
+use crate::family::children;
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ChildDto {
+    pub id: String,
+    pub name: String,
+    /// Years, 0 to 18, when known.
+    pub age: Option<u8>,
+    pub dietary_restrictions: Vec<String>,
+    pub allergies: Vec<String>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl From<Child> for ChildDto {
+    fn from(c: Child) -> Self {
+        ChildDto {
+            id: c.id.to_string(),
+            name: c.name,
+            age: c.age,
+            dietary_restrictions: c.dietary_restrictions,
+            allergies: c.allergies,
+            created_at: c.created_at,
+            updated_at: c.updated_at,
+        }
+    }
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ChildRequest {
+    #[oai(default)]
+    pub name: String,
+    /// A whole number from 0 to 18, or empty.
+    pub age: Option<serde_json::Value>,
+    #[oai(default)]
+    pub dietary_restrictions: Vec<String>,
+    #[oai(default)]
+    pub allergies: Vec<String>,
+}
+
+impl From<ChildRequest> for ChildDraft {
+    fn from(r: ChildRequest) -> Self {
+        ChildDraft {
+            name: r.name,
+            age: r.age,
+            dietary_restrictions: r.dietary_restrictions,
+            allergies: r.allergies,
+        }
+    }
+}
+
+#[derive(ApiResponse)]
+pub enum ChildCreated {
+    #[oai(status = 201)]
+    Created(Json<ChildDto>),
+}
+
+#[derive(ApiResponse)]
+pub enum Deleted {
+    /// Removed.
+    #[oai(status = 204)]
+    Done,
+}
+
+/// Ids in paths: anything that is not one of ours is simply not found.
+pub(super) fn child_id(raw: &str) -> Result<ChildId, ApiError> {
+    raw.parse().map_err(|_| DomainError::NotFound.into())
+}
+
+pub struct ChildrenApi;
+
+#[OpenApi(tag = "ApiTags::Children")]
+impl ChildrenApi {
+    /// The family's children, by name.
+    #[oai(path = "/children", method = "get", operation_id = "listChildren")]
+    async fn list(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+    ) -> Result<Json<Vec<ChildDto>>, ApiError> {
+        let me = user.require_to_view("view children profiles")?;
+        let list = children::list(&app, me.user.id)?;
+        Ok(Json(list.into_iter().map(ChildDto::from).collect()))
+    }
+
+    /// Adds a child.
+    #[oai(path = "/children", method = "post", operation_id = "createChild")]
+    async fn create(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        body: Json<ChildRequest>,
+    ) -> Result<ChildCreated, ApiError> {
+        let me = user.require_to_save("save child profiles")?;
+        let child = children::create(&app, me.user.id, body.0.into()).await?;
+        Ok(ChildCreated::Created(Json(child.into())))
+    }
+
+    #[oai(path = "/children/:id", method = "get", operation_id = "getChild")]
+    async fn get(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        id: Path<String>,
+    ) -> Result<Json<ChildDto>, ApiError> {
+        let me = user.require_to_view("view children profiles")?;
+        Ok(Json(
+            children::get(&app, me.user.id, child_id(&id)?)?.into(),
+        ))
+    }
+
+    /// Replaces a child's details.
+    #[oai(path = "/children/:id", method = "put", operation_id = "updateChild")]
+    async fn update(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        id: Path<String>,
+        body: Json<ChildRequest>,
+    ) -> Result<Json<ChildDto>, ApiError> {
+        let me = user.require_to_save("save child profiles")?;
+        let child = children::update(&app, me.user.id, child_id(&id)?, body.0.into()).await?;
+        Ok(Json(child.into()))
+    }
+
+    /// Removes a child with all of its meals and their photos.
+    #[oai(
+        path = "/children/:id",
+        method = "delete",
+        operation_id = "deleteChild"
+    )]
+    async fn delete(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        id: Path<String>,
+    ) -> Result<Deleted, ApiError> {
+        let me = user.require_to_save("delete child profiles")?;
+        children::delete(&app, me.user.id, child_id(&id)?).await?;
+        Ok(Deleted::Done)
+    }
+}

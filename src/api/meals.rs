@@ -1,0 +1,201 @@
+//! `/api/meals`: the meal log, newest first.
+
+use chrono::{DateTime, Utc};
+use poem::web::Data;
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, Object, OpenApi};
+
+use super::children::Deleted;
+use super::media::media_urls;
+use super::{ApiError, ApiTags};
+use crate::app::App;
+use crate::auth::CurrentUser;
+use crate::domain::DomainError;
+use crate::domain::ids::MealId;
+use crate::domain::meal::{Meal, MealDraft};
+use crate::family::meals;
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct MealDto {
+    pub id: String,
+    pub child_id: String,
+    /// Breakfast, Morning Snack, Lunch, Afternoon Snack, Dinner or Evening Snack.
+    pub meal_type: String,
+    pub foods: Vec<String>,
+    /// none, half, full or seconds.
+    pub portion: String,
+    /// happy, neutral or sad.
+    pub mood: String,
+    /// loved, disliked or seconds, when given.
+    pub feedback: Option<String>,
+    pub notes: String,
+    /// The photo's media id.
+    pub photo: Option<String>,
+    pub photo_url: Option<String>,
+    pub thumbnail_url: Option<String>,
+    pub meal_date: DateTime<Utc>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl From<Meal> for MealDto {
+    fn from(m: Meal) -> Self {
+        let urls = m.photo.map(media_urls);
+        MealDto {
+            id: m.id.to_string(),
+            child_id: m.child_id.to_string(),
+            meal_type: m.meal_type.label().to_string(),
+            foods: m.foods,
+            portion: m.portion.as_str().to_string(),
+            mood: m.mood.as_str().to_string(),
+            feedback: m.feedback.map(|f| f.as_str().to_string()),
+            notes: m.notes,
+            photo: m.photo.map(|p| p.to_string()),
+            photo_url: urls.as_ref().map(|u| u.0.clone()),
+            thumbnail_url: urls.map(|u| u.1),
+            meal_date: m.meal_date,
+            created_at: m.created_at,
+            updated_at: m.updated_at,
+        }
+    }
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct MealRequest {
+    #[oai(default)]
+    pub child_id: String,
+    #[oai(default)]
+    pub meal_type: String,
+    #[oai(default)]
+    pub foods: Vec<String>,
+    /// Default full.
+    pub portion: Option<String>,
+    /// Default happy.
+    pub mood: Option<String>,
+    pub feedback: Option<String>,
+    pub notes: Option<String>,
+    /// A media id from `POST /api/media`.
+    pub photo: Option<String>,
+    /// RFC 3339; default now.
+    pub meal_date: Option<String>,
+}
+
+impl From<MealRequest> for MealDraft {
+    fn from(r: MealRequest) -> Self {
+        MealDraft {
+            child_id: r.child_id,
+            meal_type: r.meal_type,
+            foods: r.foods,
+            portion: r.portion,
+            mood: r.mood,
+            feedback: r.feedback,
+            notes: r.notes,
+            photo: r.photo,
+            meal_date: r.meal_date,
+        }
+    }
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct MealPage {
+    pub items: Vec<MealDto>,
+    /// Pass as `cursor` for the next page; absent on the last page.
+    pub next_cursor: Option<String>,
+}
+
+#[derive(ApiResponse)]
+pub enum MealCreated {
+    #[oai(status = 201)]
+    Created(Json<MealDto>),
+}
+
+fn meal_id(raw: &str) -> Result<MealId, ApiError> {
+    raw.parse().map_err(|_| DomainError::NotFound.into())
+}
+
+pub struct MealsApi;
+
+#[OpenApi(tag = "ApiTags::Meals")]
+impl MealsApi {
+    /// Meals newest first, 50 per page by default, optionally of one child.
+    #[oai(path = "/meals", method = "get", operation_id = "listMeals")]
+    async fn list(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        #[oai(name = "childId")] child_id: Query<Option<String>>,
+        cursor: Query<Option<String>>,
+        limit: Query<Option<u32>>,
+    ) -> Result<Json<MealPage>, ApiError> {
+        let me = user.require_to_view("view meals")?;
+        let (items, next_cursor) = meals::page(
+            &app,
+            me.user.id,
+            child_id.0.as_deref(),
+            cursor.0.as_deref(),
+            limit.0,
+        )?;
+        Ok(Json(MealPage {
+            items: items.into_iter().map(MealDto::from).collect(),
+            next_cursor,
+        }))
+    }
+
+    /// Records a meal.
+    #[oai(path = "/meals", method = "post", operation_id = "createMeal")]
+    async fn create(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        body: Json<MealRequest>,
+    ) -> Result<MealCreated, ApiError> {
+        let me = user.require_to_save("save meals")?;
+        let meal = meals::create(&app, me.user.id, body.0.into()).await?;
+        Ok(MealCreated::Created(Json(meal.into())))
+    }
+
+    #[oai(path = "/meals/:id", method = "get", operation_id = "getMeal")]
+    async fn get(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        id: Path<String>,
+    ) -> Result<Json<MealDto>, ApiError> {
+        let me = user.require_to_view("view meals")?;
+        Ok(Json(meals::get(&app, me.user.id, meal_id(&id)?)?.into()))
+    }
+
+    /// Replaces a meal's details (a changed photo replaces the old one).
+    #[oai(path = "/meals/:id", method = "put", operation_id = "updateMeal")]
+    async fn update(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        id: Path<String>,
+        body: Json<MealRequest>,
+    ) -> Result<Json<MealDto>, ApiError> {
+        let me = user.require_to_save("save meals")?;
+        Ok(Json(
+            meals::update(&app, me.user.id, meal_id(&id)?, body.0.into())
+                .await?
+                .into(),
+        ))
+    }
+
+    /// Removes a meal and its photo.
+    #[oai(path = "/meals/:id", method = "delete", operation_id = "deleteMeal")]
+    async fn delete(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        id: Path<String>,
+    ) -> Result<Deleted, ApiError> {
+        let me = user.require_to_save("delete meals")?;
+        meals::delete(&app, me.user.id, meal_id(&id)?).await?;
+        Ok(Deleted::Done)
+    }
+}

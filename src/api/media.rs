@@ -1,0 +1,130 @@
+//! `/api/media`: photo uploads and the photos themselves (only for their family).
+
+use poem::web::Data;
+use poem_openapi::param::{Header, Path, Query};
+use poem_openapi::payload::{Binary, Json};
+use poem_openapi::types::multipart::Upload;
+use poem_openapi::{ApiResponse, Multipart, Object, OpenApi};
+
+use super::{ApiError, ApiTags};
+use crate::app::App;
+use crate::auth::CurrentUser;
+use crate::domain::DomainError;
+use crate::domain::ids::MediaId;
+use crate::family::photos;
+
+/// The URLs of a photo and of its thumbnail.
+pub fn media_urls(id: MediaId) -> (String, String) {
+    (
+        format!("/api/media/{id}"),
+        format!("/api/media/{id}?size=thumb"),
+    )
+}
+
+#[derive(Debug, Multipart)]
+pub struct UploadForm {
+    /// The image (JPEG, PNG, WebP or GIF).
+    pub file: Option<Upload>,
+}
+
+/// Reads the `file` part of an upload form.
+pub(super) async fn upload_bytes(form: UploadForm, title: &str) -> Result<Vec<u8>, ApiError> {
+    let missing = || {
+        DomainError::unsupported(
+            title,
+            "Please choose an image file (JPEG, PNG, WebP or GIF).",
+        )
+    };
+    let file = form.file.ok_or_else(missing)?;
+    file.into_vec().await.map_err(|_| missing().into())
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct MediaDto {
+    pub id: String,
+    pub url: String,
+    pub thumbnail_url: String,
+}
+
+#[derive(ApiResponse)]
+pub enum Uploaded {
+    /// Stored without its metadata; attach it to a meal within a day.
+    #[oai(status = 201)]
+    Created(Json<MediaDto>),
+}
+
+#[derive(ApiResponse)]
+pub enum MediaResponse {
+    /// The image (JPEG).
+    #[oai(status = 200, content_type = "image/jpeg")]
+    Ok(
+        Binary<Vec<u8>>,
+        #[oai(header = "ETag")] String,
+        #[oai(header = "Cache-Control")] String,
+    ),
+    /// Unchanged since the ETag the client holds.
+    #[oai(status = 304)]
+    NotModified(
+        #[oai(header = "ETag")] String,
+        #[oai(header = "Cache-Control")] String,
+    ),
+}
+
+/// A photo never changes under its id, so it may be cached for long, but only by the browser.
+const PRIVATE_CACHE: &str = "private, max-age=31536000, immutable";
+
+pub struct MediaApi;
+
+#[OpenApi(tag = "ApiTags::Media")]
+impl MediaApi {
+    /// Uploads a meal photo (multipart field `file`).
+    #[oai(path = "/media", method = "post", operation_id = "uploadMedia")]
+    async fn upload(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        form: UploadForm,
+    ) -> Result<Uploaded, ApiError> {
+        let me = user.require_to_save("upload photos")?;
+        let bytes = upload_bytes(form, "Photo upload failed").await?;
+        let record = photos::upload(&app, me.user.id, bytes).await?;
+        let (url, thumbnail_url) = media_urls(record.id);
+        Ok(Uploaded::Created(Json(MediaDto {
+            id: record.id.to_string(),
+            url,
+            thumbnail_url,
+        })))
+    }
+
+    /// A photo of the signed-in family; `size=thumb` for the 320 px thumbnail.
+    #[oai(path = "/media/:id", method = "get", operation_id = "getMedia")]
+    async fn get(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        id: Path<String>,
+        size: Query<Option<String>>,
+        #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
+    ) -> Result<MediaResponse, ApiError> {
+        let me = user.require_to_view("view photos")?;
+        let id: MediaId =
+            id.0.parse()
+                .map_err(|_| ApiError::from(DomainError::NotFound))?;
+        let thumb = size.0.as_deref() == Some("thumb");
+        let etag = format!("\"{id}-{}\"", if thumb { "thumb" } else { "full" });
+        let bytes = photos::read(&app, me.user.id, id, thumb)?;
+        if if_none_match
+            .0
+            .as_deref()
+            .is_some_and(|v| v.split(',').any(|t| t.trim() == etag))
+        {
+            return Ok(MediaResponse::NotModified(etag, PRIVATE_CACHE.into()));
+        }
+        Ok(MediaResponse::Ok(
+            Binary(bytes.to_vec()),
+            etag,
+            PRIVATE_CACHE.into(),
+        ))
+    }
+}

@@ -1,0 +1,213 @@
+//! Child profiles (spec sections 3, 5 and 9).
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::error::Invalid;
+use super::ids::{ChildId, UserId};
+use super::tags;
+use super::text::{NAME_MAX, char_len, sanitize_line, too_long_message};
+
+pub const AGE_MAX: u8 = 18;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Child {
+    pub id: ChildId,
+    pub owner: UserId,
+    pub name: String,
+    #[serde(default)]
+    pub age: Option<u8>,
+    #[serde(default)]
+    pub dietary_restrictions: Vec<String>,
+    #[serde(default)]
+    pub allergies: Vec<String>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// What the child form sends, before validation.
+#[derive(Debug, Clone, Default)]
+pub struct ChildDraft {
+    pub name: String,
+    /// A number, a numeric string, or empty / null for no age.
+    pub age: Option<serde_json::Value>,
+    pub dietary_restrictions: Vec<String>,
+    pub allergies: Vec<String>,
+}
+
+/// The validated fields of a child.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChildFields {
+    pub name: String,
+    pub age: Option<u8>,
+    pub dietary_restrictions: Vec<String>,
+    pub allergies: Vec<String>,
+}
+
+pub const SAVE_TITLE: &str = "Error saving child profile";
+pub const UPDATE_TITLE: &str = "Error updating child profile";
+
+impl ChildDraft {
+    /// `title` is the toast title of the operation (saving or updating).
+    pub fn validate(self, title: &str) -> Result<ChildFields, Invalid> {
+        let name = sanitize_line(&self.name);
+        if name.is_empty() {
+            return Err(Invalid::new(
+                "Name is required",
+                "Please enter the child's name",
+                "name",
+            ));
+        }
+        if char_len(&name) > NAME_MAX {
+            return Err(Invalid::new(title, too_long_message(NAME_MAX), "name"));
+        }
+        let age = parse_age(self.age.as_ref())
+            .map_err(|()| Invalid::new(title, "Age must be a whole number from 0 to 18", "age"))?;
+        Ok(ChildFields {
+            name,
+            age,
+            dietary_restrictions: tags::clean(
+                &self.dietary_restrictions,
+                title,
+                "dietaryRestrictions",
+            )?,
+            allergies: tags::clean(&self.allergies, title, "allergies")?,
+        })
+    }
+}
+
+/// An optional age from 0 to 18.
+fn parse_age(value: Option<&serde_json::Value>) -> Result<Option<u8>, ()> {
+    let number = match value {
+        None | Some(serde_json::Value::Null) => return Ok(None),
+        Some(serde_json::Value::String(s)) if s.trim().is_empty() => return Ok(None),
+        Some(serde_json::Value::String(s)) => s.trim().parse::<f64>().map_err(|_| ())?,
+        Some(serde_json::Value::Number(n)) => n.as_f64().ok_or(())?,
+        Some(_) => return Err(()),
+    };
+    if number.is_finite() && number.fract() == 0.0 && (0.0..=f64::from(AGE_MAX)).contains(&number) {
+        Ok(Some(number as u8))
+    } else {
+        Err(())
+    }
+}
+
+impl Child {
+    pub fn create(owner: UserId, fields: ChildFields, now: DateTime<Utc>) -> Child {
+        Child {
+            id: ChildId::new(),
+            owner,
+            name: fields.name,
+            age: fields.age,
+            dietary_restrictions: fields.dietary_restrictions,
+            allergies: fields.allergies,
+            created_at: now,
+            updated_at: now,
+        }
+    }
+
+    pub fn apply(&mut self, fields: ChildFields, now: DateTime<Utc>) {
+        self.name = fields.name;
+        self.age = fields.age;
+        self.dietary_restrictions = fields.dietary_restrictions;
+        self.allergies = fields.allergies;
+        self.updated_at = now;
+    }
+}
+
+/// Children are listed by name, ignoring case (spec section 7).
+pub fn sort_by_name(children: &mut [Child]) {
+    children.sort_by(|a, b| {
+        a.name
+            .to_lowercase()
+            .cmp(&b.name.to_lowercase())
+            .then(a.id.cmp(&b.id))
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn draft(name: &str, age: Option<f64>) -> ChildDraft {
+        ChildDraft {
+            name: name.into(),
+            age: age.map(|a| serde_json::json!(a)),
+            dietary_restrictions: vec!["Vegetarian".into(), " vegetarian ".into()],
+            allergies: vec!["Peanuts".into(), "".into(), "Milk".into()],
+        }
+    }
+
+    #[test]
+    fn valid_child_is_cleaned() {
+        let f = draft("  Emma  Rose ", Some(4.0))
+            .validate(SAVE_TITLE)
+            .unwrap();
+        assert_eq!(f.name, "Emma Rose");
+        assert_eq!(f.age, Some(4));
+        assert_eq!(f.dietary_restrictions, ["Vegetarian"]);
+        assert_eq!(f.allergies, ["Peanuts", "Milk"]);
+        assert_eq!(draft("Baby", None).validate(SAVE_TITLE).unwrap().age, None);
+        assert_eq!(
+            draft("Newborn", Some(0.0))
+                .validate(SAVE_TITLE)
+                .unwrap()
+                .age,
+            Some(0)
+        );
+        assert_eq!(
+            draft("Teen", Some(18.0)).validate(SAVE_TITLE).unwrap().age,
+            Some(18)
+        );
+    }
+
+    #[test]
+    fn spec_messages() {
+        let e = draft("  ", None).validate(SAVE_TITLE).unwrap_err();
+        assert_eq!(
+            (e.title.as_str(), e.message.as_str()),
+            ("Name is required", "Please enter the child's name")
+        );
+        for bad in [
+            serde_json::json!(19),
+            serde_json::json!(-1),
+            serde_json::json!(2.5),
+            serde_json::json!("seven"),
+        ] {
+            let e = ChildDraft {
+                age: Some(bad),
+                ..draft("Emma", None)
+            }
+            .validate(UPDATE_TITLE)
+            .unwrap_err();
+            assert_eq!(e.title, UPDATE_TITLE);
+            assert_eq!(e.field.as_deref(), Some("age"));
+        }
+        let e = draft(&"n".repeat(101), None)
+            .validate(SAVE_TITLE)
+            .unwrap_err();
+        assert_eq!(e.message, "Input must be 100 characters or less");
+    }
+
+    #[test]
+    fn age_accepts_numbers_numeric_text_and_blank() {
+        use serde_json::json;
+        assert_eq!(parse_age(Some(&json!("7"))), Ok(Some(7)));
+        assert_eq!(parse_age(Some(&json!(""))), Ok(None));
+        assert_eq!(parse_age(Some(&json!(null))), Ok(None));
+        assert_eq!(parse_age(None), Ok(None));
+        assert_eq!(parse_age(Some(&json!("seven"))), Err(()));
+        assert_eq!(parse_age(Some(&json!([1]))), Err(()));
+    }
+
+    #[test]
+    fn sorted_by_name_ignoring_case() {
+        let now = Utc::now();
+        let owner = UserId::new();
+        let mk = |n: &str| Child::create(owner, draft(n, None).validate(SAVE_TITLE).unwrap(), now);
+        let mut list = vec![mk("noah"), mk("Emma"), mk("ava")];
+        sort_by_name(&mut list);
+        let names: Vec<_> = list.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["ava", "Emma", "noah"]);
+    }
+}

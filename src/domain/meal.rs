@@ -1,0 +1,489 @@
+//! The meal log (spec sections 3, 5 and 9).
+
+use std::fmt;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::error::Invalid;
+use super::ids::{ChildId, MealId, MediaId, UserId};
+use super::tags;
+use super::text::{GENERAL_TEXT_MAX, char_len, sanitize, too_long_message};
+
+/// The six meal types. Stored and sent as their display names ("Morning Snack").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MealType {
+    Breakfast,
+    MorningSnack,
+    Lunch,
+    AfternoonSnack,
+    Dinner,
+    EveningSnack,
+}
+
+impl MealType {
+    pub const ALL: [MealType; 6] = [
+        MealType::Breakfast,
+        MealType::MorningSnack,
+        MealType::Lunch,
+        MealType::AfternoonSnack,
+        MealType::Dinner,
+        MealType::EveningSnack,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            MealType::Breakfast => "Breakfast",
+            MealType::MorningSnack => "Morning Snack",
+            MealType::Lunch => "Lunch",
+            MealType::AfternoonSnack => "Afternoon Snack",
+            MealType::Dinner => "Dinner",
+            MealType::EveningSnack => "Evening Snack",
+        }
+    }
+
+    /// Reads current names and the older or variant values found in earlier data
+    /// ("breakfast", "LUNCH", "morning_snack", "snack"). A bare "snack" becomes an afternoon snack.
+    pub fn parse(input: &str) -> Option<MealType> {
+        let key: String = input
+            .chars()
+            .filter(|c| c.is_alphabetic())
+            .flat_map(char::to_lowercase)
+            .collect();
+        Some(match key.as_str() {
+            "breakfast" => MealType::Breakfast,
+            "morningsnack" => MealType::MorningSnack,
+            "lunch" => MealType::Lunch,
+            "afternoonsnack" | "snack" => MealType::AfternoonSnack,
+            "dinner" | "supper" => MealType::Dinner,
+            "eveningsnack" => MealType::EveningSnack,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for MealType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+impl Serialize for MealType {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.label())
+    }
+}
+
+/// Normalises legacy values when old records are read.
+impl<'de> Deserialize<'de> for MealType {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = String::deserialize(d)?;
+        MealType::parse(&raw)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown meal type `{raw}`")))
+    }
+}
+
+/// How much was eaten.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Portion {
+    None,
+    Half,
+    #[default]
+    Full,
+    Seconds,
+}
+
+impl Portion {
+    pub fn parse(input: &str) -> Option<Portion> {
+        Some(match input.trim().to_ascii_lowercase().as_str() {
+            "none" => Portion::None,
+            "half" => Portion::Half,
+            "full" => Portion::Full,
+            "seconds" => Portion::Seconds,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Portion::None => "none",
+            Portion::Half => "half",
+            Portion::Full => "full",
+            Portion::Seconds => "seconds",
+        }
+    }
+}
+
+/// The child's reaction (the spec's `reactions[0]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mood {
+    #[default]
+    Happy,
+    Neutral,
+    Sad,
+}
+
+impl Mood {
+    pub fn parse(input: &str) -> Option<Mood> {
+        Some(match input.trim().to_ascii_lowercase().as_str() {
+            "happy" => Mood::Happy,
+            "neutral" => Mood::Neutral,
+            "sad" => Mood::Sad,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mood::Happy => "happy",
+            Mood::Neutral => "neutral",
+            Mood::Sad => "sad",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Feedback {
+    Loved,
+    Disliked,
+    Seconds,
+}
+
+impl Feedback {
+    pub fn parse(input: &str) -> Option<Feedback> {
+        Some(match input.trim().to_ascii_lowercase().as_str() {
+            "loved" => Feedback::Loved,
+            "disliked" => Feedback::Disliked,
+            "seconds" => Feedback::Seconds,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Feedback::Loved => "loved",
+            Feedback::Disliked => "disliked",
+            Feedback::Seconds => "seconds",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Meal {
+    pub id: MealId,
+    pub owner: UserId,
+    pub child_id: ChildId,
+    pub meal_type: MealType,
+    pub foods: Vec<String>,
+    #[serde(default)]
+    pub portion: Portion,
+    #[serde(default)]
+    pub mood: Mood,
+    #[serde(default)]
+    pub feedback: Option<Feedback>,
+    #[serde(default)]
+    pub notes: String,
+    #[serde(default)]
+    pub photo: Option<MediaId>,
+    pub meal_date: DateTime<Utc>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// What the meal form sends, before validation. Strings are parsed here, not at the edge, so
+/// bad values get the spec's messages.
+#[derive(Debug, Clone, Default)]
+pub struct MealDraft {
+    pub child_id: String,
+    pub meal_type: String,
+    pub foods: Vec<String>,
+    pub portion: Option<String>,
+    pub mood: Option<String>,
+    pub feedback: Option<String>,
+    pub notes: Option<String>,
+    pub photo: Option<String>,
+    /// RFC 3339; empty means now.
+    pub meal_date: Option<String>,
+}
+
+/// The validated fields of a meal. The child and photo still have to be checked against the
+/// owner's records by the caller.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MealFields {
+    pub child_id: ChildId,
+    pub meal_type: MealType,
+    pub foods: Vec<String>,
+    pub portion: Portion,
+    pub mood: Mood,
+    pub feedback: Option<Feedback>,
+    pub notes: String,
+    pub photo: Option<MediaId>,
+    pub meal_date: DateTime<Utc>,
+}
+
+pub const SAVE_TITLE: &str = "Error saving meal";
+pub const UPDATE_TITLE: &str = "Error updating meal";
+
+fn present(value: &Option<String>) -> Option<&str> {
+    value.as_deref().map(str::trim).filter(|v| !v.is_empty())
+}
+
+impl MealDraft {
+    pub fn validate(self, title: &str, now: DateTime<Utc>) -> Result<MealFields, Invalid> {
+        let child_id = self
+            .child_id
+            .trim()
+            .parse::<ChildId>()
+            .map_err(|_| Invalid::new(title, "Please choose a child", "childId"))?;
+        let meal_type = MealType::parse(&self.meal_type)
+            .ok_or_else(|| Invalid::new(title, "Please choose a meal type", "mealType"))?;
+        let foods = tags::clean(&self.foods, title, "foods")?;
+        if foods.is_empty() {
+            return Err(Invalid::new(title, "Please add at least one food", "foods"));
+        }
+        let portion = match present(&self.portion) {
+            None => Portion::default(),
+            Some(p) => Portion::parse(p)
+                .ok_or_else(|| Invalid::new(title, "Please choose a portion", "portion"))?,
+        };
+        let mood = match present(&self.mood) {
+            None => Mood::default(),
+            Some(m) => {
+                Mood::parse(m).ok_or_else(|| Invalid::new(title, "Please choose a mood", "mood"))?
+            }
+        };
+        let feedback = match present(&self.feedback) {
+            None => None,
+            Some(f) => Some(Feedback::parse(f).ok_or_else(|| {
+                Invalid::new(title, "Please choose a feedback option", "feedback")
+            })?),
+        };
+        let notes = sanitize(self.notes.as_deref().unwrap_or_default());
+        if char_len(&notes) > GENERAL_TEXT_MAX {
+            return Err(Invalid::new(
+                title,
+                too_long_message(GENERAL_TEXT_MAX),
+                "notes",
+            ));
+        }
+        let photo = match present(&self.photo) {
+            None => None,
+            Some(p) => Some(p.parse::<MediaId>().map_err(|_| {
+                Invalid::new("Photo upload failed", "Please add the photo again", "photo")
+            })?),
+        };
+        let meal_date = match present(&self.meal_date) {
+            None => now,
+            Some(d) => DateTime::parse_from_rfc3339(d)
+                .map(|d| d.with_timezone(&Utc))
+                .map_err(|_| {
+                    Invalid::new(title, "Please enter a valid date and time", "mealDate")
+                })?,
+        };
+        Ok(MealFields {
+            child_id,
+            meal_type,
+            foods,
+            portion,
+            mood,
+            feedback,
+            notes,
+            photo,
+            meal_date,
+        })
+    }
+}
+
+impl Meal {
+    pub fn create(owner: UserId, fields: MealFields, now: DateTime<Utc>) -> Meal {
+        let mut meal = Meal {
+            id: MealId::new(),
+            owner,
+            child_id: fields.child_id,
+            meal_type: fields.meal_type,
+            foods: Vec::new(),
+            portion: Portion::default(),
+            mood: Mood::default(),
+            feedback: None,
+            notes: String::new(),
+            photo: None,
+            meal_date: now,
+            created_at: now,
+            updated_at: now,
+        };
+        meal.apply(fields, now);
+        meal
+    }
+
+    pub fn apply(&mut self, fields: MealFields, now: DateTime<Utc>) {
+        self.child_id = fields.child_id;
+        self.meal_type = fields.meal_type;
+        self.foods = fields.foods;
+        self.portion = fields.portion;
+        self.mood = fields.mood;
+        self.feedback = fields.feedback;
+        self.notes = fields.notes;
+        self.photo = fields.photo;
+        self.meal_date = fields.meal_date;
+        self.updated_at = now;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn draft() -> MealDraft {
+        MealDraft {
+            child_id: ChildId::new().to_string(),
+            meal_type: "Lunch".into(),
+            foods: vec![" Pasta ".into(), "peas".into(), "Peas".into()],
+            ..MealDraft::default()
+        }
+    }
+
+    #[test]
+    fn defaults_and_cleaning() {
+        let now = Utc::now();
+        let f = draft().validate(SAVE_TITLE, now).unwrap();
+        assert_eq!(f.foods, ["Pasta", "peas"]);
+        assert_eq!(f.portion, Portion::Full);
+        assert_eq!(f.mood, Mood::Happy);
+        assert_eq!(f.feedback, None);
+        assert_eq!(f.notes, "");
+        assert_eq!(f.meal_date, now, "meal date defaults to now");
+    }
+
+    #[test]
+    fn legacy_meal_types_are_normalised() {
+        for (raw, want) in [
+            ("breakfast", MealType::Breakfast),
+            ("BREAKFAST", MealType::Breakfast),
+            ("Lunch", MealType::Lunch),
+            ("dinner", MealType::Dinner),
+            ("snack", MealType::AfternoonSnack),
+            ("Snack", MealType::AfternoonSnack),
+            ("morning_snack", MealType::MorningSnack),
+            ("Evening Snack", MealType::EveningSnack),
+        ] {
+            assert_eq!(MealType::parse(raw), Some(want), "{raw}");
+            let json = format!("\"{raw}\"");
+            assert_eq!(serde_json::from_str::<MealType>(&json).unwrap(), want);
+        }
+        assert_eq!(
+            serde_json::to_string(&MealType::MorningSnack).unwrap(),
+            "\"Morning Snack\""
+        );
+        assert!(MealType::parse("brunch").is_none());
+    }
+
+    #[test]
+    fn messages_per_field() {
+        let now = Utc::now();
+        let check = |d: MealDraft, field: &str, message: &str| {
+            let e = d.validate(SAVE_TITLE, now).unwrap_err();
+            assert_eq!(e.field.as_deref(), Some(field));
+            assert_eq!(e.message, message);
+        };
+        check(
+            MealDraft {
+                child_id: "x".into(),
+                ..draft()
+            },
+            "childId",
+            "Please choose a child",
+        );
+        check(
+            MealDraft {
+                meal_type: "brunch".into(),
+                ..draft()
+            },
+            "mealType",
+            "Please choose a meal type",
+        );
+        check(
+            MealDraft {
+                foods: vec![" ".into()],
+                ..draft()
+            },
+            "foods",
+            "Please add at least one food",
+        );
+        check(
+            MealDraft {
+                portion: Some("lots".into()),
+                ..draft()
+            },
+            "portion",
+            "Please choose a portion",
+        );
+        check(
+            MealDraft {
+                mood: Some("angry".into()),
+                ..draft()
+            },
+            "mood",
+            "Please choose a mood",
+        );
+        check(
+            MealDraft {
+                feedback: Some("meh".into()),
+                ..draft()
+            },
+            "feedback",
+            "Please choose a feedback option",
+        );
+        check(
+            MealDraft {
+                notes: Some("n".repeat(1001)),
+                ..draft()
+            },
+            "notes",
+            "Input must be 1000 characters or less",
+        );
+        check(
+            MealDraft {
+                photo: Some("not-an-id".into()),
+                ..draft()
+            },
+            "photo",
+            "Please add the photo again",
+        );
+        check(
+            MealDraft {
+                meal_date: Some("yesterday".into()),
+                ..draft()
+            },
+            "mealDate",
+            "Please enter a valid date and time",
+        );
+    }
+
+    #[test]
+    fn explicit_values_are_read() {
+        let f = MealDraft {
+            portion: Some("seconds".into()),
+            mood: Some("Sad".into()),
+            feedback: Some("disliked".into()),
+            notes: Some("  Ate slowly \r\n ".into()),
+            ..draft()
+        }
+        .validate(UPDATE_TITLE, Utc::now())
+        .unwrap();
+        assert_eq!(
+            (f.portion, f.mood, f.feedback),
+            (Portion::Seconds, Mood::Sad, Some(Feedback::Disliked))
+        );
+        assert_eq!(f.notes, "Ate slowly");
+        let dated = MealDraft {
+            meal_date: Some("2025-05-20T08:30:00+01:00".into()),
+            ..draft()
+        }
+        .validate(SAVE_TITLE, Utc::now())
+        .unwrap();
+        assert_eq!(dated.meal_date.to_rfc3339(), "2025-05-20T07:30:00+00:00");
+    }
+}

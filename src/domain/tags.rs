@@ -1,0 +1,75 @@
+//! Tag lists (dietary restrictions, allergies, foods): trimmed, empty entries dropped, and an
+//! entry added only when it is not already in the list (ignoring case).
+
+use super::error::Invalid;
+use super::text::{char_len, sanitize_line, too_long_message};
+
+/// Longest single entry.
+pub const TAG_MAX: usize = 100;
+/// Most entries in one list.
+pub const TAGS_MAX: usize = 50;
+
+/// Cleans a list the way the form builds it. Fails when an entry or the list is too long.
+pub fn clean(entries: &[String], title: &str, field: &str) -> Result<Vec<String>, Invalid> {
+    let mut out: Vec<String> = Vec::new();
+    for entry in entries {
+        let entry = sanitize_line(entry);
+        if entry.is_empty() {
+            continue;
+        }
+        if char_len(&entry) > TAG_MAX {
+            return Err(Invalid::new(title, too_long_message(TAG_MAX), field));
+        }
+        if !out.iter().any(|e| e.to_lowercase() == entry.to_lowercase()) {
+            out.push(entry);
+        }
+    }
+    if out.len() > TAGS_MAX {
+        return Err(Invalid::new(
+            title,
+            format!("Please keep the list to {TAGS_MAX} entries or fewer"),
+            field,
+        ));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn trims_drops_empties_and_duplicates() {
+        assert_eq!(
+            clean(
+                &list(&[
+                    " Peanuts ",
+                    "",
+                    "  ",
+                    "peanuts",
+                    "Milk",
+                    "MILK",
+                    "Egg  white"
+                ]),
+                "t",
+                "f"
+            )
+            .unwrap(),
+            list(&["Peanuts", "Milk", "Egg white"])
+        );
+    }
+
+    #[test]
+    fn limits() {
+        assert!(clean(&list(&[&"x".repeat(101)]), "t", "allergies").is_err());
+        let many: Vec<String> = (0..51).map(|i| format!("item {i}")).collect();
+        assert_eq!(
+            clean(&many, "t", "f").unwrap_err().field.as_deref(),
+            Some("f")
+        );
+    }
+}

@@ -1,0 +1,120 @@
+//! Uploads: meal photos and profile pictures go through the image pipeline before anything is
+//! stored, and are only ever served to their family.
+
+use chrono::Utc;
+
+use crate::app::App;
+use crate::domain::DomainError;
+use crate::domain::ids::{MediaId, UserId};
+use crate::domain::user::User;
+use crate::error::AppResult;
+use crate::media::MediaError;
+use crate::media::pipeline::{AVATAR_EDGE, MAX_SIDE, PHOTO_EDGE};
+use crate::store::media::{MediaRecord, Variant};
+
+/// Unattached uploads older than this are removed.
+pub const UNATTACHED_FOR: chrono::Duration = chrono::Duration::hours(24);
+
+fn refused(err: MediaError, title: &str) -> DomainError {
+    match err {
+        MediaError::NotAnImage => DomainError::unsupported(
+            title,
+            "Please choose an image file (JPEG, PNG, WebP or GIF).",
+        ),
+        MediaError::Damaged => DomainError::unsupported(
+            title,
+            "The image could not be read; it may be damaged or incomplete.",
+        ),
+        MediaError::TooLarge => DomainError::too_large(
+            title,
+            format!("The image is too large; it can be at most {MAX_SIDE} pixels on each side."),
+        ),
+    }
+}
+
+async fn store(
+    app: &App,
+    owner: UserId,
+    bytes: Vec<u8>,
+    long_edge: u32,
+    title: &str,
+) -> AppResult<MediaRecord> {
+    let limit = app.settings.limits.upload_bytes();
+    if bytes.len() as u64 > limit {
+        return Err(DomainError::too_large(
+            title,
+            format!(
+                "Photos must be {} MB or smaller.",
+                app.settings.limits.upload_mb
+            ),
+        )
+        .into());
+    }
+    if bytes.is_empty() {
+        return Err(DomainError::unsupported(
+            title,
+            "Please choose an image file (JPEG, PNG, WebP or GIF).",
+        )
+        .into());
+    }
+    let processed = app
+        .images
+        .process(bytes, long_edge)
+        .await
+        .map_err(|e| refused(e, title))?;
+    let record = MediaRecord {
+        id: MediaId::new(),
+        owner,
+        width: processed.width,
+        height: processed.height,
+        attached: false,
+        created_at: Utc::now(),
+    };
+    app.store
+        .media
+        .insert(&record, &processed.full, &processed.thumb)
+        .await?;
+    Ok(record)
+}
+
+/// `POST /api/media`: a meal photo, stored until a meal uses it (or for a day).
+pub async fn upload(app: &App, owner: UserId, bytes: Vec<u8>) -> AppResult<MediaRecord> {
+    store(app, owner, bytes, PHOTO_EDGE, "Photo upload failed").await
+}
+
+/// `PUT /api/profile/avatar`: replaces the profile picture.
+pub async fn set_avatar(app: &App, mut user: User, bytes: Vec<u8>) -> AppResult<User> {
+    let record = store(app, user.id, bytes, AVATAR_EDGE, "Upload failed").await?;
+    // Just stored and unattached, so attaching can only fail if the store is damaged.
+    if let Err(e) = app.store.media.attach(user.id, record.id).await? {
+        return Err(
+            crate::store::StoreError::Corrupt(format!("new avatar not attachable: {e:?}")).into(),
+        );
+    }
+    let old = user.avatar.replace(record.id);
+    user.updated_at = Utc::now();
+    app.store.users.update(&user).await?;
+    if let Some(old) = old {
+        app.store.media.delete(user.id, old).await?;
+    }
+    Ok(user)
+}
+
+/// The bytes of a photo of `owner`'s family; anyone else's id is not found.
+pub fn read(app: &App, owner: UserId, id: MediaId, thumb: bool) -> AppResult<sled::IVec> {
+    let variant = if thumb { Variant::Thumb } else { Variant::Full };
+    Ok(app
+        .store
+        .media
+        .bytes(owner, id, variant)?
+        .ok_or(DomainError::NotFound)?)
+}
+
+/// Removes uploads that no meal or profile picked up within a day.
+pub async fn purge_unattached(app: &App) -> AppResult<usize> {
+    Ok(app
+        .store
+        .media
+        .purge_unattached(Utc::now() - UNATTACHED_FOR)
+        .await?)
+}

@@ -1,0 +1,250 @@
+//! Child profiles over HTTP.
+
+use serde_json::json;
+
+use crate::harness::{TestServer, add_meal, error, family, json, upload};
+
+#[tokio::test]
+async fn children_need_a_session() {
+    let server = TestServer::start().await;
+    let (t, m, _) = error(server.get("/api/children").await, 401).await;
+    assert_eq!(
+        (t.as_str(), m.as_str()),
+        (
+            "Authentication required",
+            "You must be logged in to view children profiles"
+        )
+    );
+    let (t, m, _) = error(
+        server
+            .post_json("/api/children", json!({"name": "Emma"}))
+            .await,
+        401,
+    )
+    .await;
+    assert_eq!(
+        (t.as_str(), m.as_str()),
+        (
+            "Authentication error",
+            "You must be logged in to save child profiles"
+        )
+    );
+}
+
+#[tokio::test]
+async fn validation_uses_the_spec_texts() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let post = |body: serde_json::Value| mum.post(server.url("/api/children")).json(&body).send();
+    let (t, m, f) = error(post(json!({"name": "  "})).await.unwrap(), 400).await;
+    assert_eq!(
+        (t.as_str(), m.as_str(), f.as_deref()),
+        (
+            "Name is required",
+            "Please enter the child's name",
+            Some("name")
+        )
+    );
+    for age in [json!(19), json!(-1), json!(3.5), json!("old")] {
+        let (t, _, f) = error(
+            post(json!({"name": "Emma", "age": age})).await.unwrap(),
+            400,
+        )
+        .await;
+        assert_eq!(
+            (t.as_str(), f.as_deref()),
+            ("Error saving child profile", Some("age")),
+            "{age}"
+        );
+    }
+    let (_, m, _) = error(post(json!({"name": "x".repeat(101)})).await.unwrap(), 400).await;
+    assert_eq!(m, "Input must be 100 characters or less");
+
+    let id = json(post(json!({"name": "Emma"})).await.unwrap(), 201).await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let resp = mum
+        .put(server.url(&format!("/api/children/{id}")))
+        .json(&json!({"name": "Emma", "age": 40}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(error(resp, 400).await.0, "Error updating child profile");
+}
+
+#[tokio::test]
+async fn children_are_created_listed_by_name_updated_and_kept() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let resp = mum
+        .post(server.url("/api/children"))
+        .json(&json!({"name": " Noah ", "age": "3", "dietaryRestrictions": ["Vegetarian", " vegetarian", ""], "allergies": ["Peanuts", "Milk", "peanuts"]}))
+        .send()
+        .await
+        .unwrap();
+    let noah = json(resp, 201).await;
+    assert_eq!(noah["name"], "Noah");
+    assert_eq!(noah["age"], 3);
+    assert_eq!(noah["dietaryRestrictions"], json!(["Vegetarian"]));
+    assert_eq!(noah["allergies"], json!(["Peanuts", "Milk"]));
+    let bare = json(
+        mum.post(server.url("/api/children"))
+            .json(&json!({"name": "ava"}))
+            .send()
+            .await
+            .unwrap(),
+        201,
+    )
+    .await;
+    assert_eq!(bare["age"], json!(null));
+    assert_eq!(bare["allergies"], json!([]));
+    json(
+        mum.post(server.url("/api/children"))
+            .json(&json!({"name": "Emma", "age": 0}))
+            .send()
+            .await
+            .unwrap(),
+        201,
+    )
+    .await;
+
+    let list = json(
+        mum.get(server.url("/api/children")).send().await.unwrap(),
+        200,
+    )
+    .await;
+    let names: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["ava", "Emma", "Noah"], "by name, ignoring case");
+
+    let id = noah["id"].as_str().unwrap();
+    let resp = mum
+        .put(server.url(&format!("/api/children/{id}")))
+        .json(&json!({"name": "Noah James", "age": 4, "allergies": ["Sesame"]}))
+        .send()
+        .await
+        .unwrap();
+    let updated = json(resp, 200).await;
+    assert_eq!(updated["name"], "Noah James");
+    assert_eq!(updated["allergies"], json!(["Sesame"]));
+    assert_eq!(updated["dietaryRestrictions"], json!([]));
+    assert_ne!(updated["updatedAt"], noah["updatedAt"]);
+    assert_eq!(updated["createdAt"], noah["createdAt"]);
+
+    let server = server.restart().await;
+    let again = json(
+        mum.get(server.url(&format!("/api/children/{id}")))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(again["name"], "Noah James", "saved to disk");
+}
+
+#[tokio::test]
+async fn deleting_a_child_removes_its_meals_and_their_photos() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let emma = crate::harness::add_child(&server, &mum, "Emma").await;
+    let noah = crate::harness::add_child(&server, &mum, "Noah").await;
+    let photo = json(
+        upload(
+            &server,
+            &mum,
+            "/api/media",
+            highchair::media::fixtures::two_colour_jpeg(64, 48),
+            "a.jpg",
+        )
+        .await,
+        201,
+    )
+    .await;
+    let photo_url = photo["url"].as_str().unwrap().to_string();
+    add_meal(
+        &server,
+        &mum,
+        json!({"childId": emma, "mealType": "Lunch", "foods": ["Soup"], "photo": photo["id"]}),
+    )
+    .await;
+    add_meal(
+        &server,
+        &mum,
+        json!({"childId": emma, "mealType": "Dinner", "foods": ["Fish"]}),
+    )
+    .await;
+    let kept = add_meal(
+        &server,
+        &mum,
+        json!({"childId": noah, "mealType": "Dinner", "foods": ["Rice"]}),
+    )
+    .await;
+    assert_eq!(
+        mum.get(server.url(&photo_url))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+
+    let resp = mum
+        .delete(server.url(&format!("/api/children/{emma}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 204);
+    assert_eq!(
+        mum.get(server.url(&format!("/api/children/{emma}")))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        404
+    );
+    let meals = json(mum.get(server.url("/api/meals")).send().await.unwrap(), 200).await;
+    let ids: Vec<&str> = meals["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        [kept["id"].as_str().unwrap()],
+        "only the other child's meal is left"
+    );
+    let emma_meals = json(
+        mum.get(server.url(&format!("/api/meals?childId={emma}")))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    assert!(emma_meals["items"].as_array().unwrap().is_empty());
+    assert_eq!(
+        mum.get(server.url(&photo_url))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        404,
+        "the photo is gone"
+    );
+    assert_eq!(server.app.store.media.count(), 0);
+    assert_eq!(
+        mum.delete(server.url(&format!("/api/children/{emma}")))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        404
+    );
+}
