@@ -7,6 +7,7 @@ use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi};
 
 use super::children::Deleted;
+use super::json::SerdeJson;
 use super::media::media_urls;
 use super::{ApiError, ApiTags};
 use crate::app::App;
@@ -16,8 +17,10 @@ use crate::domain::ids::MealId;
 use crate::domain::meal::{Meal, MealDraft};
 use crate::family::meals;
 
-#[derive(Debug, Object)]
+/// Also `Serialize` (same names) for the fast list path; a test checks both give the same JSON.
+#[derive(Debug, Object, serde::Serialize)]
 #[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub struct MealDto {
     pub id: String,
     pub child_id: String,
@@ -35,8 +38,11 @@ pub struct MealDto {
     pub photo: Option<String>,
     pub photo_url: Option<String>,
     pub thumbnail_url: Option<String>,
+    #[serde(with = "super::json::rfc3339")]
     pub meal_date: DateTime<Utc>,
+    #[serde(with = "super::json::rfc3339")]
     pub created_at: DateTime<Utc>,
+    #[serde(with = "super::json::rfc3339")]
     pub updated_at: DateTime<Utc>,
 }
 
@@ -99,8 +105,9 @@ impl From<MealRequest> for MealDraft {
     }
 }
 
-#[derive(Debug, Object)]
+#[derive(Debug, Object, serde::Serialize)]
 #[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub struct MealPage {
     pub items: Vec<MealDto>,
     /// Pass as `cursor` for the next page; absent on the last page.
@@ -130,7 +137,7 @@ impl MealsApi {
         #[oai(name = "childId")] child_id: Query<Option<String>>,
         cursor: Query<Option<String>>,
         limit: Query<Option<u32>>,
-    ) -> Result<Json<MealPage>, ApiError> {
+    ) -> Result<SerdeJson<MealPage>, ApiError> {
         let me = user.require_to_view("view meals")?;
         let (items, next_cursor) = meals::page(
             &app,
@@ -139,7 +146,7 @@ impl MealsApi {
             cursor.0.as_deref(),
             limit.0,
         )?;
-        Ok(Json(MealPage {
+        Ok(SerdeJson(MealPage {
             items: items.into_iter().map(MealDto::from).collect(),
             next_cursor,
         }))

@@ -5,6 +5,7 @@ pub mod children;
 pub mod contact;
 pub mod error;
 pub mod health;
+pub mod json;
 pub mod meals;
 pub mod media;
 pub mod profile;

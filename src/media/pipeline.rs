@@ -6,7 +6,6 @@
 use std::io::Cursor;
 
 use image::codecs::jpeg::JpegEncoder;
-use image::imageops::FilterType;
 use image::{DynamicImage, ImageDecoder, ImageError, ImageFormat, ImageReader, Limits, RgbImage};
 
 pub const MAX_SIDE: u32 = 12_000;
@@ -82,18 +81,19 @@ pub fn process(bytes: &[u8], long_edge: u32) -> Result<Processed, MediaError> {
     let orientation = decoder
         .orientation()
         .unwrap_or(image::metadata::Orientation::NoTransforms);
-    let mut img = DynamicImage::from_decoder(decoder).map_err(classify)?;
-    img.apply_orientation(orientation);
-
-    let full = if img.width() > long_edge || img.height() > long_edge {
-        img.resize(long_edge, long_edge, FilterType::Triangle)
+    let img = DynamicImage::from_decoder(decoder).map_err(classify)?;
+    // Shrink first with a box filter (area average: no aliasing, and no float buffers the size
+    // of the photo), then turn upright: rotating the small image is cheaper. The bound is
+    // square, so the order does not change the result's size.
+    let mut img = if img.width() > long_edge || img.height() > long_edge {
+        img.thumbnail(long_edge, long_edge)
     } else {
         img
     };
-    let full = flatten(&full);
-    let thumb = DynamicImage::ImageRgb8(full.clone())
-        .thumbnail(THUMB_EDGE, THUMB_EDGE)
-        .to_rgb8();
+    img.apply_orientation(orientation);
+    let full = flatten(img);
+    let (tw, th) = fit_within(full.width(), full.height(), THUMB_EDGE);
+    let thumb = image::imageops::thumbnail(&full, tw, th);
     Ok(Processed {
         width: full.width(),
         height: full.height(),
@@ -125,10 +125,22 @@ fn classify(err: ImageError) -> MediaError {
     }
 }
 
+/// The size of `w`x`h` scaled to fit a square of `edge`, keeping the aspect ratio (never larger).
+fn fit_within(w: u32, h: u32, edge: u32) -> (u32, u32) {
+    let long = w.max(h);
+    if long <= edge {
+        return (w, h);
+    }
+    let scale = |side: u32| {
+        ((u64::from(side) * u64::from(edge) + u64::from(long) / 2) / u64::from(long)).max(1) as u32
+    };
+    (scale(w), scale(h))
+}
+
 /// RGB with transparent areas on white (JPEG has no alpha).
-fn flatten(img: &DynamicImage) -> RgbImage {
+fn flatten(img: DynamicImage) -> RgbImage {
     if !img.color().has_alpha() {
-        return img.to_rgb8();
+        return img.into_rgb8();
     }
     let rgba = img.to_rgba8();
     RgbImage::from_fn(rgba.width(), rgba.height(), |x, y| {
@@ -176,6 +188,14 @@ mod tests {
             assert!(!contains(bytes, &GPS_MARKER), "no GPS position");
             assert!(!contains(bytes, &[0xFF, 0xE1]), "no APP1 segment at all");
         }
+    }
+
+    #[test]
+    fn fitting_keeps_the_aspect_ratio() {
+        assert_eq!(fit_within(2048, 1024, 320), (320, 160));
+        assert_eq!(fit_within(1536, 2048, 320), (240, 320));
+        assert_eq!(fit_within(100, 50, 320), (100, 50));
+        assert_eq!(fit_within(5000, 1, 320), (320, 1));
     }
 
     #[test]

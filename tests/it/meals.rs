@@ -173,6 +173,16 @@ async fn defaults_and_normalised_values() {
     )
     .await;
     assert_eq!(fetched, m);
+    // The list is written by a faster serializer; it must give exactly the same JSON.
+    let list = json(mum.get(server.url("/api/meals")).send().await.unwrap(), 200).await;
+    let listed = list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["id"] == fetched["id"])
+        .unwrap();
+    assert_eq!(listed, &fetched);
+    assert_eq!(list["nextCursor"], json!(null));
 }
 
 #[tokio::test]

@@ -401,7 +401,10 @@ export interface components {
             /** @default  */
             password: string;
         };
-        /** MealDto */
+        /**
+         * MealDto
+         * @description Also `Serialize` (same names) for the fast list path; a test checks both give the same JSON.
+         */
         MealDto: {
             id: string;
             childId: string;
