@@ -51,3 +51,30 @@ export async function unwrap<T>(
   const body = isErrorBody(result.error) ? result.error : undefined;
   throw new ApiFailure(result.response.status, body, fallbackTitle);
 }
+
+/** Uploads one image as multipart field `file` (openapi-fetch does not build multipart bodies). */
+export async function uploadImage<T>(
+  path: '/media' | '/profile/avatar',
+  file: Blob,
+  fallbackTitle: string,
+): Promise<T> {
+  const form = new FormData();
+  form.append('file', file, file instanceof File ? file.name : 'photo');
+  let response: Response;
+  try {
+    response = await globalThis.fetch(
+      new Request(`${globalThis.location?.origin ?? ''}/api${path}`, {
+        method: path === '/media' ? 'POST' : 'PUT',
+        body: form,
+        credentials: 'same-origin',
+      }),
+    );
+  } catch {
+    throw new ApiFailure(0, { message: 'Please try again later.' }, fallbackTitle);
+  }
+  const body: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    throw new ApiFailure(response.status, isErrorBody(body) ? body : undefined, fallbackTitle);
+  }
+  return body as T;
+}

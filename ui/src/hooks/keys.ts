@@ -3,4 +3,6 @@ export const keys = {
   site: () => ['site'] as const,
   session: () => ['session'] as const,
   resetLink: (token: string) => ['reset-link', token] as const,
+  children: () => ['children'] as const,
+  meals: (childId: string | null, limit: number) => ['meals', childId ?? 'all', limit] as const,
 };

@@ -1,8 +1,15 @@
-import { ChefHat, ClipboardList, ShoppingCart } from 'lucide-react';
+import { ChefHat, ClipboardList, Plus, ShoppingCart } from 'lucide-react';
+import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 
 import { greetingName, useAuth } from '../auth/auth-context';
-import { plannedRoutes } from '../routes';
+import { ChildForm } from '../components/ChildForm';
+import { Modal } from '../components/ui/Modal';
+import { Spinner } from '../components/ui/Spinner';
+import { useChildren } from '../hooks/useChildren';
+import { useMeals } from '../hooks/useMeals';
+import { ageLabel, formatShortDate, moodEmoji } from '../lib/meals';
+import { plannedRoutes, routes } from '../routes';
 
 export const featureCards = [
   {
@@ -12,7 +19,7 @@ export const featureCards = [
     icon: ChefHat,
   },
   {
-    to: plannedRoutes.mealTracker,
+    to: routes.mealTracker,
     title: 'Meal Tracker',
     text: 'Record what each child ate, how much, and how it went.',
     icon: ClipboardList,
@@ -28,10 +35,19 @@ export const featureCards = [
 /** The signed-in home, at / and /dashboard. */
 export default function Home() {
   const { state } = useAuth();
+  const [adding, setAdding] = useState(false);
   return (
     <section className="mx-auto max-w-6xl px-4 py-10">
-      <h1 className="text-3xl font-bold">Welcome back, {greetingName(state.user)}!</h1>
-      <p className="mt-1 text-base-content/70">What would you like to do today?</p>
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <div>
+          <h1 className="text-3xl font-bold">Welcome back, {greetingName(state.user)}!</h1>
+          <p className="mt-1 text-base-content/70">What would you like to do today?</p>
+        </div>
+        <button type="button" className="btn btn-primary" onClick={() => setAdding(true)}>
+          <Plus aria-hidden size={18} /> Add Child
+        </button>
+      </div>
+
       <div className="mt-8 grid gap-4 sm:grid-cols-3">
         {featureCards.map((card) => (
           <Link
@@ -47,6 +63,99 @@ export default function Home() {
           </Link>
         ))}
       </div>
+
+      <YourChildren />
+      <RecentMeals />
+
+      <Modal open={adding} title="Add Child" onClose={() => setAdding(false)} wide>
+        <ChildForm onDone={() => setAdding(false)} onCancel={() => setAdding(false)} />
+      </Modal>
+    </section>
+  );
+}
+
+function YourChildren() {
+  const { data: children, isLoading } = useChildren();
+  return (
+    <section className="mt-12" aria-labelledby="your-children">
+      <h2 id="your-children" className="text-2xl font-bold">
+        Your Children
+      </h2>
+      {isLoading ? <Spinner /> : null}
+      {children && children.length === 0 ? (
+        <p className="mt-4 text-base-content/70">
+          No children added yet. Add your first child to start tracking meals!
+        </p>
+      ) : null}
+      <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Your children">
+        {children?.map((child) => (
+          <li key={child.id} className="card border border-base-300 bg-base-100">
+            <div className="card-body flex-row items-center gap-4">
+              <span
+                className="flex h-12 w-12 shrink-0 items-center justify-center rounded-full bg-primary text-xl font-bold text-primary-content"
+                aria-hidden
+              >
+                {child.name.charAt(0).toUpperCase()}
+              </span>
+              <div className="min-w-0 flex-1">
+                <p className="truncate font-semibold">{child.name}</p>
+                {child.age != null ? (
+                  <p className="text-sm text-base-content/70">{ageLabel(child.age)}</p>
+                ) : null}
+              </div>
+              <Link
+                to={routes.children}
+                className="btn btn-ghost btn-sm"
+                aria-label={`View Profile of ${child.name}`}
+              >
+                View Profile
+              </Link>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function RecentMeals() {
+  const { meals, isLoading } = useMeals(null, 5);
+  const { data: children } = useChildren();
+  const names = useMemo(() => new Map(children?.map((c) => [c.id, c.name])), [children]);
+  const recent = meals.slice(0, 5);
+  return (
+    <section className="mt-12" aria-labelledby="recent-meals">
+      <div className="flex items-center justify-between">
+        <h2 id="recent-meals" className="text-2xl font-bold">
+          Recent Meals
+        </h2>
+        <Link to={routes.mealTracker} className="link link-primary">
+          Start Tracking
+        </Link>
+      </div>
+      {isLoading ? <Spinner /> : null}
+      {!isLoading && recent.length === 0 ? (
+        <p className="mt-4 text-base-content/70">No recent meals tracked yet</p>
+      ) : null}
+      <ul
+        className="mt-4 divide-y divide-base-300 rounded-box border border-base-300 bg-base-100"
+        aria-label="Recent meals"
+      >
+        {recent.map((meal) => (
+          <li key={meal.id} className="flex items-center gap-3 p-3">
+            <span className="text-2xl" aria-hidden>
+              {moodEmoji(meal.mood)}
+            </span>
+            <div className="min-w-0 flex-1">
+              <p className="font-medium">
+                {names.get(meal.childId) ?? 'Unknown Child'} · {meal.mealType}
+              </p>
+              <p className="truncate text-sm text-base-content/70">{meal.foods.join(', ')}</p>
+            </div>
+            <span className="text-sm text-base-content/70">{formatShortDate(meal.mealDate)}</span>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

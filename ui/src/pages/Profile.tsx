@@ -1,7 +1,7 @@
-import { LogOut } from 'lucide-react';
+import { Camera, LogOut } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 
-import { api, unwrap } from '../api/client';
+import { api, unwrap, uploadImage } from '../api/client';
 import { useAuth, type User } from '../auth/auth-context';
 import { Field } from '../components/ui/Field';
 import { useToast } from '../components/ui/toast-context';
@@ -24,6 +24,21 @@ function ProfileForm({ user }: { user: User }) {
   const [firstName, setFirstName] = useState(user.firstName);
   const [lastName, setLastName] = useState(user.lastName);
   const [busy, setBusy] = useState(false);
+  const [uploading, setUploading] = useState(false);
+
+  async function changePicture(file: File | undefined) {
+    if (!file) return;
+    setUploading(true);
+    try {
+      const updated = await uploadImage<User>('/profile/avatar', file, 'Upload failed');
+      updateUser(updated);
+      toast({ variant: 'success', title: 'Avatar updated' });
+    } catch (err) {
+      fail(err, 'Upload failed');
+    } finally {
+      setUploading(false);
+    }
+  }
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -45,6 +60,36 @@ function ProfileForm({ user }: { user: User }) {
   return (
     <section className="mx-auto max-w-2xl px-4 py-10">
       <h1 className="text-3xl font-bold">Profile</h1>
+      <div className="mt-6 flex items-center gap-4">
+        {user.avatarUrl ? (
+          <img
+            src={user.avatarUrl}
+            alt="Profile picture"
+            className="h-20 w-20 rounded-full object-cover"
+          />
+        ) : (
+          <span
+            className="flex h-20 w-20 items-center justify-center rounded-full bg-primary text-3xl font-bold text-primary-content"
+            aria-hidden
+          >
+            {user.firstName
+              .replace(/^Guest_/, '')
+              .charAt(0)
+              .toUpperCase() || '?'}
+          </span>
+        )}
+        <label className={`btn btn-outline ${uploading ? 'btn-disabled' : ''}`}>
+          <Camera aria-hidden size={18} /> {uploading ? 'Uploading...' : 'Change Picture'}
+          <input
+            type="file"
+            accept="image/*"
+            className="sr-only"
+            aria-label="Profile picture"
+            disabled={uploading}
+            onChange={(e) => void changePicture(e.target.files?.[0])}
+          />
+        </label>
+      </div>
       <form className="card mt-6 border border-base-300 bg-base-100" onSubmit={save} noValidate>
         <div className="card-body gap-4">
           <div className="grid gap-4 sm:grid-cols-2">

@@ -33,6 +33,8 @@ const pages: Record<RouteName, { page: Page; owner?: true }> = {
   resetPassword: { page: lazy(() => import('../pages/ResetPassword')) },
   dashboard: { page: Home, owner: true },
   profile: { page: lazy(() => import('../pages/Profile')), owner: true },
+  children: { page: lazy(() => import('../pages/Children')), owner: true },
+  mealTracker: { page: lazy(() => import('../pages/MealTracker')), owner: true },
 };
 
 export function AppRouter() {

@@ -1,0 +1,79 @@
+import { Plus, X } from 'lucide-react';
+import { useId, useState } from 'react';
+
+import { addTag, removeTag } from '../lib/meals';
+
+interface TagInputProps {
+  label: string;
+  values: string[];
+  onChange: (values: string[]) => void;
+  placeholder?: string;
+  /** Label of the add button, for screen readers. */
+  addLabel?: string;
+}
+
+/** A tag list: type, press Enter or the add button; chips are removable. */
+export function TagInput({
+  label,
+  values,
+  onChange,
+  placeholder,
+  addLabel = `Add ${label.toLowerCase()}`,
+}: TagInputProps) {
+  const id = useId();
+  const [draft, setDraft] = useState('');
+
+  const add = () => {
+    const next = addTag(values, draft);
+    if (next !== values) onChange(next);
+    setDraft('');
+  };
+
+  return (
+    <div className="form-control w-full">
+      <label htmlFor={id} className="label pb-1">
+        <span className="label-text font-medium text-base-content">{label}</span>
+      </label>
+      <div className="join w-full">
+        <input
+          id={id}
+          className="input input-bordered join-item w-full"
+          value={draft}
+          placeholder={placeholder}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              add();
+            }
+          }}
+        />
+        <button
+          type="button"
+          className="btn btn-secondary join-item"
+          aria-label={addLabel}
+          onClick={add}
+        >
+          <Plus aria-hidden size={18} />
+        </button>
+      </div>
+      {values.length > 0 ? (
+        <ul className="mt-2 flex flex-wrap gap-2" aria-label={`Added ${label.toLowerCase()}`}>
+          {values.map((value, index) => (
+            <li key={`${value}-${index}`} className="badge badge-lg gap-1 bg-base-200 py-3">
+              {value}
+              <button
+                type="button"
+                className="btn btn-ghost btn-xs btn-circle"
+                aria-label={`Remove ${value}`}
+                onClick={() => onChange(removeTag(values, index))}
+              >
+                <X aria-hidden size={12} />
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+/** Meal vocabulary and labels (spec section 9). */
+
+export const MEAL_TYPES = [
+  'Breakfast',
+  'Morning Snack',
+  'Lunch',
+  'Afternoon Snack',
+  'Dinner',
+  'Evening Snack',
+] as const;
+export type MealType = (typeof MEAL_TYPES)[number];
+
+export const PORTIONS = [
+  { value: 'none', label: 'None' },
+  { value: 'half', label: 'Half portion' },
+  { value: 'full', label: 'Full portion' },
+  { value: 'seconds', label: 'Had seconds' },
+] as const;
+
+export const MOODS = [
+  { value: 'happy', label: 'Loved it', emoji: '😋' },
+  { value: 'neutral', label: 'Neutral', emoji: '😐' },
+  { value: 'sad', label: 'Disliked', emoji: '😞' },
+] as const;
+
+export const FEEDBACK = [
+  { value: 'loved', label: 'Loved it' },
+  { value: 'disliked', label: "Didn't like it" },
+  { value: 'seconds', label: 'Had seconds' },
+] as const;
+
+const labelOf = (
+  list: readonly { value: string; label: string }[],
+  value: string | null | undefined,
+) => list.find((x) => x.value === value)?.label ?? value ?? '';
+
+export const portionLabel = (value: string) => labelOf(PORTIONS, value);
+export const feedbackLabel = (value: string | null | undefined) =>
+  value ? labelOf(FEEDBACK, value) : '';
+export const moodEmoji = (value: string) => MOODS.find((m) => m.value === value)?.emoji ?? '🙂';
+export const moodLabel = (value: string) => labelOf(MOODS, value);
+
+/** 'N years old' (and '1 year old'). */
+export function ageLabel(age: number): string {
+  return `${age} ${age === 1 ? 'year' : 'years'} old`;
+}
+
+/** The age badge on a child card: 'N years'. */
+export function ageBadge(age: number): string {
+  return `${age} ${age === 1 ? 'year' : 'years'}`;
+}
+
+/** Today's date as the meal tracker shows it: "Sunday, 22 November 2026". */
+export function formatToday(now = new Date()): string {
+  return now.toLocaleDateString('en-GB', {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+  });
+}
+
+/** A meal's short date: "22 Nov, 18:30". */
+export function formatShortDate(iso: string): string {
+  const d = new Date(iso);
+  const day = d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short' });
+  const time = d.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
+  return `${day}, ${time}`;
+}
+
+/**
+ * Adds `entry` to a tag list the way the forms do: trimmed, only when non-empty and not already
+ * there (ignoring case). Returns the same list when nothing was added.
+ */
+export function addTag(list: string[], entry: string): string[] {
+  const tag = entry.trim().replace(/\s+/g, ' ');
+  if (!tag || list.some((t) => t.toLowerCase() === tag.toLowerCase())) return list;
+  return [...list, tag];
+}
+
+/** Removes the chip at `index` (chips are removable by position). */
+export function removeTag(list: string[], index: number): string[] {
+  return list.filter((_, i) => i !== index);
+}

@@ -1,0 +1,136 @@
+import { Pencil, Plus, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+
+import { ChildForm } from '../components/ChildForm';
+import { ConfirmDialog } from '../components/ui/ConfirmDialog';
+import { Spinner } from '../components/ui/Spinner';
+import { useToast } from '../components/ui/toast-context';
+import { useChildActions, useChildren, type Child } from '../hooks/useChildren';
+import { ageBadge } from '../lib/meals';
+
+export default function Children() {
+  const { data: children, isLoading, error } = useChildren();
+  const { remove } = useChildActions();
+  const { toast } = useToast();
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<Child | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function confirmRemove() {
+    if (!removing) return;
+    setBusy(true);
+    try {
+      await remove(removing.id);
+      toast({ variant: 'success', title: 'Child removed' });
+    } catch {
+      toast({ title: 'Error', description: 'Failed to remove child. Please try again.' });
+    } finally {
+      setBusy(false);
+      setRemoving(null);
+    }
+  }
+
+  return (
+    <section className="mx-auto max-w-5xl px-4 py-10">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-3xl font-bold">Children</h1>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => setAdding(true)}
+          disabled={adding}
+        >
+          <Plus aria-hidden size={18} /> Add Child
+        </button>
+      </div>
+
+      {adding ? (
+        <div className="card mt-6 border border-base-300 bg-base-100">
+          <div className="card-body">
+            <h2 className="card-title">Add Child</h2>
+            <ChildForm onDone={() => setAdding(false)} onCancel={() => setAdding(false)} />
+          </div>
+        </div>
+      ) : null}
+
+      {isLoading ? <Spinner /> : null}
+      {error ? <p className="mt-6 text-error">Error fetching children</p> : null}
+      {children && children.length === 0 && !adding ? (
+        <p className="mt-10 text-center text-base-content/70">No children added yet</p>
+      ) : null}
+
+      <ul className="mt-6 grid gap-4 sm:grid-cols-2" aria-label="Children">
+        {children?.map((child) => (
+          <li key={child.id} className="card border border-base-300 bg-base-100">
+            <div className="card-body gap-3">
+              {editing === child.id ? (
+                <ChildForm
+                  child={child}
+                  onDone={() => setEditing(null)}
+                  onCancel={() => setEditing(null)}
+                />
+              ) : (
+                <>
+                  <div className="flex items-center justify-between gap-2">
+                    <h2 className="card-title">{child.name}</h2>
+                    {child.age != null ? (
+                      <span className="badge badge-primary">{ageBadge(child.age)}</span>
+                    ) : null}
+                  </div>
+                  {child.dietaryRestrictions.length > 0 ? (
+                    <ul
+                      className="flex flex-wrap gap-1"
+                      aria-label={`Dietary restrictions of ${child.name}`}
+                    >
+                      {child.dietaryRestrictions.map((r) => (
+                        <li key={r} className="badge badge-secondary badge-outline">
+                          {r}
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
+                  {child.allergies.length > 0 ? (
+                    <ul className="flex flex-wrap gap-1" aria-label={`Allergies of ${child.name}`}>
+                      {child.allergies.map((a) => (
+                        <li key={a} className="badge badge-error badge-soft">
+                          {a}
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
+                  <div className="card-actions justify-end">
+                    <button
+                      type="button"
+                      className="btn btn-ghost btn-sm"
+                      onClick={() => setEditing(child.id)}
+                    >
+                      <Pencil aria-hidden size={16} /> Edit
+                    </button>
+                    <button
+                      type="button"
+                      className="btn btn-ghost btn-sm text-error"
+                      onClick={() => setRemoving(child)}
+                    >
+                      <Trash2 aria-hidden size={16} /> Remove
+                    </button>
+                  </div>
+                </>
+              )}
+            </div>
+          </li>
+        ))}
+      </ul>
+
+      <ConfirmDialog
+        open={removing !== null}
+        title="Remove child"
+        message={`Are you sure you want to remove ${removing?.name ?? ''}? This action cannot be undone.`}
+        confirmLabel="Remove"
+        busy={busy}
+        onConfirm={() => void confirmRemove()}
+        onCancel={() => setRemoving(null)}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,148 @@
+import { Plus } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router-dom';
+
+import { MealCard } from '../components/MealCard';
+import { MealForm } from '../components/MealForm';
+import { ConfirmDialog } from '../components/ui/ConfirmDialog';
+import { Modal } from '../components/ui/Modal';
+import { Spinner } from '../components/ui/Spinner';
+import { useToast } from '../components/ui/toast-context';
+import { useChildren } from '../hooks/useChildren';
+import { useFailure } from '../hooks/useFailure';
+import { useMealActions, useMeals, type Meal } from '../hooks/useMeals';
+import { formatToday } from '../lib/meals';
+import { routes } from '../routes';
+
+export default function MealTracker() {
+  const { data: children, isLoading: loadingChildren } = useChildren();
+  const [tab, setTab] = useState<string | null>(null);
+  const { meals, isLoading, hasMore, loadMore, error, refresh } = useMeals(tab);
+  const { remove } = useMealActions();
+  const { toast } = useToast();
+  const fail = useFailure();
+  const [recording, setRecording] = useState(false);
+  const [deleting, setDeleting] = useState<Meal | null>(null);
+  const names = useMemo(() => new Map(children?.map((c) => [c.id, c.name])), [children]);
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    try {
+      await remove(deleting.id);
+      await refresh();
+      toast({ variant: 'success', title: 'Meal deleted' });
+    } catch (err) {
+      fail(err, 'Error deleting meal');
+    } finally {
+      setDeleting(null);
+    }
+  }
+
+  const header = (
+    <div className="flex flex-wrap items-end justify-between gap-4">
+      <div>
+        <h1 className="text-3xl font-bold">Meal Tracker</h1>
+        <p className="text-base-content/70">{formatToday()}</p>
+      </div>
+      {children && children.length > 0 ? (
+        <button type="button" className="btn btn-primary" onClick={() => setRecording(true)}>
+          <Plus aria-hidden size={18} /> Record Meal
+        </button>
+      ) : null}
+    </div>
+  );
+
+  if (loadingChildren) {
+    return (
+      <section className="mx-auto max-w-5xl px-4 py-10">
+        {header}
+        <Spinner />
+      </section>
+    );
+  }
+
+  if (!children || children.length === 0) {
+    return (
+      <section className="mx-auto max-w-5xl px-4 py-10">
+        {header}
+        <div className="mt-10 flex flex-col items-center gap-4 text-center">
+          <h2 className="text-xl font-semibold">No Children Added Yet</h2>
+          <p className="text-base-content/70">Add a child to start recording meals.</p>
+          <Link to={routes.children} className="btn btn-primary">
+            Add Your First Child
+          </Link>
+        </div>
+      </section>
+    );
+  }
+
+  return (
+    <section className="mx-auto max-w-5xl px-4 py-10">
+      {header}
+      <div
+        role="tablist"
+        aria-label="Children"
+        className="tabs tabs-box mt-6 flex-nowrap overflow-x-auto"
+      >
+        {[{ id: null, name: 'All Children' }, ...children].map((c) => (
+          <button
+            key={c.id ?? 'all'}
+            type="button"
+            role="tab"
+            aria-selected={tab === c.id}
+            className={`tab whitespace-nowrap ${tab === c.id ? 'tab-active' : ''}`}
+            onClick={() => setTab(c.id)}
+          >
+            {c.name}
+          </button>
+        ))}
+      </div>
+
+      {error ? <p className="mt-6 text-error">Error fetching meals</p> : null}
+      {isLoading ? <Spinner /> : null}
+      {!isLoading && !error && meals.length === 0 ? (
+        <div className="mt-10 flex flex-col items-center gap-4 text-center">
+          <p className="text-lg font-medium">No meals recorded yet</p>
+          <button type="button" className="btn btn-primary" onClick={() => setRecording(true)}>
+            Record First Meal
+          </button>
+        </div>
+      ) : null}
+
+      <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Meals">
+        {meals.map((meal) => (
+          <li key={meal.id}>
+            <MealCard meal={meal} childName={names.get(meal.childId)} onDelete={setDeleting} />
+          </li>
+        ))}
+      </ul>
+      {hasMore ? (
+        <div className="mt-6 text-center">
+          <button type="button" className="btn btn-outline" onClick={() => void loadMore()}>
+            Show older meals
+          </button>
+        </div>
+      ) : null}
+
+      <Modal open={recording} title="Record Meal" onClose={() => setRecording(false)} wide>
+        <MealForm
+          childList={children}
+          childId={tab}
+          onDone={() => {
+            setRecording(false);
+            void refresh();
+          }}
+          onCancel={() => setRecording(false)}
+        />
+      </Modal>
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete meal"
+        message="Are you sure you want to delete this meal? This action cannot be undone."
+        confirmLabel="Delete"
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setDeleting(null)}
+      />
+    </section>
+  );
+}

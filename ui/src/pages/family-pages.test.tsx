@@ -1,0 +1,277 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { MealCard } from '../components/MealCard';
+import { TagInput } from '../components/TagInput';
+import { calls, mockApi, renderAt, renderRoutes, sentBody, signedIn } from '../test-utils';
+import Children from './Children';
+import Home from './Home';
+import MealTracker from './MealTracker';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const emma = {
+  id: 'c1',
+  name: 'Emma',
+  age: 4,
+  dietaryRestrictions: ['Vegetarian'],
+  allergies: ['Peanuts', 'Milk'],
+  createdAt: '',
+  updatedAt: '',
+};
+const noah = {
+  id: 'c2',
+  name: 'Noah',
+  age: 1,
+  dietaryRestrictions: [],
+  allergies: [],
+  createdAt: '',
+  updatedAt: '',
+};
+const meal = {
+  id: 'm1',
+  childId: 'c1',
+  mealType: 'Lunch',
+  foods: ['Pasta', 'Peas'],
+  portion: 'half',
+  mood: 'happy',
+  feedback: 'loved',
+  notes: 'Ate slowly',
+  photo: 'p1',
+  photoUrl: '/api/media/p1',
+  thumbnailUrl: '/api/media/p1?size=thumb',
+  mealDate: '2025-05-20T12:30:00Z',
+  createdAt: '',
+  updatedAt: '',
+};
+const page = (items: unknown[]) => ({ status: 200, body: { items, nextCursor: null } });
+
+describe('TagInput', () => {
+  it('adds with Enter or the button, skips empties and duplicates, removes by position', async () => {
+    const user = userEvent.setup();
+    let values: string[] = [];
+    const { rerender } = renderAt(
+      <TagInput label="Allergies" values={values} onChange={(v) => (values = v)} />,
+    );
+    const input = screen.getByLabelText('Allergies');
+    await user.type(input, ' Peanuts {Enter}');
+    expect(values).toEqual(['Peanuts']);
+    rerender(<TagInput label="Allergies" values={values} onChange={(v) => (values = v)} />);
+    await user.type(screen.getByLabelText('Allergies'), 'peanuts');
+    await user.click(screen.getByRole('button', { name: 'Add allergies' }));
+    expect(values).toEqual(['Peanuts']);
+    values = ['Peanuts', 'Milk', 'Egg'];
+    rerender(<TagInput label="Allergies" values={values} onChange={(v) => (values = v)} />);
+    await user.click(screen.getByRole('button', { name: 'Remove Milk' }));
+    expect(values).toEqual(['Peanuts', 'Egg']);
+  });
+});
+
+describe('MealCard', () => {
+  it('shows the child, mood, type, photo, foods, portion, feedback and notes', () => {
+    mockApi();
+    renderAt(<MealCard meal={meal} childName="Emma" onDelete={() => {}} />);
+    expect(screen.getByText('Emma')).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Loved it' })).toHaveTextContent('😋');
+    expect(screen.getByText(/Lunch · 20 May/)).toBeInTheDocument();
+    expect(screen.getByText('Half portion')).toBeInTheDocument();
+    expect(screen.getByText('Loved it', { selector: 'dd' })).toBeInTheDocument();
+    expect(screen.getByText('Parent Notes')).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('list', { name: 'Foods' })).getAllByRole('listitem'),
+    ).toHaveLength(2);
+    const photo = screen.getByRole('img', { name: 'Photo of Pasta, Peas' });
+    expect(photo).toHaveAttribute('src', '/api/media/p1?size=thumb');
+    fireEvent.error(photo);
+    expect(photo).toHaveAttribute('src', '/meal-placeholder.svg');
+  });
+
+  it("says 'Unknown Child' when the child is gone", () => {
+    mockApi();
+    renderAt(
+      <MealCard
+        meal={{ ...meal, photo: undefined, photoUrl: undefined, thumbnailUrl: undefined }}
+        childName={undefined}
+        onDelete={() => {}}
+      />,
+    );
+    expect(screen.getByText('Unknown Child')).toBeInTheDocument();
+    expect(screen.queryByRole('img', { name: /Photo of/ })).not.toBeInTheDocument();
+  });
+});
+
+describe('Children page', () => {
+  it('lists children with badges and asks before removing', async () => {
+    const fetch = mockApi({
+      'GET /api/auth/session': signedIn,
+      'GET /api/children': { status: 200, body: [emma, noah] },
+      'DELETE /api/children/c1': { status: 204, body: null },
+    });
+    const user = userEvent.setup();
+    renderAt(<Children />, '/children');
+    expect(await screen.findByRole('heading', { name: 'Emma' })).toBeInTheDocument();
+    expect(screen.getByText('4 years')).toBeInTheDocument();
+    expect(screen.getByText('1 year')).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('list', { name: 'Allergies of Emma' })).getAllByRole('listitem'),
+    ).toHaveLength(2);
+    const card = screen.getByRole('heading', { name: 'Emma' }).closest('li') as HTMLElement;
+    await user.click(within(card).getByRole('button', { name: 'Remove' }));
+    expect(
+      screen.getByText('Are you sure you want to remove Emma? This action cannot be undone.'),
+    ).toBeInTheDocument();
+    expect(calls(fetch, 'DELETE', '/api/children/c1')).toHaveLength(0);
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('Child removed')).toBeInTheDocument();
+    expect(calls(fetch, 'DELETE', '/api/children/c1')).toHaveLength(1);
+  });
+
+  it('adds a child with the form above the list', async () => {
+    const fetch = mockApi({
+      'GET /api/auth/session': signedIn,
+      'GET /api/children': { status: 200, body: [] },
+      'POST /api/children': { status: 201, body: emma },
+    });
+    const user = userEvent.setup();
+    renderAt(<Children />, '/children');
+    expect(await screen.findByText('No children added yet')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Add Child' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Name is required')).toBeInTheDocument();
+    expect(screen.getByText("Please enter the child's name")).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Name'), 'Emma');
+    await user.type(screen.getByLabelText('Age'), '4');
+    await user.type(screen.getByLabelText('Allergies'), 'Peanuts{Enter}Milk{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls(fetch, 'POST', '/api/children')).toHaveLength(1));
+    expect(await sentBody(fetch, 'POST', '/api/children')).toEqual({
+      name: 'Emma',
+      age: 4,
+      dietaryRestrictions: [],
+      allergies: ['Peanuts', 'Milk'],
+    });
+  });
+});
+
+describe('Meal tracker', () => {
+  it('without children points to adding one', async () => {
+    mockApi({ 'GET /api/auth/session': signedIn, 'GET /api/children': { status: 200, body: [] } });
+    renderAt(<MealTracker />, '/meal-tracker');
+    expect(await screen.findByText('No Children Added Yet')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Add Your First Child' })).toHaveAttribute(
+      'href',
+      '/children',
+    );
+  });
+
+  it('filters by child tab and shows the empty state', async () => {
+    const fetch = mockApi({
+      'GET /api/auth/session': signedIn,
+      'GET /api/children': { status: 200, body: [emma, noah] },
+      'GET /api/meals': (r) =>
+        new URL(r.url).searchParams.get('childId') === 'c2' ? page([]) : page([meal]),
+    });
+    const user = userEvent.setup();
+    renderAt(<MealTracker />, '/meal-tracker');
+    expect(
+      await screen.findByRole('tab', { name: 'All Children', selected: true }),
+    ).toBeInTheDocument();
+    expect(await screen.findByRole('article', { name: 'Lunch of Emma' })).toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: 'Noah' }));
+    expect(await screen.findByText('No meals recorded yet')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Record First Meal' })).toBeInTheDocument();
+    expect(
+      calls(fetch, 'GET', '/api/meals').some(
+        (r) => new URL(r.url).searchParams.get('childId') === 'c2',
+      ),
+    ).toBe(true);
+  });
+
+  it('records a meal: first child by default, save only when complete, Enter adds a food', async () => {
+    let saved = false;
+    const fetch = mockApi({
+      'GET /api/auth/session': signedIn,
+      'GET /api/children': { status: 200, body: [emma, noah] },
+      'GET /api/meals': () => page(saved ? [meal] : []),
+      'POST /api/meals': () => {
+        saved = true;
+        return { status: 201, body: meal };
+      },
+    });
+    const user = userEvent.setup();
+    renderAt(<MealTracker />, '/meal-tracker');
+    await user.click(await screen.findByRole('button', { name: 'Record Meal' }));
+    const dialog = screen.getByRole('dialog', { name: 'Record Meal' });
+    expect(within(dialog).getByLabelText('Child')).toHaveValue('c1');
+    expect(within(dialog).getByLabelText('Portion')).toHaveValue('full');
+    expect(within(dialog).getByRole('radio', { name: /Loved it/ })).toBeChecked();
+    const save = within(dialog).getByRole('button', { name: 'Save Meal' });
+    expect(save).toBeDisabled();
+    await user.selectOptions(within(dialog).getByLabelText('Meal type'), 'Dinner');
+    expect(save).toBeDisabled();
+    await user.type(within(dialog).getByLabelText('Foods'), 'Fish pie{Enter}');
+    expect(save).toBeEnabled();
+    await user.click(save);
+    expect(await screen.findByText('Meal recorded! 🍽️')).toBeInTheDocument();
+    expect(await sentBody(fetch, 'POST', '/api/meals')).toMatchObject({
+      childId: 'c1',
+      mealType: 'Dinner',
+      foods: ['Fish pie'],
+      portion: 'full',
+      mood: 'happy',
+    });
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Record Meal' })).not.toBeInTheDocument(),
+    );
+    expect(await screen.findByRole('article', { name: 'Lunch of Emma' })).toBeInTheDocument();
+  });
+});
+
+describe('Home', () => {
+  it('shows the empty states', async () => {
+    mockApi({
+      'GET /api/auth/session': signedIn,
+      'GET /api/children': { status: 200, body: [] },
+      'GET /api/meals': page([]),
+    });
+    renderRoutes({ '/dashboard': <Home /> }, '/dashboard');
+    expect(
+      await screen.findByText(
+        'No children added yet. Add your first child to start tracking meals!',
+      ),
+    ).toBeInTheDocument();
+    expect(await screen.findByText('No recent meals tracked yet')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Start Tracking' })).toHaveAttribute(
+      'href',
+      '/meal-tracker',
+    );
+  });
+
+  it('shows the children grid and the five newest meals', async () => {
+    const meals = Array.from({ length: 5 }, (_, i) => ({
+      ...meal,
+      id: `m${i}`,
+      foods: [`food ${i}`],
+    }));
+    const fetch = mockApi({
+      'GET /api/auth/session': signedIn,
+      'GET /api/children': { status: 200, body: [emma] },
+      'GET /api/meals': page(meals),
+    });
+    renderRoutes({ '/dashboard': <Home /> }, '/dashboard');
+    const grid = await screen.findByRole('list', { name: 'Your children' });
+    expect(within(grid).getByText('Emma')).toBeInTheDocument();
+    expect(within(grid).getByText('4 years old')).toBeInTheDocument();
+    expect(within(grid).getByText('E')).toBeInTheDocument();
+    expect(within(grid).getByRole('link', { name: 'View Profile of Emma' })).toHaveAttribute(
+      'href',
+      '/children',
+    );
+    const recent = await screen.findByRole('list', { name: 'Recent meals' });
+    await waitFor(() => expect(within(recent).getAllByRole('listitem')).toHaveLength(5));
+    expect(calls(fetch, 'GET', '/api/meals')[0]?.url).toContain('limit=5');
+  });
+});
