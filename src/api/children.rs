@@ -6,10 +6,9 @@ use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi};
 
-use super::{ApiError, ApiTags};
+use super::{ApiError, ApiTags, path_id};
 use crate::app::App;
 use crate::auth::CurrentUser;
-use crate::domain::DomainError;
 use crate::domain::child::{Child, ChildDraft};
 use crate::domain::ids::ChildId;
 use crate::family::children;
@@ -78,11 +77,6 @@ pub enum Deleted {
     Done,
 }
 
-/// Ids in paths: anything that is not one of ours is simply not found.
-pub(super) fn child_id(raw: &str) -> Result<ChildId, ApiError> {
-    raw.parse().map_err(|_| DomainError::NotFound.into())
-}
-
 pub struct ChildrenApi;
 
 #[OpenApi(tag = "ApiTags::Children")]
@@ -121,7 +115,7 @@ impl ChildrenApi {
     ) -> Result<Json<ChildDto>, ApiError> {
         let me = user.require_to_view("view children profiles")?;
         Ok(Json(
-            children::get(&app, me.user.id, child_id(&id)?)?.into(),
+            children::get(&app, me.user.id, path_id::<ChildId>(&id)?)?.into(),
         ))
     }
 
@@ -135,7 +129,8 @@ impl ChildrenApi {
         body: Json<ChildRequest>,
     ) -> Result<Json<ChildDto>, ApiError> {
         let me = user.require_to_save("save child profiles")?;
-        let child = children::update(&app, me.user.id, child_id(&id)?, body.0.into()).await?;
+        let child =
+            children::update(&app, me.user.id, path_id::<ChildId>(&id)?, body.0.into()).await?;
         Ok(Json(child.into()))
     }
 
@@ -152,7 +147,7 @@ impl ChildrenApi {
         id: Path<String>,
     ) -> Result<Deleted, ApiError> {
         let me = user.require_to_save("delete child profiles")?;
-        children::delete(&app, me.user.id, child_id(&id)?).await?;
+        children::delete(&app, me.user.id, path_id::<ChildId>(&id)?).await?;
         Ok(Deleted::Done)
     }
 }

@@ -141,12 +141,14 @@ impl From<StoreError> for ApiError {
 
 /// A JSON error response outside poem-openapi (middleware, fallbacks).
 pub fn error_response(status: StatusCode, title: &str, message: &str) -> Response {
-    let body = ErrorBody::new(title, message);
-    let json = serde_json::to_vec(&body).unwrap_or_default();
+    json_error(status, &ErrorBody::new(title, message))
+}
+
+fn json_error(status: StatusCode, body: &ErrorBody) -> Response {
     Response::builder()
         .status(status)
         .content_type("application/json; charset=utf-8")
-        .body(json)
+        .body(serde_json::to_vec(body).unwrap_or_default())
 }
 
 /// Turns any error poem or poem-openapi raised under `/api` into the standard JSON body.
@@ -218,11 +220,7 @@ pub async fn api_error_response(err: poem::Error) -> Response {
     } else {
         StatusCode::BAD_REQUEST
     };
-    let json = serde_json::to_vec(&body).unwrap_or_default();
-    Response::builder()
-        .status(status)
-        .content_type("application/json; charset=utf-8")
-        .body(json)
+    json_error(status, &body)
 }
 
 /// Makes poem-openapi's payload errors readable. Request DTOs use lenient field types and the

@@ -9,10 +9,9 @@ use poem_openapi::{ApiResponse, Object, OpenApi};
 use super::children::Deleted;
 use super::json::SerdeJson;
 use super::media::media_urls;
-use super::{ApiError, ApiTags};
+use super::{ApiError, ApiTags, path_id};
 use crate::app::App;
 use crate::auth::CurrentUser;
-use crate::domain::DomainError;
 use crate::domain::ids::MealId;
 use crate::domain::meal::{Meal, MealDraft};
 use crate::family::meals;
@@ -120,10 +119,6 @@ pub enum MealCreated {
     Created(Json<MealDto>),
 }
 
-fn meal_id(raw: &str) -> Result<MealId, ApiError> {
-    raw.parse().map_err(|_| DomainError::NotFound.into())
-}
-
 pub struct MealsApi;
 
 #[OpenApi(tag = "ApiTags::Meals")]
@@ -173,7 +168,9 @@ impl MealsApi {
         id: Path<String>,
     ) -> Result<Json<MealDto>, ApiError> {
         let me = user.require_to_view("view meals")?;
-        Ok(Json(meals::get(&app, me.user.id, meal_id(&id)?)?.into()))
+        Ok(Json(
+            meals::get(&app, me.user.id, path_id::<MealId>(&id)?)?.into(),
+        ))
     }
 
     /// Replaces a meal's details (a changed photo replaces the old one).
@@ -187,7 +184,7 @@ impl MealsApi {
     ) -> Result<Json<MealDto>, ApiError> {
         let me = user.require_to_save("save meals")?;
         Ok(Json(
-            meals::update(&app, me.user.id, meal_id(&id)?, body.0.into())
+            meals::update(&app, me.user.id, path_id::<MealId>(&id)?, body.0.into())
                 .await?
                 .into(),
         ))
@@ -202,7 +199,7 @@ impl MealsApi {
         id: Path<String>,
     ) -> Result<Deleted, ApiError> {
         let me = user.require_to_save("delete meals")?;
-        meals::delete(&app, me.user.id, meal_id(&id)?).await?;
+        meals::delete(&app, me.user.id, path_id::<MealId>(&id)?).await?;
         Ok(Deleted::Done)
     }
 }

@@ -6,7 +6,7 @@ use poem_openapi::payload::{Binary, Json};
 use poem_openapi::types::multipart::Upload;
 use poem_openapi::{ApiResponse, Multipart, Object, OpenApi};
 
-use super::{ApiError, ApiTags};
+use super::{ApiError, ApiTags, path_id};
 use crate::app::App;
 use crate::auth::CurrentUser;
 use crate::domain::DomainError;
@@ -108,9 +108,7 @@ impl MediaApi {
         #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
     ) -> Result<MediaResponse, ApiError> {
         let me = user.require_to_view("view photos")?;
-        let id: MediaId =
-            id.0.parse()
-                .map_err(|_| ApiError::from(DomainError::NotFound))?;
+        let id: MediaId = path_id(&id.0)?;
         let thumb = size.0.as_deref() == Some("thumb");
         let etag = format!("\"{id}-{}\"", if thumb { "thumb" } else { "full" });
         let bytes = photos::read(&app, me.user.id, id, thumb)?;

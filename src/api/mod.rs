@@ -67,6 +67,12 @@ pub fn service() -> OpenApiService<Apis, ()> {
     .server("/api")
 }
 
+/// An id from a path. Anything that does not parse is as unknown as another family's id: 404.
+pub(crate) fn path_id<T: std::str::FromStr>(raw: &str) -> Result<T, ApiError> {
+    raw.parse()
+        .map_err(|_| crate::domain::DomainError::NotFound.into())
+}
+
 /// The OpenAPI document as JSON (also served at `/api/openapi.json`).
 pub fn spec_json() -> String {
     service().spec()

@@ -237,7 +237,6 @@ pub fn reset_target(app: &App, token: &str) -> AppResult<User> {
 /// Sets a new password through a reset link and ends every session of the account.
 pub async fn reset_password(app: &App, token: &str, password: String) -> AppResult<User> {
     check_password(&password, "Password reset failed")?;
-    reset_target(app, token)?;
     let record = app
         .store
         .reset_tokens

@@ -181,8 +181,7 @@ impl Store {
 
     /// Writes everything to disk. Repositories call it before acknowledging a write.
     pub async fn flush(&self) -> Result<(), StoreError> {
-        self.db.flush_async().await?;
-        Ok(())
+        flushed(&self.db).await
     }
 
     /// Deletes an account and every record of that family: sessions, reset links and all
