@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
@@ -77,7 +77,7 @@ describe('Header when signed in', () => {
     await user.click(await screen.findByRole('button', { name: 'Log Out' }));
     expect(await screen.findByText('Signed out')).toBeInTheDocument();
     expect(screen.getByText('You have been successfully signed out')).toBeInTheDocument();
-    expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
     expect(fetch.mock.calls.some(([r]) => (r as Request).method === 'POST')).toBe(true);
     expect(await screen.findAllByRole('link', { name: 'Log In' })).not.toHaveLength(0);
   });

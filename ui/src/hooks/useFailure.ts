@@ -10,8 +10,9 @@ export function useFailure() {
   return useCallback(
     (err: unknown, fallbackTitle: string): string | undefined => {
       if (err instanceof ApiFailure) {
-        // Validation failures have their own titles; everything else uses the screen's title.
-        const title = err.status === 400 || err.status === 429 ? err.title : fallbackTitle;
+        // Client errors carry the spec's title for what went wrong ('Photo upload failed',
+        // 'Too many attempts'); server and network failures use the screen's title.
+        const title = err.status >= 400 && err.status < 500 ? err.title : fallbackTitle;
         toast({ title, description: err.message });
         return err.field;
       }

@@ -230,6 +230,40 @@ describe('Meal tracker', () => {
   });
 });
 
+describe('Meal form failures', () => {
+  it("show the server's title for a refused photo", async () => {
+    mockApi({
+      'GET /api/auth/session': signedIn,
+      'GET /api/children': { status: 200, body: [emma] },
+      'GET /api/meals': page([]),
+      'POST /api/media': {
+        status: 415,
+        body: {
+          title: 'Photo upload failed',
+          message: 'Please choose an image file (JPEG, PNG, WebP or GIF).',
+          field: null,
+        },
+      },
+    });
+    const user = userEvent.setup();
+    renderAt(<MealTracker />, '/meal-tracker');
+    await user.click(await screen.findByRole('button', { name: 'Record Meal' }));
+    const dialog = screen.getByRole('dialog', { name: 'Record Meal' });
+    await user.selectOptions(within(dialog).getByLabelText('Meal type'), 'Lunch');
+    await user.type(within(dialog).getByLabelText('Foods', { exact: true }), 'Soup{Enter}');
+    await user.upload(
+      within(dialog).getByLabelText('Photo'),
+      new File(['not really'], 'notes.jpg', { type: 'image/jpeg' }),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Save Meal' }));
+    expect(await screen.findByText('Photo upload failed')).toBeInTheDocument();
+    expect(
+      screen.getByText('Please choose an image file (JPEG, PNG, WebP or GIF).'),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Save Meal' })).toBeEnabled();
+  });
+});
+
 describe('Home', () => {
   it('shows the empty states', async () => {
     mockApi({
