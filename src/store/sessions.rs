@@ -108,16 +108,16 @@ impl Sessions {
         let mut removed = 0;
         for entry in self.sessions.iter() {
             let (hash, value) = entry?;
-            let expired = Session::decode(&value).map_or(true, |s| s.expires_at <= now);
-            if expired {
-                if let (Ok(session), Ok(hash32)) =
-                    (Session::decode(&value), <[u8; 32]>::try_from(hash.as_ref()))
-                {
-                    self.by_user.remove(user_key(session.user_id, &hash32))?;
-                }
-                self.sessions.remove(hash)?;
-                removed += 1;
+            // Unreadable records count as expired.
+            let session = Session::decode(&value).ok();
+            if session.as_ref().is_some_and(|s| s.expires_at > now) {
+                continue;
             }
+            if let (Some(session), Ok(hash32)) = (session, <[u8; 32]>::try_from(hash.as_ref())) {
+                self.by_user.remove(user_key(session.user_id, &hash32))?;
+            }
+            self.sessions.remove(hash)?;
+            removed += 1;
         }
         Ok(removed)
     }

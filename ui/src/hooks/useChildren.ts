@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 
 import { api, unwrap, type Schemas } from '../api/client';
@@ -9,6 +10,11 @@ export type ChildInput = Schemas['ChildRequest'];
 /** The family's children, by name. Failures keep an empty list (spec section 8). */
 export function useChildren() {
   return useSWR(keys.children(), () => unwrap(api.GET('/children'), 'Error fetching children'));
+}
+
+/** Child names by id, for meal cards; a meal whose child is gone finds no name. */
+export function useChildNames(children: Child[] | undefined): Map<string, string> {
+  return useMemo(() => new Map(children?.map((c) => [c.id, c.name])), [children]);
 }
 
 /** Create, update and delete, each refreshing the lists they change. */

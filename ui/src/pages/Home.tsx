@@ -1,12 +1,12 @@
 import { ChefHat, ClipboardList, Plus, ShoppingCart } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 
 import { greetingName, useAuth } from '../auth/auth-context';
 import { ChildForm } from '../components/ChildForm';
 import { Modal } from '../components/ui/Modal';
 import { Spinner } from '../components/ui/Spinner';
-import { useChildren } from '../hooks/useChildren';
+import { useChildNames, useChildren } from '../hooks/useChildren';
 import { useMeals } from '../hooks/useMeals';
 import { ageLabel, formatShortDate, moodEmoji } from '../lib/meals';
 import { plannedRoutes, routes } from '../routes';
@@ -121,7 +121,7 @@ function YourChildren() {
 function RecentMeals() {
   const { meals, isLoading } = useMeals(null, 5);
   const { data: children } = useChildren();
-  const names = useMemo(() => new Map(children?.map((c) => [c.id, c.name])), [children]);
+  const names = useChildNames(children);
   const recent = meals.slice(0, 5);
   return (
     <section className="mt-12" aria-labelledby="recent-meals">

@@ -1,5 +1,5 @@
 import { Plus } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 
 import { MealCard } from '../components/MealCard';
@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 import { Modal } from '../components/ui/Modal';
 import { Spinner } from '../components/ui/Spinner';
 import { useToast } from '../components/ui/toast-context';
-import { useChildren } from '../hooks/useChildren';
+import { useChildNames, useChildren } from '../hooks/useChildren';
 import { useFailure } from '../hooks/useFailure';
 import { useMealActions, useMeals, type Meal } from '../hooks/useMeals';
 import { formatToday } from '../lib/meals';
@@ -23,7 +23,7 @@ export default function MealTracker() {
   const fail = useFailure();
   const [recording, setRecording] = useState(false);
   const [deleting, setDeleting] = useState<Meal | null>(null);
-  const names = useMemo(() => new Map(children?.map((c) => [c.id, c.name])), [children]);
+  const names = useChildNames(children);
 
   async function confirmDelete() {
     if (!deleting) return;
