@@ -4,7 +4,6 @@
 //! client info (IP, HTTPS) → same-origin check for unsafe methods → body size limit → routes.
 
 mod body_limit;
-mod client;
 mod origin;
 mod request_log;
 mod security_headers;
@@ -15,9 +14,6 @@ use std::time::Duration;
 use poem::listener::{Acceptor, TcpAcceptor, UnixAcceptor};
 use poem::middleware::CatchPanic;
 use poem::{Endpoint, EndpointExt, IntoResponse, Route, Server};
-
-pub use client::ClientInfo;
-pub use request_log::redact_path;
 
 use crate::api;
 use crate::app::App;
@@ -47,7 +43,7 @@ pub fn endpoint(app: App) -> impl Endpoint<Output = poem::Response> {
         .data(app)
         .around(move |ep, req| body_limit::limit(ep, req, limits.clone()))
         .around(move |ep, req| origin::same_origin_only(ep, req, public_url.clone()))
-        .around(move |ep, req| client::resolve(ep, req, proxies.clone()))
+        .around(move |ep, req| api::client::resolve(ep, req, proxies.clone()))
         .around(security_headers::add)
         .with(CatchPanic::new().with_handler(|_| api::ApiError::internal().into_response()))
         .around(request_log::log)
@@ -83,7 +79,8 @@ pub async fn serve(
         ),
     );
 
-    let jobs = crate::jobs::spawn(app.clone());
+    let housekeeping = crate::service::housekeeping::spawn(app.clone());
+    let jobs = crate::jobs::spawn(app.store.clone(), app.jobs_wake.clone());
     tracing::info!(address = %addr, data_dir = %app.store.dir().display(), "highchair is listening");
     let result = Server::new_with_acceptor(acceptor)
         .run_with_graceful_shutdown(endpoint(app.clone()), shutdown, Some(SHUTDOWN_GRACE))
@@ -92,8 +89,10 @@ pub async fn serve(
     let _ = stop_admin.send(());
     let _ = admin.await;
     let _ = std::fs::remove_file(&socket_path);
-    jobs.abort();
-    let _ = jobs.await;
+    for task in [housekeeping, jobs] {
+        task.abort();
+        let _ = task.await;
+    }
     if let Err(e) = app.store.flush().await {
         tracing::error!(error = %e, "final flush failed");
     }

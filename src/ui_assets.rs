@@ -12,7 +12,7 @@ use poem::{Endpoint, Request, Response, Result};
 use rust_embed::RustEmbed;
 
 use crate::api::error::error_response;
-use crate::server::redact_path;
+use crate::telemetry::redact_path;
 
 #[derive(RustEmbed)]
 #[folder = "ui/dist/"]

@@ -6,11 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use super::Failure;
 use crate::app::App;
-use crate::auth::accounts;
 use crate::domain::DomainError;
 use crate::domain::email::Email;
 use crate::domain::user::{SignupDraft, User};
-use crate::error::AppError;
+use crate::service::{AppError, accounts};
 
 pub const EXIT_FAILURE: u8 = 1;
 pub const EXIT_INVALID: u8 = 2;
@@ -87,6 +86,10 @@ fn failure(err: AppError, email: &str) -> Failure {
             Failure::new(EXIT_INVALID, invalid.message)
         }
         AppError::Domain(other) => Failure::new(EXIT_FAILURE, other.to_string()),
+        AppError::Stale(_) => Failure::new(
+            EXIT_FAILURE,
+            "the account was changed at the same moment; try again",
+        ),
         AppError::Store(e) => Failure::new(EXIT_FAILURE, format!("storage error: {e}")),
     }
 }
@@ -134,20 +137,24 @@ pub async fn reset_password(app: &App, email: &str) -> Result<ResetLink, Failure
 }
 
 pub async fn promote(app: &App, email: &str) -> Result<UserSummary, Failure> {
-    let mut user = find(app, email)?;
+    let user = find(app, email)?;
     if user.is_guest {
         return Err(Failure::new(
             EXIT_INVALID,
             "a guest account cannot be an admin",
         ));
     }
-    user.is_admin = true;
-    user.updated_at = Utc::now();
-    app.store
+    let now = Utc::now();
+    let user = app
+        .store
         .users
-        .update(&user)
+        .update(user.id, None, |u| {
+            u.is_admin = true;
+            u.updated_at = now;
+            Ok(())
+        })
         .await
-        .map_err(|e| failure(e.into(), email))?;
+        .map_err(|e| failure(AppError::from_write(e, "Update failed"), email))?;
     tracing::info!(user.id = %user.id, "account promoted to admin");
     Ok(UserSummary::from(&user))
 }
@@ -155,29 +162,17 @@ pub async fn promote(app: &App, email: &str) -> Result<UserSummary, Failure> {
 /// Deletes the account and every record of that family.
 pub async fn delete_user(app: &App, email: &str) -> Result<UserSummary, Failure> {
     let user = find(app, email)?;
-    app.store
-        .delete_account(user.id)
+    let user = accounts::delete_account(app, user.id)
         .await
-        .map_err(|e| failure(e.into(), email))?;
-    tracing::info!(user.id = %user.id, "account deleted with all its records");
+        .map_err(|e| failure(e, email))?;
     Ok(UserSummary::from(&user))
 }
 
 /// Removes guest accounts unused for 30 days, with all their data.
 pub async fn purge_guests(app: &App) -> Result<Removed, Failure> {
-    let now = Utc::now();
-    let users = app.store.users.list().map_err(|e| failure(e.into(), ""))?;
-    let mut removed = 0;
-    for user in users.iter().filter(|u| u.is_stale_guest(now)) {
-        app.store
-            .delete_account(user.id)
-            .await
-            .map_err(|e| failure(e.into(), user.email.as_str()))?;
-        removed += 1;
-    }
-    if removed > 0 {
-        tracing::info!(removed, "idle guest accounts removed");
-    }
+    let removed = accounts::purge_guests(app)
+        .await
+        .map_err(|e| failure(e, ""))?;
     Ok(Removed { removed })
 }
 

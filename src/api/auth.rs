@@ -7,13 +7,14 @@ use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi};
 
+use super::client::ClientInfo;
 use super::profile::Profile;
-use super::{ApiError, ApiTags};
+use super::session::{CurrentUser, clear_cookie, secure_cookies, session_cookie};
+use super::{ApiError, ApiTags, number_input};
 use crate::app::App;
-use crate::auth::session::{self, SignedIn, secure_cookies};
-use crate::auth::{CurrentUser, accounts};
 use crate::domain::user::{GuestDraft, SignupDraft, User};
-use crate::server::ClientInfo;
+use crate::service::accounts;
+use crate::service::sessions::{self, SignedIn};
 
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
@@ -109,16 +110,17 @@ async fn signed_in(
     client: &ClientInfo,
     user: &User,
 ) -> Result<(Json<SessionInfo>, String), ApiError> {
-    let (cookie, expires_at) = session::start(app, user, secure_cookies(app, client)).await?;
+    let started = sessions::start(app, user).await?;
     Ok((
         Json(SessionInfo {
             user: Profile::from(user),
-            expires_at,
+            expires_at: started.expires_at,
         }),
-        cookie,
+        session_cookie(&started, secure_cookies(app, client)),
     ))
 }
 
+#[derive(Default)]
 pub struct AuthApi;
 
 #[OpenApi(tag = "ApiTags::Auth", prefix_path = "/auth")]
@@ -171,7 +173,7 @@ impl AuthApi {
         let Json(b) = body;
         let draft = GuestDraft {
             first_name: b.first_name,
-            children: b.children,
+            children: number_input(b.children),
         };
         let user = accounts::start_guest(&app, draft, &client.ip_key()).await?;
         let (body, cookie) = signed_in(&app, &client, &user).await?;
@@ -187,11 +189,10 @@ impl AuthApi {
         user: CurrentUser,
     ) -> Result<SignedOutResponse, ApiError> {
         let secure = secure_cookies(&app, &client);
-        let cookie = match user.0 {
-            Some(SignedIn { token_hash, .. }) => session::end(&app, &token_hash, secure).await?,
-            None => session::clear_cookie(secure),
-        };
-        Ok(SignedOutResponse::Done(cookie))
+        if let Some(SignedIn { token_hash, .. }) = user.0 {
+            sessions::end(&app, &token_hash).await?;
+        }
+        Ok(SignedOutResponse::Done(clear_cookie(secure)))
     }
 
     /// The signed-in user and when the session expires; 401 without a session.

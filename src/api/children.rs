@@ -6,12 +6,12 @@ use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi};
 
-use super::{ApiError, ApiTags, path_id};
+use super::session::CurrentUser;
+use super::{ApiError, ApiTags, number_input, path_id};
 use crate::app::App;
-use crate::auth::CurrentUser;
 use crate::domain::child::{Child, ChildDraft};
 use crate::domain::ids::ChildId;
-use crate::family::children;
+use crate::service::children;
 
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
@@ -24,6 +24,8 @@ pub struct ChildDto {
     pub allergies: Vec<String>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// +1 with every change; send it back with an update.
+    pub version: u64,
 }
 
 impl From<Child> for ChildDto {
@@ -36,6 +38,7 @@ impl From<Child> for ChildDto {
             allergies: c.allergies,
             created_at: c.created_at,
             updated_at: c.updated_at,
+            version: c.version,
         }
     }
 }
@@ -51,13 +54,16 @@ pub struct ChildRequest {
     pub dietary_restrictions: Vec<String>,
     #[oai(default)]
     pub allergies: Vec<String>,
+    /// On update: the version the change was made on. A stale one answers 409 with the
+    /// current child and changes nothing.
+    pub version: Option<u64>,
 }
 
 impl From<ChildRequest> for ChildDraft {
     fn from(r: ChildRequest) -> Self {
         ChildDraft {
             name: r.name,
-            age: r.age,
+            age: number_input(r.age),
             dietary_restrictions: r.dietary_restrictions,
             allergies: r.allergies,
         }
@@ -77,6 +83,7 @@ pub enum Deleted {
     Done,
 }
 
+#[derive(Default)]
 pub struct ChildrenApi;
 
 #[OpenApi(tag = "ApiTags::Children")]
@@ -89,7 +96,7 @@ impl ChildrenApi {
         user: CurrentUser,
     ) -> Result<Json<Vec<ChildDto>>, ApiError> {
         let me = user.require_to_view("view children profiles")?;
-        let list = children::list(&app, me.user.id)?;
+        let list = children::list(&app, me.user.family_id)?;
         Ok(Json(list.into_iter().map(ChildDto::from).collect()))
     }
 
@@ -102,7 +109,7 @@ impl ChildrenApi {
         body: Json<ChildRequest>,
     ) -> Result<ChildCreated, ApiError> {
         let me = user.require_to_save("save child profiles")?;
-        let child = children::create(&app, me.user.id, body.0.into()).await?;
+        let child = children::create(&app, me.user.family_id, body.0.into()).await?;
         Ok(ChildCreated::Created(Json(child.into())))
     }
 
@@ -115,7 +122,7 @@ impl ChildrenApi {
     ) -> Result<Json<ChildDto>, ApiError> {
         let me = user.require_to_view("view children profiles")?;
         Ok(Json(
-            children::get(&app, me.user.id, path_id::<ChildId>(&id)?)?.into(),
+            children::get(&app, me.user.family_id, path_id::<ChildId>(&id)?)?.into(),
         ))
     }
 
@@ -129,12 +136,19 @@ impl ChildrenApi {
         body: Json<ChildRequest>,
     ) -> Result<Json<ChildDto>, ApiError> {
         let me = user.require_to_save("save child profiles")?;
-        let child =
-            children::update(&app, me.user.id, path_id::<ChildId>(&id)?, body.0.into()).await?;
+        let version = body.0.version;
+        let child = children::update(
+            &app,
+            me.user.family_id,
+            path_id::<ChildId>(&id)?,
+            version,
+            body.0.into(),
+        )
+        .await?;
         Ok(Json(child.into()))
     }
 
-    /// Removes a child with all of its meals and their photos.
+    /// Removes a child at once; its meals and their photos are removed in the background.
     #[oai(
         path = "/children/:id",
         method = "delete",
@@ -147,7 +161,7 @@ impl ChildrenApi {
         id: Path<String>,
     ) -> Result<Deleted, ApiError> {
         let me = user.require_to_save("delete child profiles")?;
-        children::delete(&app, me.user.id, path_id::<ChildId>(&id)?).await?;
+        children::delete(&app, me.user.family_id, path_id::<ChildId>(&id)?).await?;
         Ok(Deleted::Done)
     }
 }

@@ -4,10 +4,11 @@ use poem::web::Data;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi};
 
+use super::client::ClientInfo;
 use super::{ApiError, ApiTags};
 use crate::app::App;
 use crate::domain::contact::ContactDraft;
-use crate::server::ClientInfo;
+use crate::service::contact;
 
 #[derive(Debug, Object)]
 pub struct ContactRequest {
@@ -33,6 +34,7 @@ pub enum ContactResponse {
     Created(Json<ContactReceipt>),
 }
 
+#[derive(Default)]
 pub struct ContactApi;
 
 #[OpenApi(tag = "ApiTags::Contact")]
@@ -50,18 +52,12 @@ impl ContactApi {
         body: Json<ContactRequest>,
     ) -> Result<ContactResponse, ApiError> {
         let Json(body) = body;
-        let message = ContactDraft {
+        let draft = ContactDraft {
             name: body.name,
             email: body.email,
             message: body.message,
-        }
-        .validate(chrono::Utc::now())?;
-        app.limits
-            .contact
-            .check(&client.ip_key())
-            .map_err(ApiError::too_many)?;
-        app.store.contact_messages.insert(&message).await?;
-        tracing::info!(id = %message.id, "contact message stored");
+        };
+        let message = contact::send(&app, draft, &client.ip_key()).await?;
         Ok(ContactResponse::Created(Json(ContactReceipt {
             id: message.id.to_string(),
             received_at: message.created_at,

@@ -3,10 +3,11 @@
 use poem::http::StatusCode;
 use poem::{IntoResponse, Response};
 use poem_openapi::payload::Json;
-use poem_openapi::{ApiResponse, Object};
+use poem_openapi::{ApiResponse, Object, Union};
 
 use crate::domain::error::human_duration;
 use crate::domain::{DomainError, Invalid};
+use crate::service::{AppError, Stale};
 use crate::store::StoreError;
 
 /// Every error the API returns has this shape; `title` and `message` are the spec's toast texts.
@@ -28,6 +29,24 @@ impl ErrorBody {
     }
 }
 
+/// A 409: the usual error fields and, for a stale update, the current record.
+#[derive(Debug, Object)]
+pub struct ConflictBody {
+    pub title: String,
+    pub message: String,
+    pub field: Option<String>,
+    pub current: Option<Box<Current>>,
+}
+
+/// The record as it is now, after someone else changed it.
+#[derive(Debug, Union)]
+#[oai(one_of)]
+pub enum Current {
+    Child(super::children::ChildDto),
+    Meal(super::meals::MealDto),
+    Profile(super::profile::Profile),
+}
+
 #[derive(Debug, ApiResponse)]
 pub enum ApiError {
     /// The request is malformed or a field is invalid.
@@ -42,9 +61,9 @@ pub enum ApiError {
     /// Unknown, or not yours.
     #[oai(status = 404)]
     NotFound(Json<ErrorBody>),
-    /// Someone else changed it first.
+    /// Someone else changed it first (`current` is the record as it is now), or it exists.
     #[oai(status = 409)]
-    Conflict(Json<ErrorBody>),
+    Conflict(Json<ConflictBody>),
     /// The body or upload is too large.
     #[oai(status = 413)]
     TooLarge(Json<ErrorBody>),
@@ -109,7 +128,12 @@ impl From<DomainError> for ApiError {
                 ApiError::Unauthorized(body(title, message))
             }
             DomainError::Forbidden { title, message } => ApiError::Forbidden(body(title, message)),
-            DomainError::Conflict { title, message } => ApiError::Conflict(body(title, message)),
+            DomainError::Conflict { title, message } => ApiError::Conflict(Json(ConflictBody {
+                title,
+                message,
+                field: None,
+                current: None,
+            })),
             DomainError::TooManyAttempts { retry_after } => ApiError::too_many(retry_after),
             DomainError::TooLarge { title, message } => ApiError::TooLarge(body(title, message)),
             DomainError::Unsupported { title, message } => {
@@ -122,13 +146,32 @@ impl From<DomainError> for ApiError {
     }
 }
 
-impl From<crate::error::AppError> for ApiError {
-    fn from(err: crate::error::AppError) -> Self {
+impl From<AppError> for ApiError {
+    fn from(err: AppError) -> Self {
         match err {
-            crate::error::AppError::Domain(e) => e.into(),
-            crate::error::AppError::Store(e) => e.into(),
+            AppError::Domain(e) => e.into(),
+            AppError::Stale(current) => stale(*current),
+            AppError::Store(e) => e.into(),
         }
     }
+}
+
+/// 409 'Update conflict' with the record as it is now; nothing was changed.
+fn stale(current: Stale) -> ApiError {
+    let (what, current) = match current {
+        Stale::Child(c) => ("child's profile", Current::Child(c.into())),
+        Stale::Meal(m) => ("meal", Current::Meal(m.into())),
+        Stale::Profile(u) => ("profile", Current::Profile((&u).into())),
+    };
+    ApiError::Conflict(Json(ConflictBody {
+        title: "Update conflict".into(),
+        message: format!(
+            "This {what} was changed elsewhere while you were editing. The latest version is \
+             shown; your changes were not saved."
+        ),
+        field: Some("version".into()),
+        current: Some(Box::new(current)),
+    }))
 }
 
 impl From<StoreError> for ApiError {

@@ -28,6 +28,7 @@ pub enum HealthResponse {
     Degraded(Json<Health>),
 }
 
+#[derive(Default)]
 pub struct HealthApi;
 
 #[OpenApi(tag = "ApiTags::Site")]

@@ -4,17 +4,17 @@ use chrono::{DateTime, Utc};
 use poem::web::Data;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
-use poem_openapi::{ApiResponse, Object, OpenApi};
+use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
 use super::children::Deleted;
 use super::json::SerdeJson;
 use super::media::media_urls;
+use super::session::CurrentUser;
 use super::{ApiError, ApiTags, path_id};
 use crate::app::App;
-use crate::auth::CurrentUser;
 use crate::domain::ids::MealId;
-use crate::domain::meal::{Meal, MealDraft};
-use crate::family::meals;
+use crate::domain::meal::{self, Meal, MealDraft};
+use crate::service::meals;
 
 /// Also `Serialize` (same names) for the fast list path; a test checks both give the same JSON.
 #[derive(Debug, Object, serde::Serialize)]
@@ -23,15 +23,11 @@ use crate::family::meals;
 pub struct MealDto {
     pub id: String,
     pub child_id: String,
-    /// Breakfast, Morning Snack, Lunch, Afternoon Snack, Dinner or Evening Snack.
-    pub meal_type: String,
+    pub meal_type: MealType,
     pub foods: Vec<String>,
-    /// none, half, full or seconds.
-    pub portion: String,
-    /// happy, neutral or sad.
-    pub mood: String,
-    /// loved, disliked or seconds, when given.
-    pub feedback: Option<String>,
+    pub portion: Portion,
+    pub mood: Mood,
+    pub feedback: Option<Feedback>,
     pub notes: String,
     /// The photo's media id.
     pub photo: Option<String>,
@@ -43,6 +39,100 @@ pub struct MealDto {
     pub created_at: DateTime<Utc>,
     #[serde(with = "super::json::rfc3339")]
     pub updated_at: DateTime<Utc>,
+    /// +1 with every change; send it back with an update.
+    pub version: u64,
+}
+
+/// The six meal types, by their display names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, serde::Serialize)]
+pub enum MealType {
+    Breakfast,
+    #[oai(rename = "Morning Snack")]
+    #[serde(rename = "Morning Snack")]
+    MorningSnack,
+    Lunch,
+    #[oai(rename = "Afternoon Snack")]
+    #[serde(rename = "Afternoon Snack")]
+    AfternoonSnack,
+    Dinner,
+    #[oai(rename = "Evening Snack")]
+    #[serde(rename = "Evening Snack")]
+    EveningSnack,
+}
+
+impl From<meal::MealType> for MealType {
+    fn from(t: meal::MealType) -> Self {
+        match t {
+            meal::MealType::Breakfast => MealType::Breakfast,
+            meal::MealType::MorningSnack => MealType::MorningSnack,
+            meal::MealType::Lunch => MealType::Lunch,
+            meal::MealType::AfternoonSnack => MealType::AfternoonSnack,
+            meal::MealType::Dinner => MealType::Dinner,
+            meal::MealType::EveningSnack => MealType::EveningSnack,
+        }
+    }
+}
+
+/// How much was eaten.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, serde::Serialize)]
+#[oai(rename_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
+pub enum Portion {
+    None,
+    Half,
+    Full,
+    Seconds,
+}
+
+impl From<meal::Portion> for Portion {
+    fn from(p: meal::Portion) -> Self {
+        match p {
+            meal::Portion::None => Portion::None,
+            meal::Portion::Half => Portion::Half,
+            meal::Portion::Full => Portion::Full,
+            meal::Portion::Seconds => Portion::Seconds,
+        }
+    }
+}
+
+/// The child's reaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, serde::Serialize)]
+#[oai(rename_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
+pub enum Mood {
+    Happy,
+    Neutral,
+    Sad,
+}
+
+impl From<meal::Mood> for Mood {
+    fn from(m: meal::Mood) -> Self {
+        match m {
+            meal::Mood::Happy => Mood::Happy,
+            meal::Mood::Neutral => Mood::Neutral,
+            meal::Mood::Sad => Mood::Sad,
+        }
+    }
+}
+
+/// What the parent noted about the meal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, serde::Serialize)]
+#[oai(rename_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
+pub enum Feedback {
+    Loved,
+    Disliked,
+    Seconds,
+}
+
+impl From<meal::Feedback> for Feedback {
+    fn from(f: meal::Feedback) -> Self {
+        match f {
+            meal::Feedback::Loved => Feedback::Loved,
+            meal::Feedback::Disliked => Feedback::Disliked,
+            meal::Feedback::Seconds => Feedback::Seconds,
+        }
+    }
 }
 
 impl From<Meal> for MealDto {
@@ -51,11 +141,11 @@ impl From<Meal> for MealDto {
         MealDto {
             id: m.id.to_string(),
             child_id: m.child_id.to_string(),
-            meal_type: m.meal_type.label().to_string(),
+            meal_type: m.meal_type.into(),
             foods: m.foods,
-            portion: m.portion.as_str().to_string(),
-            mood: m.mood.as_str().to_string(),
-            feedback: m.feedback.map(|f| f.as_str().to_string()),
+            portion: m.portion.into(),
+            mood: m.mood.into(),
+            feedback: m.feedback.map(Feedback::from),
             notes: m.notes,
             photo: m.photo.map(|p| p.to_string()),
             photo_url: urls.as_ref().map(|u| u.0.clone()),
@@ -63,6 +153,7 @@ impl From<Meal> for MealDto {
             meal_date: m.meal_date,
             created_at: m.created_at,
             updated_at: m.updated_at,
+            version: m.version,
         }
     }
 }
@@ -86,6 +177,9 @@ pub struct MealRequest {
     pub photo: Option<String>,
     /// RFC 3339; default now.
     pub meal_date: Option<String>,
+    /// On update: the version the change was made on. A stale one answers 409 with the
+    /// current meal and changes nothing.
+    pub version: Option<u64>,
 }
 
 impl From<MealRequest> for MealDraft {
@@ -119,6 +213,7 @@ pub enum MealCreated {
     Created(Json<MealDto>),
 }
 
+#[derive(Default)]
 pub struct MealsApi;
 
 #[OpenApi(tag = "ApiTags::Meals")]
@@ -136,7 +231,7 @@ impl MealsApi {
         let me = user.require_to_view("view meals")?;
         let (items, next_cursor) = meals::page(
             &app,
-            me.user.id,
+            me.user.family_id,
             child_id.0.as_deref(),
             cursor.0.as_deref(),
             limit.0,
@@ -156,7 +251,7 @@ impl MealsApi {
         body: Json<MealRequest>,
     ) -> Result<MealCreated, ApiError> {
         let me = user.require_to_save("save meals")?;
-        let meal = meals::create(&app, me.user.id, body.0.into()).await?;
+        let meal = meals::create(&app, me.user.family_id, body.0.into()).await?;
         Ok(MealCreated::Created(Json(meal.into())))
     }
 
@@ -169,7 +264,7 @@ impl MealsApi {
     ) -> Result<Json<MealDto>, ApiError> {
         let me = user.require_to_view("view meals")?;
         Ok(Json(
-            meals::get(&app, me.user.id, path_id::<MealId>(&id)?)?.into(),
+            meals::get(&app, me.user.family_id, path_id::<MealId>(&id)?)?.into(),
         ))
     }
 
@@ -183,11 +278,16 @@ impl MealsApi {
         body: Json<MealRequest>,
     ) -> Result<Json<MealDto>, ApiError> {
         let me = user.require_to_save("save meals")?;
-        Ok(Json(
-            meals::update(&app, me.user.id, path_id::<MealId>(&id)?, body.0.into())
-                .await?
-                .into(),
-        ))
+        let version = body.0.version;
+        let meal = meals::update(
+            &app,
+            me.user.family_id,
+            path_id::<MealId>(&id)?,
+            version,
+            body.0.into(),
+        )
+        .await?;
+        Ok(Json(meal.into()))
     }
 
     /// Removes a meal and its photo.
@@ -199,7 +299,7 @@ impl MealsApi {
         id: Path<String>,
     ) -> Result<Deleted, ApiError> {
         let me = user.require_to_save("delete meals")?;
-        meals::delete(&app, me.user.id, path_id::<MealId>(&id)?).await?;
+        meals::delete(&app, me.user.family_id, path_id::<MealId>(&id)?).await?;
         Ok(Deleted::Done)
     }
 }

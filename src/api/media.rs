@@ -6,12 +6,12 @@ use poem_openapi::payload::{Binary, Json};
 use poem_openapi::types::multipart::Upload;
 use poem_openapi::{ApiResponse, Multipart, Object, OpenApi};
 
+use super::session::CurrentUser;
 use super::{ApiError, ApiTags, path_id};
 use crate::app::App;
-use crate::auth::CurrentUser;
 use crate::domain::DomainError;
 use crate::domain::ids::MediaId;
-use crate::family::photos;
+use crate::service::photos;
 
 /// The URLs of a photo and of its thumbnail.
 pub fn media_urls(id: MediaId) -> (String, String) {
@@ -74,6 +74,7 @@ pub enum MediaResponse {
 /// A photo never changes under its id, so it may be cached for long, but only by the browser.
 const PRIVATE_CACHE: &str = "private, max-age=31536000, immutable";
 
+#[derive(Default)]
 pub struct MediaApi;
 
 #[OpenApi(tag = "ApiTags::Media")]
@@ -88,7 +89,7 @@ impl MediaApi {
     ) -> Result<Uploaded, ApiError> {
         let me = user.require_to_save("upload photos")?;
         let bytes = upload_bytes(form, "Photo upload failed").await?;
-        let record = photos::upload(&app, me.user.id, bytes).await?;
+        let record = photos::upload(&app, me.user.family_id, bytes).await?;
         let (url, thumbnail_url) = media_urls(record.id);
         Ok(Uploaded::Created(Json(MediaDto {
             id: record.id.to_string(),
@@ -111,7 +112,7 @@ impl MediaApi {
         let id: MediaId = path_id(&id.0)?;
         let thumb = size.0.as_deref() == Some("thumb");
         let etag = format!("\"{id}-{}\"", if thumb { "thumb" } else { "full" });
-        let bytes = photos::read(&app, me.user.id, id, thumb)?;
+        let bytes = photos::read(&app, me.user.family_id, id, thumb)?;
         if if_none_match
             .0
             .as_deref()

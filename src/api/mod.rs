@@ -2,17 +2,21 @@
 
 pub mod auth;
 pub mod children;
+pub mod client;
 pub mod contact;
 pub mod error;
+pub mod events;
 pub mod health;
 pub mod json;
 pub mod meals;
 pub mod media;
 pub mod profile;
+pub mod session;
 pub mod site;
 
 use poem_openapi::{OpenApiService, Tags};
 
+pub use client::ClientInfo;
 pub use error::{ApiError, ErrorBody};
 
 #[derive(Tags)]
@@ -31,6 +35,8 @@ pub enum ApiTags {
     Meals,
     /// Photos.
     Media,
+    /// The family's change feed.
+    Events,
 }
 
 pub type Apis = (
@@ -42,35 +48,36 @@ pub type Apis = (
     children::ChildrenApi,
     meals::MealsApi,
     media::MediaApi,
+    events::EventsApi,
 );
 
 /// The API with its OpenAPI document. State arrives per request through `Data<&App>`.
 pub fn service() -> OpenApiService<Apis, ()> {
-    OpenApiService::new(
-        (
-            health::HealthApi,
-            site::SiteApi,
-            contact::ContactApi,
-            auth::AuthApi,
-            profile::ProfileApi,
-            children::ChildrenApi,
-            meals::MealsApi,
-            media::MediaApi,
-        ),
-        "Highchair",
-        env!("CARGO_PKG_VERSION"),
-    )
-    .description(
-        "The API of a self-hosted Highchair server. Every error answers \
+    OpenApiService::new(Apis::default(), "Highchair", env!("CARGO_PKG_VERSION"))
+        .description(
+            "The API of a self-hosted Highchair server. Every error answers \
          `{title, message, field}`; owner routes need the session cookie.",
-    )
-    .server("/api")
+        )
+        .server("/api")
 }
 
 /// An id from a path. Anything that does not parse is as unknown as another family's id: 404.
 pub(crate) fn path_id<T: std::str::FromStr>(raw: &str) -> Result<T, ApiError> {
     raw.parse()
         .map_err(|_| crate::domain::DomainError::NotFound.into())
+}
+
+/// A JSON value from a lenient number field ("age": 4, "4", "" or null) for the domain's rules.
+pub(crate) fn number_input(value: Option<serde_json::Value>) -> crate::domain::number::NumberInput {
+    use crate::domain::number::NumberInput;
+    match value {
+        None | Some(serde_json::Value::Null) => NumberInput::Absent,
+        Some(serde_json::Value::Number(n)) => {
+            n.as_f64().map_or(NumberInput::Other, NumberInput::Number)
+        }
+        Some(serde_json::Value::String(s)) => NumberInput::Text(s),
+        Some(_) => NumberInput::Other,
+    }
 }
 
 /// The OpenAPI document as JSON (also served at `/api/openapi.json`).

@@ -2,13 +2,13 @@
 
 use poem::web::Data;
 use poem_openapi::payload::Json;
-use poem_openapi::{Object, OpenApi};
+use poem_openapi::{Enum, Object, OpenApi};
 
+use super::session::CurrentUser;
 use super::{ApiError, ApiTags};
 use crate::app::App;
-use crate::auth::CurrentUser;
-use crate::auth::accounts;
 use crate::domain::user::User;
+use crate::service::{accounts, photos};
 
 /// A user as the UI sees them. No hash, no token, ever.
 #[derive(Debug, Clone, Object)]
@@ -19,12 +19,22 @@ pub struct Profile {
     pub email: String,
     pub first_name: String,
     pub last_name: String,
-    /// `mom`, `dad` or `guest`.
-    pub role: String,
+    pub role: Role,
     pub is_guest: bool,
     pub is_admin: bool,
     /// The profile picture, when one is set.
     pub avatar_url: Option<String>,
+    /// +1 with every change; send it back with an update.
+    pub version: u64,
+}
+
+/// The role shown on the profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum Role {
+    Mom,
+    Dad,
+    Guest,
 }
 
 impl From<&User> for Profile {
@@ -34,10 +44,15 @@ impl From<&User> for Profile {
             email: user.email.to_string(),
             first_name: user.first_name.clone(),
             last_name: user.last_name.clone(),
-            role: user.display_role().to_string(),
+            role: match (user.is_guest, user.role) {
+                (true, _) => Role::Guest,
+                (false, crate::domain::user::ParentRole::Mom) => Role::Mom,
+                (false, crate::domain::user::ParentRole::Dad) => Role::Dad,
+            },
             is_guest: user.is_guest,
             is_admin: user.is_admin,
             avatar_url: user.avatar.map(|id| super::media::media_urls(id).0),
+            version: user.version,
         }
     }
 }
@@ -47,8 +62,11 @@ impl From<&User> for Profile {
 pub struct ProfileUpdate {
     pub first_name: Option<String>,
     pub last_name: Option<String>,
+    /// The version this change was made on; a stale one answers 409 with the current profile.
+    pub version: Option<u64>,
 }
 
+#[derive(Default)]
 pub struct ProfileApi;
 
 #[OpenApi(tag = "ApiTags::Profile")]
@@ -70,7 +88,7 @@ impl ProfileApi {
     ) -> Result<Json<Profile>, ApiError> {
         let me = user.require_to_save("upload photos")?;
         let bytes = super::media::upload_bytes(form, "Upload failed").await?;
-        let updated = crate::family::photos::set_avatar(&app, me.user, bytes).await?;
+        let updated = photos::set_avatar(&app, me.user.id, bytes).await?;
         Ok(Json(Profile::from(&updated)))
     }
 
@@ -84,8 +102,14 @@ impl ProfileApi {
     ) -> Result<Json<Profile>, ApiError> {
         let me = user.require_to_save("update your profile")?;
         let Json(body) = body;
-        let updated =
-            accounts::update_profile(&app, me.user, body.first_name, body.last_name).await?;
+        let updated = accounts::update_profile(
+            &app,
+            me.user.id,
+            body.version,
+            body.first_name,
+            body.last_name,
+        )
+        .await?;
         Ok(Json(Profile::from(&updated)))
     }
 }

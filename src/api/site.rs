@@ -26,6 +26,7 @@ pub struct SiteInfo {
     pub contact_email: String,
 }
 
+#[derive(Default)]
 pub struct SiteApi;
 
 #[OpenApi(tag = "ApiTags::Site")]

@@ -1,12 +1,10 @@
-//! Authentication: password hashing, tokens, sessions, account flows and attempt limits.
+//! Authentication primitives: password hashing, random tokens and attempt limits. No HTTP and no
+//! account flows (those are in `service`).
 
-pub mod accounts;
 pub mod hasher;
 pub mod limiter;
 pub mod password;
-pub mod session;
 pub mod tokens;
 
 pub use hasher::Hasher;
 pub use limiter::AttemptLimiter;
-pub use session::{CurrentUser, SESSION_COOKIE};

@@ -90,7 +90,14 @@ impl Target {
                 })?;
                 client::call(stream, method, path, body).await
             }
-            Target::Local(app) => local(app.clone()).await,
+            Target::Local(app) => {
+                let result = local(app.clone()).await;
+                // Without a server, this process finishes what it queued (cascading deletes).
+                crate::jobs::run_pending(&app.store).await.map_err(|e| {
+                    Failure::new(EXIT_FAILURE, format!("finishing the removal failed: {e}"))
+                })?;
+                result
+            }
         }
     }
 }

@@ -1,4 +1,4 @@
-//! The one error type of the domain layer. `api::error` maps it to HTTP in exactly one place.
+//! The one error type of the domain layer. The API layer maps it to a response in one place.
 
 use std::time::Duration;
 
@@ -34,7 +34,7 @@ impl Invalid {
 pub enum DomainError {
     #[error(transparent)]
     Invalid(#[from] Invalid),
-    /// Unknown, or another family's: both answer 404 so ids cannot be probed.
+    /// Unknown, or another family's: both look the same, so ids cannot be probed.
     #[error("not found")]
     NotFound,
     #[error("{title}: {message}")]

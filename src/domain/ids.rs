@@ -66,6 +66,18 @@ typed_id!(
 );
 
 typed_id!(
+    /// A family (household): the owner of children, meals and photos. An account made before
+    /// households existed has a family id equal to its user id; after that the two are
+    /// independent, so never derive one from the other.
+    FamilyId
+);
+
+typed_id!(
+    /// A persisted background job (cascading deletes, purges).
+    JobId
+);
+
+typed_id!(
     /// A stored photo (meal photo or avatar).
     MediaId
 );

@@ -5,8 +5,9 @@ use std::fmt;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use super::change::first_version;
 use super::error::Invalid;
-use super::ids::{ChildId, MealId, MediaId, UserId};
+use super::ids::{ChildId, FamilyId, MealId, MediaId};
 use super::tags;
 use super::text::{GENERAL_TEXT_MAX, char_len, sanitize, too_long_message};
 
@@ -174,7 +175,11 @@ impl Feedback {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Meal {
     pub id: MealId,
-    pub owner: UserId,
+    /// Stored as `owner` before households existed.
+    #[serde(alias = "owner")]
+    pub family: FamilyId,
+    #[serde(default = "first_version")]
+    pub version: u64,
     pub child_id: ChildId,
     pub meal_type: MealType,
     pub foods: Vec<String>,
@@ -298,10 +303,11 @@ impl MealDraft {
 }
 
 impl Meal {
-    pub fn create(owner: UserId, fields: MealFields, now: DateTime<Utc>) -> Meal {
+    pub fn create(family: FamilyId, fields: MealFields, now: DateTime<Utc>) -> Meal {
         let mut meal = Meal {
             id: MealId::new(),
-            owner,
+            family,
+            version: first_version(),
             child_id: fields.child_id,
             meal_type: fields.meal_type,
             foods: Vec::new(),

@@ -1,11 +1,13 @@
 //! Types and rules with no I/O. Everything here is unit-tested in place.
 
+pub mod change;
 pub mod child;
 pub mod contact;
 pub mod email;
 pub mod error;
 pub mod ids;
 pub mod meal;
+pub mod number;
 pub mod tags;
 pub mod text;
 pub mod user;

@@ -3,9 +3,11 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::change::first_version;
 use super::email::{EMAIL_MAX, Email};
 use super::error::Invalid;
-use super::ids::{MediaId, UserId};
+use super::ids::{FamilyId, MediaId, UserId};
+use super::number::NumberInput;
 use super::text::{NAME_MAX, char_len, sanitize_line, too_long_message};
 
 pub const PASSWORD_MIN: usize = 8;
@@ -45,6 +47,15 @@ impl ParentRole {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct User {
     pub id: UserId,
+    /// The household whose data this account sees. Accounts from before households have none
+    /// stored; the store fills in their own id (see `store::users`).
+    pub family_id: FamilyId,
+    #[serde(default = "first_version")]
+    pub version: u64,
+    /// Sessions remember the epoch they started in; a password reset moves it on, which ends
+    /// every older session at once, even one that was being created at that moment.
+    #[serde(default)]
+    pub session_epoch: u64,
     pub email: Email,
     pub first_name: String,
     pub last_name: String,
@@ -229,7 +240,7 @@ const GUEST: &str = "Guest access failed";
 #[derive(Debug, Clone)]
 pub struct GuestDraft {
     pub first_name: String,
-    pub children: Option<serde_json::Value>,
+    pub children: NumberInput,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -249,7 +260,7 @@ impl GuestDraft {
                 "firstName",
             ));
         }
-        let children = guest_children(self.children.as_ref())?;
+        let children = guest_children(&self.children)?;
         let first_name = format!("Guest_{name}");
         if char_len(&first_name) > NAME_MAX {
             return Err(Invalid::new(
@@ -265,13 +276,8 @@ impl GuestDraft {
     }
 }
 
-fn guest_children(value: Option<&serde_json::Value>) -> Result<u32, Invalid> {
-    let number = match value {
-        Some(serde_json::Value::Number(n)) => n.as_f64(),
-        Some(serde_json::Value::String(s)) => s.trim().parse::<f64>().ok(),
-        _ => None,
-    };
-    let Some(number) = number.filter(|n| n.is_finite()) else {
+fn guest_children(value: &NumberInput) -> Result<u32, Invalid> {
+    let Some(number) = value.as_number() else {
         return Ok(1);
     };
     let whole = number.trunc();
@@ -303,7 +309,6 @@ pub fn validate_profile(first_name: &str, last_name: &str) -> Result<(String, St
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     fn draft() -> SignupDraft {
         SignupDraft {
@@ -449,7 +454,7 @@ mod tests {
 
     #[test]
     fn guest_rules() {
-        let g = |name: &str, children: Option<serde_json::Value>| {
+        let g = |name: &str, children: NumberInput| {
             GuestDraft {
                 first_name: name.into(),
                 children,
@@ -457,23 +462,23 @@ mod tests {
             .validate()
         };
         assert_eq!(
-            g("Sam", Some(json!(3))).unwrap(),
+            g("Sam", NumberInput::Number(3.0)).unwrap(),
             Guest {
                 first_name: "Guest_Sam".into(),
                 children: 3
             }
         );
-        assert_eq!(g("Sam", None).unwrap().children, 1);
+        assert_eq!(g("Sam", NumberInput::Absent).unwrap().children, 1);
         assert_eq!(
-            g("Sam", Some(json!("lots"))).unwrap().children,
+            g("Sam", NumberInput::Text("lots".into())).unwrap().children,
             1,
             "not numeric falls back to 1"
         );
-        assert_eq!(g("Sam", Some(json!("4"))).unwrap().children, 4);
-        assert_eq!(g("Sam", Some(json!(10))).unwrap().children, 10);
-        assert!(g("Sam", Some(json!(11))).is_err());
-        assert!(g("Sam", Some(json!(0))).is_err());
-        let e = g("  ", None).unwrap_err();
+        assert_eq!(g("Sam", NumberInput::Text("4".into())).unwrap().children, 4);
+        assert_eq!(g("Sam", NumberInput::Number(10.0)).unwrap().children, 10);
+        assert!(g("Sam", NumberInput::Number(11.0)).is_err());
+        assert!(g("Sam", NumberInput::Number(0.0)).is_err());
+        let e = g("  ", NumberInput::Absent).unwrap_err();
         assert_eq!(
             (e.title.as_str(), e.message.as_str()),
             ("Name required", "Please enter your first name")
@@ -495,6 +500,9 @@ mod tests {
         let now = Utc::now();
         let mut u = User {
             id: UserId::new(),
+            family_id: FamilyId::new(),
+            version: 1,
+            session_epoch: 0,
             email: Email::parse("g@guest.invalid").unwrap(),
             first_name: "Guest_Sam".into(),
             last_name: String::new(),

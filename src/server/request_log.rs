@@ -8,6 +8,8 @@ use poem::http::HeaderValue;
 use poem::{Endpoint, IntoResponse, Request, Response, Result};
 use tracing::Instrument;
 
+use crate::telemetry::redact_path;
+
 pub(super) async fn log<E: Endpoint>(ep: Arc<E>, req: Request) -> Result<Response> {
     let id = request_id();
     let method = req.method().clone();
@@ -40,52 +42,9 @@ fn request_id() -> String {
     hex::encode(bytes)
 }
 
-/// Path segments that follow these are secrets (invite and reset tokens) and are not logged.
-const SECRET_AFTER: &[&str] = &["share", "reset-password", "accept", "dashboard"];
-const MAX_LOGGED_PATH: usize = 200;
-
-/// The path with tokens replaced by `…` and cut to a sane length.
-pub fn redact_path(path: &str) -> String {
-    let mut out = Vec::new();
-    let mut hide_next = false;
-    for segment in path.split('/') {
-        if hide_next && !segment.is_empty() {
-            out.push("…");
-            hide_next = false;
-            continue;
-        }
-        hide_next = SECRET_AFTER.contains(&segment);
-        out.push(segment);
-    }
-    let joined = out.join("/");
-    if joined.chars().count() > MAX_LOGGED_PATH {
-        let cut: String = joined.chars().take(MAX_LOGGED_PATH).collect();
-        format!("{cut}…")
-    } else {
-        joined
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn tokens_are_redacted() {
-        assert_eq!(
-            redact_path("/api/share/abc123/children"),
-            "/api/share/…/children"
-        );
-        assert_eq!(redact_path("/reset-password/secret"), "/reset-password/…");
-        assert_eq!(redact_path("/co-parent/accept/tok"), "/co-parent/accept/…");
-        assert_eq!(redact_path("/api/children/42"), "/api/children/42");
-        assert_eq!(
-            redact_path(&format!("/{}", "a".repeat(500)))
-                .chars()
-                .count(),
-            201
-        );
-    }
 
     #[test]
     fn request_ids_are_unique_hex() {

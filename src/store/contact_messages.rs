@@ -1,6 +1,7 @@
 //! Messages from the public contact form, kept for the server's admin.
 
-use super::{Record, StoreError, flushed};
+use super::write::Shared;
+use super::{Record, StoreError};
 use crate::domain::contact::ContactMessage;
 
 impl Record for ContactMessage {
@@ -8,18 +9,18 @@ impl Record for ContactMessage {
 }
 
 pub struct ContactMessages {
-    db: sled::Db,
+    core: Shared,
     tree: sled::Tree,
 }
 
 impl ContactMessages {
-    pub(super) fn new(db: sled::Db, tree: sled::Tree) -> Self {
-        Self { db, tree }
+    pub(super) fn new(core: Shared, tree: sled::Tree) -> Self {
+        Self { core, tree }
     }
 
     pub async fn insert(&self, message: &ContactMessage) -> Result<(), StoreError> {
         self.tree.insert(message.id.as_bytes(), message.encode()?)?;
-        flushed(&self.db).await
+        self.core.flush().await
     }
 
     /// Newest first.

@@ -1,15 +1,16 @@
-//! The meal log. Records are keyed `owner ++ meal`; two indexes give newest-first pages:
-//! `owner ++ time ++ meal` for the whole family and `owner ++ child ++ time ++ meal` per child.
-//! Indexes and the photo's "attached" flag change in the same transaction as the meal.
+//! The meal log. Records are keyed `family ++ meal`; two indexes give newest-first pages:
+//! `family ++ time ++ meal` for the whole family and `family ++ child ++ time ++ meal` per
+//! child. Both indexes and the photo move with the meal in its write transaction, and a meal is
+//! only stored while its child exists.
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use sled::Transactional;
-use sled::transaction::{ConflictableTransactionError, TransactionError, TransactionalTree};
 
-use super::media::{AttachError, MediaTrees, attach_tx, remove_tx};
-use super::{Record, StoreError, flushed, keys};
-use crate::domain::ids::{ChildId, MealId, UserId};
+use super::write::{Entity, Shared, TreeId, WriteError, write_error};
+use super::{Record, StoreError, keys};
+use crate::domain::DomainError;
+use crate::domain::change::Kind;
+use crate::domain::ids::{ChildId, FamilyId, MealId, MediaId};
 use crate::domain::meal::Meal;
 
 impl Record for Meal {
@@ -40,177 +41,146 @@ impl Cursor {
     }
 }
 
-/// The meal trees, shared with the children repository for cascading deletes.
-#[derive(Clone)]
-pub struct MealTrees {
-    pub(super) meals: sled::Tree,
-    pub(super) by_time: sled::Tree,
-    pub(super) by_child: sled::Tree,
+pub(crate) fn meal_key(family: FamilyId, id: MealId) -> [u8; 32] {
+    keys::owned(family.as_bytes(), id.as_bytes())
 }
 
-fn time_index(meal: &Meal) -> Vec<u8> {
-    keys::join(&[
-        meal.owner.as_bytes(),
-        &keys::time(meal.meal_date),
-        meal.id.as_bytes(),
-    ])
-}
+impl Entity for Meal {
+    const TREE: TreeId = TreeId::Meals;
+    const KIND: Kind = Kind::Meal;
 
-fn child_index(meal: &Meal) -> Vec<u8> {
-    keys::join(&[
-        meal.owner.as_bytes(),
-        meal.child_id.as_bytes(),
-        &keys::time(meal.meal_date),
-        meal.id.as_bytes(),
-    ])
-}
-
-fn meal_key(meal: &Meal) -> [u8; 32] {
-    keys::owned(meal.owner.as_bytes(), meal.id.as_bytes())
-}
-
-/// Inside a transaction: removes a meal, its index entries and its photo.
-pub(super) fn remove_meal_tx<E>(
-    meals: &TransactionalTree,
-    by_time: &TransactionalTree,
-    by_child: &TransactionalTree,
-    media: &TransactionalTree,
-    blobs: &TransactionalTree,
-    meal: &Meal,
-) -> Result<(), ConflictableTransactionError<E>> {
-    meals.remove(meal_key(meal).as_slice())?;
-    by_time.remove(time_index(meal))?;
-    by_child.remove(child_index(meal))?;
-    if let Some(photo) = meal.photo {
-        remove_tx(media, blobs, meal.owner, photo)?;
+    fn key(&self) -> Vec<u8> {
+        meal_key(self.family, self.id).to_vec()
     }
-    Ok(())
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum MealWriteError {
-    #[error("the photo is unknown")]
-    PhotoMissing,
-    #[error("the photo belongs to another meal")]
-    PhotoInUse,
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
-
-fn write_error(err: TransactionError<AttachError>) -> MealWriteError {
-    match err {
-        TransactionError::Abort(AttachError::Missing) => MealWriteError::PhotoMissing,
-        TransactionError::Abort(AttachError::InUse) => MealWriteError::PhotoInUse,
-        TransactionError::Abort(AttachError::Corrupt(e)) => StoreError::Corrupt(e).into(),
-        TransactionError::Storage(e) => StoreError::Sled(e).into(),
+    fn family(&self) -> FamilyId {
+        self.family
+    }
+    fn id(&self) -> uuid::Uuid {
+        self.id.as_uuid()
+    }
+    fn version(&self) -> u64 {
+        self.version
+    }
+    fn set_version(&mut self, version: u64) {
+        self.version = version;
+    }
+    fn index(&self) -> Vec<(TreeId, Vec<u8>, Vec<u8>)> {
+        let time = keys::time(self.meal_date);
+        vec![
+            (
+                TreeId::MealsByTime,
+                keys::join(&[self.family.as_bytes(), &time, self.id.as_bytes()]),
+                Vec::new(),
+            ),
+            (
+                TreeId::MealsByChild,
+                keys::join(&[
+                    self.family.as_bytes(),
+                    self.child_id.as_bytes(),
+                    &time,
+                    self.id.as_bytes(),
+                ]),
+                Vec::new(),
+            ),
+        ]
+    }
+    fn photos(&self) -> Vec<MediaId> {
+        self.photo.into_iter().collect()
+    }
+    fn requires(&self) -> Vec<(TreeId, Vec<u8>)> {
+        vec![(
+            TreeId::Children,
+            super::children::child_key(self.family, self.child_id).to_vec(),
+        )]
     }
 }
 
 pub struct Meals {
-    db: sled::Db,
-    trees: MealTrees,
-    media: MediaTrees,
+    core: Shared,
 }
 
 impl Meals {
-    pub(super) fn new(db: sled::Db, trees: MealTrees, media: MediaTrees) -> Self {
-        Self { db, trees, media }
+    pub(super) fn new(core: Shared) -> Self {
+        Self { core }
     }
 
-    pub async fn insert(&self, meal: &Meal) -> Result<(), MealWriteError> {
-        let value = meal.encode()?;
-        let t = &self.trees;
-        (&t.meals, &t.by_time, &t.by_child, &self.media.records)
-            .transaction(|(meals, by_time, by_child, media)| {
-                if let Some(photo) = meal.photo {
-                    attach_tx(media, meal.owner, photo)?;
+    /// Stores a new meal; its child must exist and its photo must be an unused upload.
+    pub async fn insert(&self, meal: &Meal) -> Result<Meal, WriteError<Meal>> {
+        self.core
+            .commit(|tx| tx.insert(meal))
+            .await
+            .map_err(write_error)
+    }
+
+    /// Changes a meal in one transaction (indexes and photo follow).
+    pub async fn update(
+        &self,
+        family: FamilyId,
+        id: MealId,
+        expected: Option<u64>,
+        change: impl Fn(&mut Meal) -> Result<(), DomainError>,
+    ) -> Result<Meal, WriteError<Meal>> {
+        let key = meal_key(family, id);
+        self.core
+            .commit(|tx| tx.update(&key, expected, &change))
+            .await
+            .map_err(write_error)
+    }
+
+    /// Removes the meal and its photo. `false` when there was no such (visible) meal.
+    pub async fn delete(&self, family: FamilyId, id: MealId) -> Result<bool, StoreError> {
+        let key = meal_key(family, id);
+        let deleted = self
+            .core
+            .commit(|tx| {
+                let Some(meal) = tx.get::<Meal>(&key)? else {
+                    return Ok(false);
+                };
+                if !tx.exists(
+                    TreeId::Children,
+                    &super::children::child_key(family, meal.child_id),
+                )? {
+                    // Its child is being deleted: the meal already counts as gone.
+                    return Ok(false);
                 }
-                meals.insert(meal_key(meal).as_slice(), value.as_slice())?;
-                by_time.insert(time_index(meal), meal.child_id.as_bytes().as_slice())?;
-                by_child.insert(child_index(meal), &[])?;
-                Ok(())
+                Ok(tx.delete::<Meal>(&key, true)?.is_some())
             })
-            .map_err(write_error)?;
-        flushed(&self.db).await?;
-        Ok(())
+            .await?;
+        Ok(deleted)
     }
 
-    /// Saves `new` over `old` (same id): moves index entries, swaps the photo if it changed.
-    pub async fn replace(&self, old: &Meal, new: &Meal) -> Result<(), MealWriteError> {
-        let value = new.encode()?;
-        let t = &self.trees;
-        (
-            &t.meals,
-            &t.by_time,
-            &t.by_child,
-            &self.media.records,
-            &self.media.blobs,
-        )
-            .transaction(|(meals, by_time, by_child, media, blobs)| {
-                if old.photo != new.photo {
-                    if let Some(photo) = new.photo {
-                        attach_tx(media, new.owner, photo)?;
-                    }
-                    if let Some(photo) = old.photo {
-                        remove_tx(media, blobs, old.owner, photo)?;
-                    }
-                }
-                by_time.remove(time_index(old))?;
-                by_child.remove(child_index(old))?;
-                meals.insert(meal_key(new).as_slice(), value.as_slice())?;
-                by_time.insert(time_index(new), new.child_id.as_bytes().as_slice())?;
-                by_child.insert(child_index(new), &[])?;
-                Ok(())
-            })
-            .map_err(write_error)?;
-        flushed(&self.db).await?;
-        Ok(())
-    }
-
-    /// Removes the meal and its photo.
-    pub async fn delete(&self, meal: &Meal) -> Result<(), StoreError> {
-        let t = &self.trees;
-        let result: Result<(), TransactionError<()>> = (
-            &t.meals,
-            &t.by_time,
-            &t.by_child,
-            &self.media.records,
-            &self.media.blobs,
-        )
-            .transaction(|(meals, by_time, by_child, media, blobs)| {
-                remove_meal_tx(meals, by_time, by_child, media, blobs, meal)
-            });
-        result.map_err(|e| match e {
-            TransactionError::Storage(e) => StoreError::Sled(e),
-            TransactionError::Abort(()) => StoreError::Corrupt("meal transaction aborted".into()),
-        })?;
-        flushed(&self.db).await
-    }
-
-    /// The owner's meal; another family's id is simply not found.
-    pub fn get(&self, owner: UserId, id: MealId) -> Result<Option<Meal>, StoreError> {
-        self.trees
-            .meals
-            .get(keys::owned(owner.as_bytes(), id.as_bytes()))?
-            .map(|v| Meal::decode(&v))
-            .transpose()
+    /// The family's meal; another family's id, or a meal of a deleted child, is not found.
+    pub fn get(&self, family: FamilyId, id: MealId) -> Result<Option<Meal>, StoreError> {
+        let Some(meal) = self.core.read::<Meal>(&meal_key(family, id))? else {
+            return Ok(None);
+        };
+        let child = super::children::child_key(family, meal.child_id);
+        if !self.core.tree(TreeId::Children).contains_key(child)? {
+            return Ok(None);
+        }
+        Ok(Some(meal))
     }
 
     /// Newest first, `limit` meals after `after`, optionally of one child. Returns the page and,
-    /// when more exist, the cursor of the next page.
+    /// when more exist, the cursor of the next page. `live` lists the family's children: meals
+    /// of any other child (one being deleted) are left out.
     pub fn page(
         &self,
-        owner: UserId,
+        family: FamilyId,
         child: Option<ChildId>,
         after: Option<Cursor>,
         limit: usize,
+        live: &[ChildId],
     ) -> Result<(Vec<Meal>, Option<Cursor>), StoreError> {
         let (tree, prefix) = match child {
             Some(c) => (
-                &self.trees.by_child,
-                keys::join(&[owner.as_bytes(), c.as_bytes()]),
+                self.core.tree(TreeId::MealsByChild),
+                keys::join(&[family.as_bytes(), c.as_bytes()]),
             ),
-            None => (&self.trees.by_time, owner.as_bytes().to_vec()),
+            None => (
+                self.core.tree(TreeId::MealsByTime),
+                family.as_bytes().to_vec(),
+            ),
         };
         let entries: Box<dyn DoubleEndedIterator<Item = sled::Result<(sled::IVec, sled::IVec)>>> =
             match after {
@@ -220,20 +190,26 @@ impl Meals {
                 }
                 None => Box::new(tree.scan_prefix(&prefix)),
             };
+        let meals_tree = self.core.tree(TreeId::Meals);
         let mut meals = Vec::with_capacity(limit.min(256));
         let mut more = false;
         for entry in entries.rev() {
             let (key, _) = entry?;
+            let rest = &key[prefix.len()..];
+            let id = MealId::from_slice(&rest[8..])
+                .ok_or_else(|| StoreError::Corrupt("bad meal index".into()))?;
+            let Some(raw) = meals_tree.get(meal_key(family, id))? else {
+                continue;
+            };
+            let meal = Meal::decode(&raw)?;
+            if !live.contains(&meal.child_id) {
+                continue;
+            }
             if meals.len() == limit {
                 more = true;
                 break;
             }
-            let rest = &key[prefix.len()..];
-            let id = MealId::from_slice(&rest[8..])
-                .ok_or_else(|| StoreError::Corrupt("bad meal index".into()))?;
-            if let Some(meal) = self.get(owner, id)? {
-                meals.push(meal);
-            }
+            meals.push(meal);
         }
         let next = meals.last().filter(|_| more).map(|m| Cursor {
             time: keys::time(m.meal_date),
@@ -242,29 +218,50 @@ impl Meals {
         Ok((meals, next))
     }
 
-    /// All meals of one child (for deleting the child).
-    pub fn of_child(&self, owner: UserId, child: ChildId) -> Result<Vec<Meal>, StoreError> {
-        let prefix = keys::join(&[owner.as_bytes(), child.as_bytes()]);
-        let mut meals = Vec::new();
-        for key in self.trees.by_child.scan_prefix(&prefix).keys() {
+    /// Removes up to `limit` meals (with photos) of a child that no longer exists. Returns how
+    /// many were removed; 0 means none are left.
+    pub(crate) fn purge_of_child(
+        &self,
+        family: FamilyId,
+        child: ChildId,
+        limit: usize,
+    ) -> Result<usize, StoreError> {
+        let prefix = keys::join(&[family.as_bytes(), child.as_bytes()]);
+        let mut ids = Vec::with_capacity(limit);
+        for key in self
+            .core
+            .tree(TreeId::MealsByChild)
+            .scan_prefix(&prefix)
+            .keys()
+            .take(limit)
+        {
             let key = key?;
             let id = MealId::from_slice(&key[prefix.len() + 8..])
                 .ok_or_else(|| StoreError::Corrupt("bad meal index".into()))?;
-            if let Some(meal) = self.get(owner, id)? {
-                meals.push(meal);
-            }
+            ids.push(id);
         }
-        Ok(meals)
-    }
-
-    /// Removes every meal of a family (account deletion); photos go with the media.
-    pub fn delete_all_for(&self, owner: UserId) -> Result<usize, StoreError> {
-        let mut removed = 0;
-        for tree in [&self.trees.meals, &self.trees.by_time, &self.trees.by_child] {
-            for key in tree.scan_prefix(owner.as_bytes()).keys() {
-                tree.remove(key?)?;
-                removed += 1;
+        let removed = self.core.transact(|tx| {
+            let mut removed = 0;
+            for id in &ids {
+                let key = meal_key(family, *id);
+                // Only meals still filed under this child: one moved away meanwhile stays.
+                match tx.get::<Meal>(&key)? {
+                    Some(meal) if meal.child_id == child => {
+                        tx.delete::<Meal>(&key, false)?;
+                        removed += 1;
+                    }
+                    _ => {}
+                }
             }
+            Ok(removed)
+        })?;
+        if removed == 0 && !ids.is_empty() {
+            // Index entries without their meal: drop them so the job can finish.
+            let tree = self.core.tree(TreeId::MealsByChild);
+            for key in tree.scan_prefix(&prefix).keys().take(limit) {
+                tree.remove(key?)?;
+            }
+            return Ok(ids.len());
         }
         Ok(removed)
     }
@@ -273,10 +270,33 @@ impl Meals {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::meal::{MealFields, MealType, Mood, Portion};
+    use crate::store::children::tests::child;
+    use crate::store::tests::temp_store;
+    use chrono::{Duration, Utc};
+
+    pub fn meal(family: FamilyId, child: ChildId, minutes_ago: i64) -> Meal {
+        let now = Utc::now();
+        Meal::create(
+            family,
+            MealFields {
+                child_id: child,
+                meal_type: MealType::Lunch,
+                foods: vec!["Pasta".into()],
+                portion: Portion::Full,
+                mood: Mood::Happy,
+                feedback: None,
+                notes: String::new(),
+                photo: None,
+                meal_date: now - Duration::minutes(minutes_ago),
+            },
+            now,
+        )
+    }
 
     #[test]
     fn legacy_meal_types_in_stored_records_are_normalised() {
-        let owner = UserId::new();
+        let owner = FamilyId::new();
         let raw = serde_json::json!({
             "id": MealId::new(), "owner": owner, "child_id": ChildId::new(), "meal_type": "breakfast",
             "foods": ["Toast"], "meal_date": "2024-01-01T08:00:00Z",
@@ -285,13 +305,18 @@ mod tests {
         let mut bytes = vec![Meal::VERSION];
         bytes.extend_from_slice(raw.to_string().as_bytes());
         let meal = Meal::decode(&bytes).unwrap();
-        assert_eq!(meal.meal_type, crate::domain::meal::MealType::Breakfast);
+        assert_eq!(meal.meal_type, MealType::Breakfast);
+        assert_eq!(meal.family, owner, "`owner` is read as the family");
+        assert_eq!(
+            meal.version, 1,
+            "records from before versions are version 1"
+        );
         assert_eq!(
             meal.portion,
-            crate::domain::meal::Portion::Full,
+            Portion::Full,
             "missing fields take their defaults"
         );
-        assert_eq!(meal.mood, crate::domain::meal::Mood::Happy);
+        assert_eq!(meal.mood, Mood::Happy);
     }
 
     #[test]
@@ -303,5 +328,81 @@ mod tests {
         assert_eq!(Cursor::decode(&c.encode()), Some(c));
         assert_eq!(Cursor::decode("nope"), None);
         assert_eq!(Cursor::decode(""), None);
+    }
+
+    #[tokio::test]
+    async fn pages_newest_first_and_index_follows_edits() {
+        let (_dir, store) = temp_store();
+        let family = FamilyId::new();
+        let a = store.children.insert(&child(family, "A")).await.unwrap();
+        let b = store.children.insert(&child(family, "B")).await.unwrap();
+        let live = [a.id, b.id];
+        let mut ids = Vec::new();
+        for i in 0..5 {
+            ids.push(store.meals.insert(&meal(family, a.id, i)).await.unwrap().id);
+        }
+        let (page, next) = store.meals.page(family, None, None, 3, &live).unwrap();
+        assert_eq!(page.iter().map(|m| m.id).collect::<Vec<_>>(), ids[..3]);
+        let (rest, end) = store.meals.page(family, None, next, 3, &live).unwrap();
+        assert_eq!(rest.len(), 2);
+        assert!(end.is_none());
+
+        // Moving a meal to the other child and back in time moves both index entries.
+        let moved = store
+            .meals
+            .update(family, ids[0], Some(1), |m| {
+                m.child_id = b.id;
+                m.meal_date = Utc::now() - Duration::days(1);
+                Ok(())
+            })
+            .await
+            .unwrap();
+        assert_eq!(moved.version, 2);
+        let (all, _) = store.meals.page(family, None, None, 10, &live).unwrap();
+        assert_eq!(all.len(), 5, "listed once");
+        assert_eq!(all.last().unwrap().id, ids[0], "now the oldest");
+        let (of_b, _) = store
+            .meals
+            .page(family, Some(b.id), None, 10, &live)
+            .unwrap();
+        assert_eq!(of_b.len(), 1);
+        let (of_a, _) = store
+            .meals
+            .page(family, Some(a.id), None, 10, &live)
+            .unwrap();
+        assert_eq!(of_a.len(), 4);
+    }
+
+    #[tokio::test]
+    async fn a_meal_needs_its_child() {
+        let (_dir, store) = temp_store();
+        let family = FamilyId::new();
+        assert!(matches!(
+            store.meals.insert(&meal(family, ChildId::new(), 0)).await,
+            Err(WriteError::MissingParent)
+        ));
+        let a = store.children.insert(&child(family, "A")).await.unwrap();
+        let m = store.meals.insert(&meal(family, a.id, 0)).await.unwrap();
+        assert!(matches!(
+            store
+                .meals
+                .update(family, m.id, None, |m| {
+                    m.child_id = ChildId::new();
+                    Ok(())
+                })
+                .await,
+            Err(WriteError::MissingParent)
+        ));
+        store.children.delete(family, a.id).await.unwrap();
+        assert!(
+            store.meals.get(family, m.id).unwrap().is_none(),
+            "hidden at once"
+        );
+        assert!(!store.meals.delete(family, m.id).await.unwrap());
+        assert_eq!(store.meals.purge_of_child(family, a.id, 10).unwrap(), 1);
+        assert_eq!(store.meals.purge_of_child(family, a.id, 10).unwrap(), 0);
+        assert!(store.core.tree(TreeId::Meals).is_empty());
+        assert!(store.core.tree(TreeId::MealsByTime).is_empty());
+        assert!(store.core.tree(TreeId::MealsByChild).is_empty());
     }
 }

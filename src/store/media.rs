@@ -1,19 +1,23 @@
 //! Stored photos: a record per image and two blobs (the stored size and the thumbnail), all
-//! under the owner's prefix. A photo is "attached" once a meal or a profile uses it; uploads
-//! left unattached are removed after a day.
+//! under the family's prefix. A photo is "attached" once a meal or a profile uses it (inside
+//! that record's write transaction); uploads left unattached are removed after a day.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use sled::Transactional;
-use sled::transaction::{ConflictableTransactionError, TransactionError, TransactionalTree};
 
-use super::{Record, StoreError, flushed, keys};
-use crate::domain::ids::{MediaId, UserId};
+use super::write::{Entity, Shared, TreeId, remove_photo};
+use super::{Record, StoreError, keys};
+use crate::domain::change::{FIRST_VERSION, Kind, first_version};
+use crate::domain::ids::{FamilyId, MediaId};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MediaRecord {
     pub id: MediaId,
-    pub owner: UserId,
+    /// Stored as `owner` before households existed.
+    #[serde(alias = "owner")]
+    pub family: FamilyId,
+    #[serde(default = "first_version")]
+    pub version: u64,
     pub width: u32,
     pub height: u32,
     pub attached: bool,
@@ -24,179 +28,175 @@ impl Record for MediaRecord {
     const VERSION: u8 = 1;
 }
 
+impl Entity for MediaRecord {
+    const TREE: TreeId = TreeId::Media;
+    const KIND: Kind = Kind::Media;
+
+    fn key(&self) -> Vec<u8> {
+        keys::owned(self.family.as_bytes(), self.id.as_bytes()).to_vec()
+    }
+    fn family(&self) -> FamilyId {
+        self.family
+    }
+    fn id(&self) -> uuid::Uuid {
+        self.id.as_uuid()
+    }
+    fn version(&self) -> u64 {
+        self.version
+    }
+    fn set_version(&mut self, version: u64) {
+        self.version = version;
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Variant {
     Full = 0,
     Thumb = 1,
 }
 
-/// The media trees, shared with repositories whose transactions attach or remove photos.
-#[derive(Clone)]
-pub struct MediaTrees {
-    pub(super) records: sled::Tree,
-    pub(super) blobs: sled::Tree,
-}
-
-fn blob_key(owner: UserId, id: MediaId, variant: Variant) -> Vec<u8> {
-    keys::join(&[owner.as_bytes(), id.as_bytes(), &[variant as u8]])
-}
-
-/// Why a photo cannot be attached.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AttachError {
-    /// Unknown, or another family's.
-    Missing,
-    /// Already used by another meal.
-    InUse,
-    Corrupt(String),
-}
-
-/// Inside a transaction: marks the owner's photo as attached.
-pub(super) fn attach_tx(
-    records: &TransactionalTree,
-    owner: UserId,
-    id: MediaId,
-) -> Result<(), ConflictableTransactionError<AttachError>> {
-    let key = keys::owned(owner.as_bytes(), id.as_bytes());
-    let Some(raw) = records.get(key)? else {
-        return Err(ConflictableTransactionError::Abort(AttachError::Missing));
-    };
-    let mut record = MediaRecord::decode(&raw)
-        .map_err(|e| ConflictableTransactionError::Abort(AttachError::Corrupt(e.to_string())))?;
-    if record.attached {
-        return Err(ConflictableTransactionError::Abort(AttachError::InUse));
-    }
-    record.attached = true;
-    let value = record
-        .encode()
-        .map_err(|e| ConflictableTransactionError::Abort(AttachError::Corrupt(e.to_string())))?;
-    records.insert(key.as_slice(), value)?;
-    Ok(())
-}
-
-/// Inside a transaction: removes the owner's photo and both its sizes.
-pub(super) fn remove_tx<E>(
-    records: &TransactionalTree,
-    blobs: &TransactionalTree,
-    owner: UserId,
-    id: MediaId,
-) -> Result<(), ConflictableTransactionError<E>> {
-    records.remove(keys::owned(owner.as_bytes(), id.as_bytes()).as_slice())?;
-    for variant in [Variant::Full, Variant::Thumb] {
-        blobs.remove(blob_key(owner, id, variant))?;
-    }
-    Ok(())
+pub(crate) fn blob_key(family: FamilyId, id: MediaId, variant: Variant) -> Vec<u8> {
+    keys::join(&[family.as_bytes(), id.as_bytes(), &[variant as u8]])
 }
 
 pub struct Media {
-    db: sled::Db,
-    trees: MediaTrees,
+    core: Shared,
 }
 
 impl Media {
-    pub(super) fn new(db: sled::Db, trees: MediaTrees) -> Self {
-        Self { db, trees }
+    pub(super) fn new(core: Shared) -> Self {
+        Self { core }
     }
 
+    /// Stores a new, unattached upload with its two sizes.
     pub async fn insert(
         &self,
         record: &MediaRecord,
         full: &[u8],
         thumb: &[u8],
     ) -> Result<(), StoreError> {
-        let value = record.encode()?;
-        let key = keys::owned(record.owner.as_bytes(), record.id.as_bytes());
-        let result: Result<(), TransactionError<()>> = (&self.trees.records, &self.trees.blobs)
-            .transaction(|(records, blobs)| {
-                blobs.insert(blob_key(record.owner, record.id, Variant::Full), full)?;
-                blobs.insert(blob_key(record.owner, record.id, Variant::Thumb), thumb)?;
-                records.insert(key.as_slice(), value.as_slice())?;
-                Ok(())
-            });
-        result.map_err(|e| match e {
-            TransactionError::Storage(e) => StoreError::Sled(e),
-            TransactionError::Abort(()) => StoreError::Corrupt("media transaction aborted".into()),
-        })?;
-        flushed(&self.db).await
+        let mut record = record.clone();
+        record.version = FIRST_VERSION;
+        record.attached = false;
+        self.core
+            .commit(|tx| {
+                tx.insert_raw(
+                    TreeId::MediaBlobs,
+                    &blob_key(record.family, record.id, Variant::Full),
+                    full,
+                )?;
+                tx.insert_raw(
+                    TreeId::MediaBlobs,
+                    &blob_key(record.family, record.id, Variant::Thumb),
+                    thumb,
+                )?;
+                // An upload changes nothing anyone sees until a meal or profile uses it.
+                tx.put_quietly(&record)
+            })
+            .await?;
+        Ok(())
     }
 
-    /// The owner's photo; another family's id is simply not found.
-    pub fn get(&self, owner: UserId, id: MediaId) -> Result<Option<MediaRecord>, StoreError> {
-        self.trees
-            .records
-            .get(keys::owned(owner.as_bytes(), id.as_bytes()))?
-            .map(|v| MediaRecord::decode(&v))
-            .transpose()
+    /// The family's photo; another family's id is simply not found.
+    pub fn get(&self, family: FamilyId, id: MediaId) -> Result<Option<MediaRecord>, StoreError> {
+        self.core
+            .read(&keys::owned(family.as_bytes(), id.as_bytes()))
     }
 
     pub fn bytes(
         &self,
-        owner: UserId,
+        family: FamilyId,
         id: MediaId,
         variant: Variant,
     ) -> Result<Option<sled::IVec>, StoreError> {
-        Ok(self.trees.blobs.get(blob_key(owner, id, variant))?)
+        Ok(self
+            .core
+            .tree(TreeId::MediaBlobs)
+            .get(blob_key(family, id, variant))?)
     }
 
-    /// Marks a photo as in use (profile pictures; meals attach inside their own transaction).
-    pub async fn attach(
-        &self,
-        owner: UserId,
-        id: MediaId,
-    ) -> Result<Result<(), AttachError>, StoreError> {
-        let result = self
-            .trees
-            .records
-            .transaction(|records| attach_tx(records, owner, id));
-        match result {
-            Ok(()) => {
-                flushed(&self.db).await?;
-                Ok(Ok(()))
-            }
-            Err(TransactionError::Abort(e)) => Ok(Err(e)),
-            Err(TransactionError::Storage(e)) => Err(e.into()),
-        }
-    }
-
-    pub async fn delete(&self, owner: UserId, id: MediaId) -> Result<(), StoreError> {
-        let result: Result<(), TransactionError<()>> = (&self.trees.records, &self.trees.blobs)
-            .transaction(|(records, blobs)| remove_tx(records, blobs, owner, id));
-        result.map_err(|e| match e {
-            TransactionError::Storage(e) => StoreError::Sled(e),
-            TransactionError::Abort(()) => StoreError::Corrupt("media transaction aborted".into()),
-        })?;
-        flushed(&self.db).await
-    }
-
-    /// Removes uploads that nothing uses and that are older than `before`.
+    /// Removes uploads that nothing uses and that are older than `before`. Each removal checks
+    /// again inside its transaction, so a photo attached meanwhile is kept.
     pub async fn purge_unattached(&self, before: DateTime<Utc>) -> Result<usize, StoreError> {
         let mut stale = Vec::new();
-        for entry in self.trees.records.iter() {
-            let (_, value) = entry?;
+        for entry in self.core.tree(TreeId::Media).iter() {
+            let (key, value) = entry?;
             let record = MediaRecord::decode(&value)?;
             if !record.attached && record.created_at < before {
-                stale.push(record);
+                stale.push(key);
             }
         }
-        for record in &stale {
-            self.delete(record.owner, record.id).await?;
-        }
-        Ok(stale.len())
-    }
-
-    /// Removes every photo of a family (account deletion).
-    pub fn delete_all_for(&self, owner: UserId) -> Result<usize, StoreError> {
         let mut removed = 0;
-        for tree in [&self.trees.records, &self.trees.blobs] {
-            for key in tree.scan_prefix(owner.as_bytes()).keys() {
-                tree.remove(key?)?;
-                removed += 1;
-            }
+        for key in &stale {
+            let gone = self.core.transact(|tx| match tx.get::<MediaRecord>(key)? {
+                Some(r) if !r.attached && r.created_at < before => {
+                    remove_photo(tx, r.family, r.id)?;
+                    Ok(true)
+                }
+                _ => Ok(false),
+            })?;
+            removed += usize::from(gone);
+        }
+        if removed > 0 {
+            self.core.flush().await?;
         }
         Ok(removed)
     }
 
     pub fn count(&self) -> usize {
-        self.trees.records.len()
+        self.core.tree(TreeId::Media).len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::tests::temp_store;
+
+    pub fn upload(family: FamilyId, created_at: DateTime<Utc>) -> MediaRecord {
+        MediaRecord {
+            id: MediaId::new(),
+            family,
+            version: 1,
+            width: 10,
+            height: 10,
+            attached: false,
+            created_at,
+        }
+    }
+
+    #[tokio::test]
+    async fn stores_reads_and_purges_only_old_unattached_uploads() {
+        let (_dir, store) = temp_store();
+        let family = FamilyId::new();
+        let old = upload(family, Utc::now() - chrono::Duration::days(2));
+        let fresh = upload(family, Utc::now());
+        store.media.insert(&old, b"full", b"thumb").await.unwrap();
+        store.media.insert(&fresh, b"full", b"thumb").await.unwrap();
+        assert_eq!(
+            store
+                .media
+                .bytes(family, old.id, Variant::Thumb)
+                .unwrap()
+                .unwrap()
+                .as_ref(),
+            b"thumb"
+        );
+        assert!(store.media.get(FamilyId::new(), old.id).unwrap().is_none());
+        let removed = store
+            .media
+            .purge_unattached(Utc::now() - chrono::Duration::days(1))
+            .await
+            .unwrap();
+        assert_eq!(removed, 1);
+        assert!(store.media.get(family, old.id).unwrap().is_none());
+        assert!(
+            store
+                .media
+                .bytes(family, old.id, Variant::Full)
+                .unwrap()
+                .is_none()
+        );
+        assert!(store.media.get(family, fresh.id).unwrap().is_some());
     }
 }

@@ -2,18 +2,30 @@
 
 use std::path::Path;
 
+use sled::Transactional;
+use sled::transaction::{ConflictableTransactionResult, TransactionError, TransactionalTree};
+
 use super::OpenError;
 
 /// The schema this build writes. Bump it and add a step to `STEPS` when stored data changes shape.
-pub const CURRENT: u32 = 1;
+pub const CURRENT: u32 = 2;
 
 pub(super) const META: &str = "meta";
 const KEY_APP: &[u8] = b"app";
 const KEY_VERSION: &[u8] = b"schema_version";
 const APP: &[u8] = b"highchair";
 
-/// Upgrade steps: `STEPS[n]` takes a store from version `n + 1` to `n + 2`.
-type Step = fn(&sled::Db) -> sled::Result<()>;
+/// An upgrade step: the trees it rewrites, and the rewrite, run inside one transaction with the
+/// version bump (a crash leaves the store at the old version, never half-migrated). Steps must
+/// stay small enough for one transaction; bulk rewrites belong in record `upgrade`s, which
+/// run when a record is read.
+pub(super) struct Step {
+    pub trees: &'static [&'static str],
+    pub run: fn(&[TransactionalTree]) -> ConflictableTransactionResult<(), String>,
+}
+
+/// `STEPS[n]` takes a store from version `n + 1` to `n + 2`. Version 2 (households, versions,
+/// revisions) needs no rewrite: new fields have defaults and accounts upgrade on read.
 const STEPS: &[Step] = &[];
 
 pub fn schema_version(db: &sled::Db) -> sled::Result<u32> {
@@ -60,17 +72,45 @@ pub fn run(db: &sled::Db, dir: &Path) -> Result<(), OpenError> {
             supported: CURRENT,
         }),
         Some(_) => {
-            for (from, step) in STEPS.iter().enumerate().skip((version.max(1) - 1) as usize) {
-                step(db).map_err(unusable)?;
-                let to = from as u32 + 2;
-                meta.insert(KEY_VERSION, &to.to_be_bytes())
+            apply(db, &meta, version, STEPS).map_err(|reason| OpenError::Unusable {
+                dir: dir.to_path_buf(),
+                reason,
+            })?;
+            // Versions without a step (nothing to rewrite) are recorded too.
+            if version < CURRENT {
+                meta.insert(KEY_VERSION, &CURRENT.to_be_bytes())
                     .map_err(unusable)?;
-                tracing::info!(from = from + 1, to, "store migrated");
             }
             db.flush().map_err(unusable)?;
             Ok(())
         }
     }
+}
+
+/// Runs the steps after `version`, each in one transaction with its version bump.
+fn apply(db: &sled::Db, meta: &sled::Tree, version: u32, steps: &[Step]) -> Result<(), String> {
+    for (n, step) in steps.iter().enumerate().skip((version.max(1) - 1) as usize) {
+        let to = n as u32 + 2;
+        let mut trees = vec![meta.clone()];
+        for name in step.trees {
+            trees.push(db.open_tree(name).map_err(|e| e.to_string())?);
+        }
+        trees
+            .as_slice()
+            .transaction(|t| {
+                (step.run)(&t[1..])?;
+                t[0].insert(KEY_VERSION, &to.to_be_bytes())?;
+                Ok(())
+            })
+            .map_err(|e| match e {
+                TransactionError::Abort(reason) => {
+                    format!("upgrading the data to schema {to} failed: {reason}")
+                }
+                TransactionError::Storage(e) => e.to_string(),
+            })?;
+        tracing::info!(from = to - 1, to, "store migrated");
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -96,6 +136,58 @@ mod tests {
             run(&db, Path::new("/tmp/x")),
             Err(OpenError::TooNew { .. })
         ));
+    }
+
+    fn copy_names(t: &[TransactionalTree]) -> ConflictableTransactionResult<(), String> {
+        t[0].insert(b"renamed", b"yes".as_slice())?;
+        Ok(())
+    }
+
+    fn fails_half_way(t: &[TransactionalTree]) -> ConflictableTransactionResult<(), String> {
+        t[0].insert(b"half", b"done".as_slice())?;
+        Err(sled::transaction::ConflictableTransactionError::Abort(
+            "bad record".into(),
+        ))
+    }
+
+    #[test]
+    fn a_step_and_its_version_bump_are_one_transaction() {
+        let db = sled::Config::new().temporary(true).open().unwrap();
+        let meta = db.open_tree(META).unwrap();
+        let steps = [
+            Step {
+                trees: &["things"],
+                run: copy_names,
+            },
+            Step {
+                trees: &["things"],
+                run: fails_half_way,
+            },
+        ];
+        let err = apply(&db, &meta, 1, &steps).unwrap_err();
+        assert!(
+            err.contains("schema 3") && err.contains("bad record"),
+            "{err}"
+        );
+        assert_eq!(version_in(&meta).unwrap(), 2, "the first step landed");
+        let things = db.open_tree("things").unwrap();
+        assert!(things.get(b"renamed").unwrap().is_some());
+        assert!(
+            things.get(b"half").unwrap().is_none(),
+            "the failed step left nothing behind"
+        );
+    }
+
+    #[test]
+    fn an_older_store_is_brought_to_the_current_version() {
+        let db = sled::Config::new().temporary(true).open().unwrap();
+        run(&db, Path::new("/tmp/x")).unwrap();
+        db.open_tree(META)
+            .unwrap()
+            .insert(KEY_VERSION, &1u32.to_be_bytes())
+            .unwrap();
+        run(&db, Path::new("/tmp/x")).unwrap();
+        assert_eq!(schema_version(&db).unwrap(), CURRENT);
     }
 
     #[test]

@@ -8,6 +8,8 @@
 pub mod children;
 mod codec;
 pub mod contact_messages;
+mod flusher;
+pub mod jobs;
 pub mod keys;
 pub mod meals;
 pub mod media;
@@ -16,20 +18,26 @@ pub mod rate_limits;
 pub mod reset_tokens;
 pub mod sessions;
 pub mod users;
+mod write;
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use children::Children;
 pub use codec::Record;
 pub use contact_messages::ContactMessages;
+pub use jobs::{Job, JobKind, Jobs};
 pub use meals::Meals;
 pub use media::Media;
 pub use rate_limits::RateLimits;
 pub use reset_tokens::ResetTokens;
 pub use sessions::Sessions;
 pub use users::Users;
+pub use write::{Hook, WriteError};
+
+use crate::domain::ids::FamilyId;
 
 pub const LOCK_FILE: &str = "highchair.lock";
 pub const DB_DIR: &str = "db";
@@ -40,17 +48,6 @@ pub enum StoreError {
     Sled(#[from] sled::Error),
     #[error("stored record is unreadable: {0}")]
     Corrupt(String),
-}
-
-impl<E: std::fmt::Debug> From<sled::transaction::TransactionError<E>> for StoreError {
-    fn from(err: sled::transaction::TransactionError<E>) -> Self {
-        match err {
-            sled::transaction::TransactionError::Storage(e) => StoreError::Sled(e),
-            sled::transaction::TransactionError::Abort(e) => {
-                StoreError::Corrupt(format!("transaction aborted: {e:?}"))
-            }
-        }
-    }
 }
 
 /// Why a data directory could not be opened. Each has a clear message and its own exit code.
@@ -78,7 +75,7 @@ pub enum OpenError {
 
 /// The open store. Dropping it releases the directory lock.
 pub struct Store {
-    db: sled::Db,
+    core: Arc<write::Core>,
     meta: sled::Tree,
     dir: PathBuf,
     _lock: File,
@@ -90,6 +87,7 @@ pub struct Store {
     pub children: Children,
     pub meals: Meals,
     pub media: Media,
+    pub jobs: Jobs,
 }
 
 impl Store {
@@ -145,59 +143,58 @@ impl Store {
         migrate::run(&db, &dir)?;
 
         let tree = |name: &str| db.open_tree(name).map_err(|e| unusable(e.to_string()));
-        let media_trees = media::MediaTrees {
-            records: tree("media")?,
-            blobs: tree("media_blobs")?,
-        };
-        let meal_trees = meals::MealTrees {
-            meals: tree("meals")?,
-            by_time: tree("meals_by_time")?,
-            by_child: tree("meals_by_child")?,
-        };
+        let core = Arc::new(write::Core::open(db.clone()).map_err(|e| unusable(e.to_string()))?);
         Ok(Store {
             meta: tree(migrate::META)?,
-            contact_messages: ContactMessages::new(db.clone(), tree("contact_messages")?),
+            contact_messages: ContactMessages::new(core.clone(), tree("contact_messages")?),
             rate_limits: RateLimits::new(tree("rate_limits")?),
-            users: Users::new(db.clone(), tree("users")?, tree("users_by_email")?),
-            sessions: Sessions::new(db.clone(), tree("sessions")?, tree("sessions_by_user")?),
-            reset_tokens: ResetTokens::new(db.clone(), tree("reset_tokens")?),
-            children: Children::new(
-                db.clone(),
-                tree("children")?,
-                meal_trees.clone(),
-                media_trees.clone(),
-            ),
-            meals: Meals::new(db.clone(), meal_trees, media_trees.clone()),
-            media: Media::new(db.clone(), media_trees),
-            db,
+            users: Users::new(core.clone()),
+            sessions: Sessions::new(core.clone()),
+            reset_tokens: ResetTokens::new(core.clone()),
+            children: Children::new(core.clone()),
+            meals: Meals::new(core.clone()),
+            media: Media::new(core.clone()),
+            jobs: Jobs::new(core.clone()),
+            core,
             dir,
             _lock: lock,
         })
+    }
+
+    /// Sets the function that hears about every committed change, in revision order (the
+    /// change feed). Set once, before serving.
+    pub fn on_change(&self, hook: Hook) {
+        self.core.on_change(hook);
+    }
+
+    /// A family's revision: +1 with every committed change to its data (0 before the first).
+    pub fn revision(&self, family: FamilyId) -> Result<u64, StoreError> {
+        self.core.revision(family)
+    }
+
+    /// Runs one bounded batch of a job. Returns `true` when the job is finished (and removed).
+    pub async fn run_job_batch(&self, job: &Job) -> Result<bool, StoreError> {
+        let removed = match &job.job {
+            JobKind::DeleteChildMeals { family, child } => {
+                self.meals.purge_of_child(*family, *child, jobs::BATCH)?
+            }
+            JobKind::DeleteFamily { family } => self.jobs.purge_family(*family)?,
+        };
+        if removed == 0 {
+            self.jobs.finish(job.id)?;
+        }
+        self.flush().await?;
+        Ok(removed == 0)
     }
 
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
-    /// Writes everything to disk. Repositories call it before acknowledging a write.
+    /// Writes everything to disk; writers that arrive together share one flush. Repositories
+    /// call it before acknowledging a write.
     pub async fn flush(&self) -> Result<(), StoreError> {
-        flushed(&self.db).await
-    }
-
-    /// Deletes an account and every record of that family: sessions, reset links and all
-    /// records kept under the owner's prefix. Returns the account, if it existed.
-    pub async fn delete_account(
-        &self,
-        id: crate::domain::ids::UserId,
-    ) -> Result<Option<crate::domain::user::User>, StoreError> {
-        self.sessions.delete_all_for(id).await?;
-        self.reset_tokens.purge(Some(id), chrono::Utc::now())?;
-        self.meals.delete_all_for(id)?;
-        self.children.delete_all_for(id)?;
-        self.media.delete_all_for(id)?;
-        let user = self.users.delete(id).await?;
-        self.flush().await?;
-        Ok(user)
+        self.core.flush().await
     }
 
     /// A cheap liveness probe for `/api/health`.
@@ -207,7 +204,7 @@ impl Store {
 
     /// Bytes the database uses on disk.
     pub fn size_on_disk(&self) -> u64 {
-        self.db.size_on_disk().unwrap_or(0)
+        self.core.db.size_on_disk().unwrap_or(0)
     }
 }
 
@@ -226,15 +223,16 @@ fn is_empty_dir(dir: &Path) -> bool {
     std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_none())
 }
 
-/// Flushes after a write, so a reply is only sent once the data is on disk.
-pub(crate) async fn flushed(db: &sled::Db) -> Result<(), StoreError> {
-    db.flush_async().await?;
-    Ok(())
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A store in a temporary directory (kept alive by the returned guard).
+    pub(crate) fn temp_store() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("data"), 4).unwrap();
+        (dir, store)
+    }
 
     #[test]
     fn a_second_open_of_the_same_directory_is_refused() {

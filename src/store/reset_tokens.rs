@@ -3,7 +3,8 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::{Record, StoreError, flushed};
+use super::write::{Core, Shared, TreeId};
+use super::{Record, StoreError};
 use crate::domain::ids::UserId;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -17,18 +18,33 @@ impl Record for ResetToken {
 }
 
 pub struct ResetTokens {
-    db: sled::Db,
-    tree: sled::Tree,
+    core: Shared,
+}
+
+/// The keys of every link of `user` (few: links live an hour).
+pub(crate) fn keys_of(core: &Core, user: UserId) -> Result<Vec<sled::IVec>, StoreError> {
+    let mut found = Vec::new();
+    for entry in core.tree(TreeId::ResetTokens).iter() {
+        let (key, value) = entry?;
+        if ResetToken::decode(&value).is_ok_and(|t| t.user_id == user) {
+            found.push(key);
+        }
+    }
+    Ok(found)
 }
 
 impl ResetTokens {
-    pub(super) fn new(db: sled::Db, tree: sled::Tree) -> Self {
-        Self { db, tree }
+    pub(super) fn new(core: Shared) -> Self {
+        Self { core }
+    }
+
+    fn tree(&self) -> &sled::Tree {
+        self.core.tree(TreeId::ResetTokens)
     }
 
     pub async fn insert(&self, hash: &[u8; 32], token: &ResetToken) -> Result<(), StoreError> {
-        self.tree.insert(hash, token.encode()?)?;
-        flushed(&self.db).await
+        self.tree().insert(hash, token.encode()?)?;
+        self.core.flush().await
     }
 
     /// The token if it exists and has not expired at `now`.
@@ -38,7 +54,7 @@ impl ResetTokens {
         now: DateTime<Utc>,
     ) -> Result<Option<ResetToken>, StoreError> {
         let token = self
-            .tree
+            .tree()
             .get(hash)?
             .map(|v| ResetToken::decode(&v))
             .transpose()?;
@@ -51,25 +67,107 @@ impl ResetTokens {
         hash: &[u8; 32],
         now: DateTime<Utc>,
     ) -> Result<Option<ResetToken>, StoreError> {
-        let Some(removed) = self.tree.remove(hash)? else {
+        let Some(removed) = self.tree().remove(hash)? else {
             return Ok(None);
         };
-        flushed(&self.db).await?;
+        self.core.flush().await?;
         Ok(Some(ResetToken::decode(&removed)?).filter(|t| t.expires_at > now))
     }
 
     /// Removes every token of a user, and any expired token. Returns how many were removed.
     pub fn purge(&self, user: Option<UserId>, now: DateTime<Utc>) -> Result<usize, StoreError> {
         let mut removed = 0;
-        for entry in self.tree.iter() {
+        for entry in self.tree().iter() {
             let (key, value) = entry?;
             let drop = ResetToken::decode(&value)
                 .map_or(true, |t| t.expires_at <= now || Some(t.user_id) == user);
-            if drop {
-                self.tree.remove(key)?;
+            // Only the value we judged: a token re-issued under the same key meanwhile stays.
+            if drop
+                && self
+                    .tree()
+                    .compare_and_swap(&key, Some(value), None::<&[u8]>)?
+                    .is_ok()
+            {
                 removed += 1;
             }
         }
         Ok(removed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::tests::temp_store;
+    use chrono::Duration;
+
+    #[tokio::test]
+    async fn a_link_works_once_and_expires() {
+        let (_dir, store) = temp_store();
+        let user = UserId::new();
+        let now = Utc::now();
+        let token = ResetToken {
+            user_id: user,
+            expires_at: now + Duration::hours(1),
+        };
+        store.reset_tokens.insert(&[7; 32], &token).await.unwrap();
+        assert_eq!(
+            store.reset_tokens.get_valid(&[7; 32], now).unwrap(),
+            Some(token.clone())
+        );
+        assert!(
+            store
+                .reset_tokens
+                .get_valid(&[7; 32], now + Duration::hours(2))
+                .unwrap()
+                .is_none(),
+            "expired"
+        );
+        assert_eq!(
+            store.reset_tokens.take_valid(&[7; 32], now).await.unwrap(),
+            Some(token)
+        );
+        assert!(
+            store
+                .reset_tokens
+                .take_valid(&[7; 32], now)
+                .await
+                .unwrap()
+                .is_none()
+        );
+    }
+
+    #[tokio::test]
+    async fn purge_removes_a_users_links_and_expired_ones() {
+        let (_dir, store) = temp_store();
+        let (a, b) = (UserId::new(), UserId::new());
+        let now = Utc::now();
+        let link = |user, hours| ResetToken {
+            user_id: user,
+            expires_at: now + Duration::hours(hours),
+        };
+        store
+            .reset_tokens
+            .insert(&[1; 32], &link(a, 1))
+            .await
+            .unwrap();
+        store
+            .reset_tokens
+            .insert(&[2; 32], &link(b, 1))
+            .await
+            .unwrap();
+        store
+            .reset_tokens
+            .insert(&[3; 32], &link(b, -1))
+            .await
+            .unwrap();
+        assert_eq!(store.reset_tokens.purge(Some(a), now).unwrap(), 2);
+        assert!(
+            store
+                .reset_tokens
+                .get_valid(&[2; 32], now)
+                .unwrap()
+                .is_some()
+        );
     }
 }

@@ -1,20 +1,68 @@
-//! Accounts, with a unique e-mail index written in the same transaction as the user.
+//! Accounts, with a unique e-mail index written in the same transaction as the user. Every
+//! change goes through the write primitive; "last seen" and a hash upgrade change only their
+//! field.
 
-use sled::Transactional;
-use sled::transaction::{ConflictableTransactionError, TransactionError};
-
-use super::{Record, StoreError, flushed};
+use super::jobs::JobKind;
+use super::sessions::session_index_prefix;
+use super::write::{Abort, Entity, Shared, TreeId, WriteError, abort, write_error};
+use super::{Record, StoreError};
+use crate::domain::DomainError;
+use crate::domain::change::{Change, Kind};
 use crate::domain::email::Email;
-use crate::domain::ids::UserId;
+use crate::domain::ids::{FamilyId, MediaId, UserId};
 use crate::domain::user::User;
 
 impl Record for User {
-    const VERSION: u8 = 1;
+    /// 2: `family_id`, `version` and `session_epoch` added.
+    const VERSION: u8 = 2;
+
+    fn upgrade(from: u8, mut value: serde_json::Value) -> serde_json::Value {
+        if from < 2 && value.get("family_id").is_none() {
+            // Before households every account was its own family, under its own id.
+            if let Some(id) = value.get("id").cloned() {
+                value["family_id"] = id;
+            }
+        }
+        value
+    }
+}
+
+impl Entity for User {
+    const TREE: TreeId = TreeId::Users;
+    const KIND: Kind = Kind::Profile;
+
+    fn key(&self) -> Vec<u8> {
+        self.id.as_bytes().to_vec()
+    }
+    fn family(&self) -> FamilyId {
+        self.family_id
+    }
+    fn id(&self) -> uuid::Uuid {
+        self.id.as_uuid()
+    }
+    fn version(&self) -> u64 {
+        self.version
+    }
+    fn set_version(&mut self, version: u64) {
+        self.version = version;
+    }
+    fn index(&self) -> Vec<(TreeId, Vec<u8>, Vec<u8>)> {
+        vec![(
+            TreeId::UsersByEmail,
+            self.email.as_str().as_bytes().to_vec(),
+            self.id.as_bytes().to_vec(),
+        )]
+    }
+    fn photos(&self) -> Vec<MediaId> {
+        self.avatar.into_iter().collect()
+    }
 }
 
 /// Marks that the first (admin) account has been claimed; lives in the e-mail index tree,
 /// where no e-mail can collide with it.
 const FIRST_CLAIMED: &[u8] = b"\0first-account";
+const EMAIL_TAKEN: &str = "email taken";
+const NOT_FIRST: &str = "not first";
 
 #[derive(Debug, thiserror::Error)]
 pub enum InsertUserError {
@@ -26,67 +74,56 @@ pub enum InsertUserError {
     Store(#[from] StoreError),
 }
 
-#[derive(Debug)]
-enum Abort {
-    EmailTaken,
-    NotFirst,
-}
-
 pub struct Users {
-    db: sled::Db,
-    users: sled::Tree,
-    by_email: sled::Tree,
+    core: Shared,
 }
 
 impl Users {
-    pub(super) fn new(db: sled::Db, users: sled::Tree, by_email: sled::Tree) -> Self {
-        Self {
-            db,
-            users,
-            by_email,
-        }
+    pub(super) fn new(core: Shared) -> Self {
+        Self { core }
     }
 
     /// Inserts a new account. With `first`, it succeeds only if no account was ever claimed
     /// as the first one (two simultaneous first sign-ups cannot both become admin).
-    pub async fn insert(&self, user: &User, first: bool) -> Result<(), InsertUserError> {
-        let value = user.encode()?;
+    pub async fn insert(&self, user: &User, first: bool) -> Result<User, InsertUserError> {
         let email = user.email.as_str().as_bytes();
-        let result = (&self.users, &self.by_email).transaction(|(users, by_email)| {
-            if by_email.get(email)?.is_some() {
-                return Err(ConflictableTransactionError::Abort(Abort::EmailTaken));
-            }
-            if first {
-                if by_email.get(FIRST_CLAIMED)?.is_some() {
-                    return Err(ConflictableTransactionError::Abort(Abort::NotFirst));
+        let result = self
+            .core
+            .commit(|tx| {
+                if tx.exists(TreeId::UsersByEmail, email)? {
+                    return abort(Abort::Other(EMAIL_TAKEN));
                 }
-                by_email.insert(FIRST_CLAIMED, user.id.as_bytes().as_slice())?;
-            }
-            by_email.insert(email, user.id.as_bytes().as_slice())?;
-            users.insert(user.id.as_bytes().as_slice(), value.as_slice())?;
-            Ok(())
-        });
+                if first {
+                    if tx.exists(TreeId::UsersByEmail, FIRST_CLAIMED)? {
+                        return abort(Abort::Other(NOT_FIRST));
+                    }
+                    tx.insert_raw(TreeId::UsersByEmail, FIRST_CLAIMED, user.id.as_bytes())?;
+                }
+                tx.insert(user)
+            })
+            .await;
         match result {
-            Ok(()) => {}
-            Err(TransactionError::Abort(Abort::EmailTaken)) => {
-                return Err(InsertUserError::EmailTaken);
+            Ok(user) => Ok(user),
+            Err(sled::transaction::TransactionError::Abort(Abort::Other(EMAIL_TAKEN))) => {
+                Err(InsertUserError::EmailTaken)
             }
-            Err(TransactionError::Abort(Abort::NotFirst)) => return Err(InsertUserError::NotFirst),
-            Err(TransactionError::Storage(e)) => return Err(StoreError::Sled(e).into()),
+            Err(sled::transaction::TransactionError::Abort(Abort::Other(NOT_FIRST))) => {
+                Err(InsertUserError::NotFirst)
+            }
+            Err(e) => Err(StoreError::from(e).into()),
         }
-        flushed(&self.db).await?;
-        Ok(())
     }
 
     pub fn get(&self, id: UserId) -> Result<Option<User>, StoreError> {
-        self.users
-            .get(id.as_bytes())?
-            .map(|v| User::decode(&v))
-            .transpose()
+        self.core.read(id.as_bytes())
     }
 
     pub fn get_by_email(&self, email: &Email) -> Result<Option<User>, StoreError> {
-        let Some(id) = self.by_email.get(email.as_str().as_bytes())? else {
+        let Some(id) = self
+            .core
+            .tree(TreeId::UsersByEmail)
+            .get(email.as_str().as_bytes())?
+        else {
             return Ok(None);
         };
         let id = UserId::from_slice(&id)
@@ -94,67 +131,111 @@ impl Users {
         self.get(id)
     }
 
-    /// Saves changes and waits for them to reach the disk. The e-mail never changes.
-    pub async fn update(&self, user: &User) -> Result<(), StoreError> {
-        self.update_quietly(user)?;
-        flushed(&self.db).await
+    /// Changes an account in one transaction (a new avatar is attached and the old one
+    /// removed in it); a stale `expected` version changes nothing. The e-mail never changes.
+    pub async fn update(
+        &self,
+        id: UserId,
+        expected: Option<u64>,
+        change: impl Fn(&mut User) -> Result<(), DomainError>,
+    ) -> Result<User, WriteError<User>> {
+        self.core
+            .commit(|tx| tx.update(id.as_bytes(), expected, &change))
+            .await
+            .map_err(write_error)
     }
 
-    /// Saves bookkeeping (last seen) without waiting for the disk.
-    pub fn update_quietly(&self, user: &User) -> Result<(), StoreError> {
-        self.users.insert(user.id.as_bytes(), user.encode()?)?;
-        Ok(())
+    /// Bookkeeping that is not an edit (last seen, a stronger hash of the same password):
+    /// changes only what `change` touches, keeps the version and does not wait for the disk.
+    pub fn update_quietly(
+        &self,
+        id: UserId,
+        change: impl Fn(&mut User),
+    ) -> Result<Option<User>, StoreError> {
+        Ok(self.core.transact(|tx| {
+            let Some(mut user) = tx.get::<User>(id.as_bytes())? else {
+                return Ok(None);
+            };
+            change(&mut user);
+            tx.put_quietly(&user)?;
+            Ok(Some(user))
+        })?)
     }
 
     /// All accounts, oldest first.
     pub fn list(&self) -> Result<Vec<User>, StoreError> {
-        self.users
+        self.core
+            .tree(TreeId::Users)
             .iter()
             .map(|entry| User::decode(&entry?.1))
             .collect()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.users.is_empty()
+        self.core.tree(TreeId::Users).is_empty()
     }
 
-    /// Removes the account and its e-mail index entry. Family records are removed by the caller.
-    pub async fn delete(&self, id: UserId) -> Result<Option<User>, StoreError> {
-        let Some(user) = self.get(id)? else {
-            return Ok(None);
-        };
-        let email = user.email.as_str().as_bytes().to_vec();
-        let result: Result<(), TransactionError<Abort>> = (&self.users, &self.by_email)
-            .transaction(|(users, by_email)| {
-                users.remove(id.as_bytes().as_slice())?;
-                if by_email.get(&email)?.as_deref() == Some(id.as_bytes().as_slice()) {
-                    by_email.remove(email.as_slice())?;
+    /// Deletes an account in one step: the account, its e-mail, its sessions and reset links
+    /// go at once; the family's records are removed by a queued job. Returns the account.
+    pub async fn delete_account(&self, id: UserId) -> Result<Option<User>, StoreError> {
+        let sessions: Vec<sled::IVec> = self
+            .core
+            .tree(TreeId::SessionsByUser)
+            .scan_prefix(session_index_prefix(id))
+            .keys()
+            .collect::<Result<_, _>>()?;
+        let links: Vec<sled::IVec> = super::reset_tokens::keys_of(&self.core, id)?;
+        let user = self
+            .core
+            .commit(|tx| {
+                let Some(user) = tx.delete::<User>(id.as_bytes(), true)? else {
+                    return Ok(None);
+                };
+                for index in &sessions {
+                    tx.remove_raw(TreeId::SessionsByUser, index)?;
+                    if let Some(hash) = index.get(16..) {
+                        tx.remove_raw(TreeId::Sessions, hash)?;
+                    }
                 }
-                Ok(())
-            });
-        result.map_err(|e| match e {
-            TransactionError::Storage(e) => StoreError::Sled(e),
-            TransactionError::Abort(a) => StoreError::Corrupt(format!("{a:?}")),
-        })?;
+                for link in &links {
+                    tx.remove_raw(TreeId::ResetTokens, link)?;
+                }
+                tx.note(Change::SessionsEnded {
+                    user: id,
+                    session: None,
+                });
+                super::jobs::enqueue(
+                    tx,
+                    JobKind::DeleteFamily {
+                        family: user.family_id,
+                    },
+                )?;
+                Ok(Some(user))
+            })
+            .await?;
         // An empty server is a new server again: the next sign-up becomes the admin.
-        if self.users.is_empty() {
-            self.by_email.remove(FIRST_CLAIMED)?;
+        if user.is_some() && self.is_empty() {
+            self.core.tree(TreeId::UsersByEmail).remove(FIRST_CLAIMED)?;
+            self.core.flush().await?;
         }
-        flushed(&self.db).await?;
-        Ok(Some(user))
+        Ok(user)
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub mod tests {
     use super::*;
     use crate::domain::user::ParentRole;
+    use crate::store::tests::temp_store;
     use chrono::Utc;
 
     pub fn user(email: &str) -> User {
         let now = Utc::now();
         User {
             id: UserId::new(),
+            family_id: FamilyId::new(),
+            version: 1,
+            session_epoch: 0,
             email: Email::parse(email).unwrap(),
             first_name: "Ann".into(),
             last_name: "Lee".into(),
@@ -172,8 +253,7 @@ mod tests {
 
     #[tokio::test]
     async fn email_is_unique_and_first_is_claimed_once() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = crate::store::Store::open(dir.path(), 4).unwrap();
+        let (_dir, store) = temp_store();
         let a = user("a@example.org");
         store.users.insert(&a, true).await.unwrap();
         assert!(matches!(
@@ -203,17 +283,68 @@ mod tests {
 
     #[tokio::test]
     async fn delete_frees_the_email_and_an_empty_server_has_a_first_account_again() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = crate::store::Store::open(dir.path(), 4).unwrap();
+        let (_dir, store) = temp_store();
         let a = user("a@example.org");
         store.users.insert(&a, true).await.unwrap();
-        assert_eq!(store.users.delete(a.id).await.unwrap().unwrap().id, a.id);
+        let gone = store.users.delete_account(a.id).await.unwrap().unwrap();
+        assert_eq!(gone.id, a.id);
         assert!(store.users.get(a.id).unwrap().is_none());
-        assert!(store.users.delete(a.id).await.unwrap().is_none());
+        assert!(store.users.delete_account(a.id).await.unwrap().is_none());
+        assert_eq!(
+            store.jobs.pending().unwrap().len(),
+            1,
+            "family removal queued"
+        );
         store
             .users
             .insert(&user("a@example.org"), true)
             .await
             .expect("email and first free again");
+    }
+
+    #[tokio::test]
+    async fn updates_are_versioned_and_quiet_writes_keep_the_version() {
+        let (_dir, store) = temp_store();
+        let a = store
+            .users
+            .insert(&user("a@example.org"), false)
+            .await
+            .unwrap();
+        let renamed = store
+            .users
+            .update(a.id, Some(1), |u| {
+                u.first_name = "Bea".into();
+                Ok(())
+            })
+            .await
+            .unwrap();
+        assert_eq!(renamed.version, 2);
+        let seen = Utc::now() + chrono::Duration::hours(2);
+        store
+            .users
+            .update_quietly(a.id, |u| u.last_seen_at = seen)
+            .unwrap();
+        let now = store.users.get(a.id).unwrap().unwrap();
+        assert_eq!((now.version, now.first_name.as_str()), (2, "Bea"));
+        assert_eq!(now.last_seen_at, seen);
+        assert!(matches!(
+            store.users.update(a.id, Some(1), |_| Ok(())).await,
+            Err(WriteError::Stale(_))
+        ));
+    }
+
+    #[test]
+    fn accounts_from_before_households_are_their_own_family() {
+        let old = user("old@example.org");
+        let mut value = serde_json::to_value(&old).unwrap();
+        let obj = value.as_object_mut().unwrap();
+        obj.remove("family_id");
+        obj.remove("version");
+        obj.remove("session_epoch");
+        let mut bytes = vec![1u8];
+        bytes.extend_from_slice(value.to_string().as_bytes());
+        let read = User::decode(&bytes).unwrap();
+        assert_eq!(read.family_id.as_uuid(), old.id.as_uuid());
+        assert_eq!((read.version, read.session_epoch), (1, 0));
     }
 }

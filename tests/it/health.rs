@@ -56,6 +56,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("delete", "/meals/{id}"),
     ("post", "/media"),
     ("get", "/media/{id}"),
+    ("get", "/events"),
 ];
 
 #[tokio::test]

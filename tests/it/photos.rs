@@ -174,10 +174,11 @@ async fn unattached_uploads_are_removed_after_a_day_and_used_ones_kept() {
     .await;
 
     // An upload from two days ago that no meal picked up.
-    let owner = server.app.store.users.list().unwrap()[0].id;
+    let family = server.app.store.users.list().unwrap()[0].family_id;
     let old = highchair::store::media::MediaRecord {
         id: highchair::domain::ids::MediaId::new(),
-        owner,
+        family,
+        version: 1,
         width: 1,
         height: 1,
         attached: false,
@@ -192,7 +193,7 @@ async fn unattached_uploads_are_removed_after_a_day_and_used_ones_kept() {
         .unwrap();
     assert_eq!(server.app.store.media.count(), 3);
 
-    highchair::jobs::run_once(&server.app).await;
+    highchair::service::housekeeping::run_once(&server.app).await;
     assert_eq!(server.app.store.media.count(), 2);
     assert_eq!(
         mum.get(server.url(&format!("/api/media/{}", old.id)))

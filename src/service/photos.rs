@@ -3,11 +3,10 @@
 
 use chrono::Utc;
 
-use crate::app::App;
+use super::{AppError, AppResult, Services};
 use crate::domain::DomainError;
-use crate::domain::ids::{MediaId, UserId};
+use crate::domain::ids::{FamilyId, MediaId, UserId};
 use crate::domain::user::User;
-use crate::error::AppResult;
 use crate::media::MediaError;
 use crate::media::pipeline::{AVATAR_EDGE, MAX_SIDE, PHOTO_EDGE};
 use crate::store::media::{MediaRecord, Variant};
@@ -33,8 +32,8 @@ fn refused(err: MediaError, title: &str) -> DomainError {
 }
 
 async fn store(
-    app: &App,
-    owner: UserId,
+    app: &Services,
+    family: FamilyId,
     bytes: Vec<u8>,
     long_edge: u32,
     title: &str,
@@ -64,7 +63,8 @@ async fn store(
         .map_err(|e| refused(e, title))?;
     let record = MediaRecord {
         id: MediaId::new(),
-        owner,
+        family,
+        version: 1,
         width: processed.width,
         height: processed.height,
         attached: false,
@@ -78,40 +78,46 @@ async fn store(
 }
 
 /// `POST /api/media`: a meal photo, stored until a meal uses it (or for a day).
-pub async fn upload(app: &App, owner: UserId, bytes: Vec<u8>) -> AppResult<MediaRecord> {
-    store(app, owner, bytes, PHOTO_EDGE, "Photo upload failed").await
+pub async fn upload(app: &Services, family: FamilyId, bytes: Vec<u8>) -> AppResult<MediaRecord> {
+    store(app, family, bytes, PHOTO_EDGE, "Photo upload failed").await
 }
 
-/// `PUT /api/profile/avatar`: replaces the profile picture.
-pub async fn set_avatar(app: &App, mut user: User, bytes: Vec<u8>) -> AppResult<User> {
-    let record = store(app, user.id, bytes, AVATAR_EDGE, "Upload failed").await?;
-    // Just stored and unattached, so attaching can only fail if the store is damaged.
-    if let Err(e) = app.store.media.attach(user.id, record.id).await? {
-        return Err(
-            crate::store::StoreError::Corrupt(format!("new avatar not attachable: {e:?}")).into(),
-        );
-    }
-    let old = user.avatar.replace(record.id);
-    user.updated_at = Utc::now();
-    app.store.users.update(&user).await?;
-    if let Some(old) = old {
-        app.store.media.delete(user.id, old).await?;
-    }
-    Ok(user)
+/// `PUT /api/profile/avatar`: replaces the profile picture. The new picture is attached and the
+/// old one removed in the same transaction as the account change.
+pub async fn set_avatar(app: &Services, user: UserId, bytes: Vec<u8>) -> AppResult<User> {
+    const TITLE: &str = "Upload failed";
+    let family = app
+        .store
+        .users
+        .get(user)?
+        .ok_or(DomainError::NotFound)?
+        .family_id;
+    let record = store(app, family, bytes, AVATAR_EDGE, TITLE).await?;
+    let now = Utc::now();
+    app.store
+        .users
+        .update(user, None, |u| {
+            u.avatar = Some(record.id);
+            u.updated_at = now;
+            Ok(())
+        })
+        .await
+        .map_err(|e| AppError::from_write(e, TITLE))
 }
 
-/// The bytes of a photo of `owner`'s family; anyone else's id is not found.
-pub fn read(app: &App, owner: UserId, id: MediaId, thumb: bool) -> AppResult<sled::IVec> {
+/// The bytes of a photo of the family; anyone else's id is not found.
+pub fn read(app: &Services, family: FamilyId, id: MediaId, thumb: bool) -> AppResult<Vec<u8>> {
     let variant = if thumb { Variant::Thumb } else { Variant::Full };
     Ok(app
         .store
         .media
-        .bytes(owner, id, variant)?
-        .ok_or(DomainError::NotFound)?)
+        .bytes(family, id, variant)?
+        .ok_or(DomainError::NotFound)?
+        .to_vec())
 }
 
 /// Removes uploads that no meal or profile picked up within a day.
-pub async fn purge_unattached(app: &App) -> AppResult<usize> {
+pub async fn purge_unattached(app: &Services) -> AppResult<usize> {
     Ok(app
         .store
         .media

@@ -1,16 +1,17 @@
-//! Background housekeeping while `serve` runs.
+//! Hourly housekeeping while `serve` runs: expired limits, sessions and reset links; idle
+//! guests; uploads no meal or profile used within a day.
 
 use std::time::Duration;
 
 use tokio::task::JoinHandle;
 
-use crate::app::App;
+use super::Services;
 use crate::store::rate_limits::unix_nanos;
 
 const EVERY: Duration = Duration::from_secs(3600);
 
 /// Runs housekeeping now and then every hour, until aborted at shutdown.
-pub fn spawn(app: App) -> JoinHandle<()> {
+pub fn spawn(app: impl std::ops::Deref<Target = Services> + Send + 'static) -> JoinHandle<()> {
     tokio::spawn(async move {
         let mut ticker = tokio::time::interval(EVERY);
         loop {
@@ -20,9 +21,8 @@ pub fn spawn(app: App) -> JoinHandle<()> {
     })
 }
 
-/// One round of housekeeping: expired limits, sessions and reset links; idle guests; uploads no
-/// meal or profile used within a day.
-pub async fn run_once(app: &App) {
+/// One round of housekeeping.
+pub async fn run_once(app: &Services) {
     let now = chrono::Utc::now();
     let limits = app.store.rate_limits.purge_expired(unix_nanos());
     let sessions = app.store.sessions.purge_expired(now).unwrap_or_else(|e| {
@@ -33,14 +33,24 @@ pub async fn run_once(app: &App) {
         tracing::error!(error = %e, "purging expired reset links failed");
         0
     });
-    if let Err(failure) = crate::admin::ops::purge_guests(app).await {
-        tracing::error!(error = %failure.message, "purging idle guests failed");
-    }
-    let uploads = crate::family::photos::purge_unattached(app)
+    let guests = super::accounts::purge_guests(app)
+        .await
+        .unwrap_or_else(|e| {
+            tracing::error!(error = %e, "purging idle guests failed");
+            0
+        });
+    let uploads = super::photos::purge_unattached(app)
         .await
         .unwrap_or_else(|e| {
             tracing::error!(error = %e, "purging unused uploads failed");
             0
         });
-    tracing::debug!(limits, sessions, links, uploads, "housekeeping done");
+    tracing::debug!(
+        limits,
+        sessions,
+        links,
+        guests,
+        uploads,
+        "housekeeping done"
+    );
 }

@@ -23,7 +23,8 @@ impl ClientInfo {
     }
 }
 
-pub(super) async fn resolve<E: Endpoint>(
+/// Middleware: puts the request's `ClientInfo` into its extensions.
+pub async fn resolve<E: Endpoint>(
     ep: Arc<E>,
     mut req: Request,
     proxies: Vec<IpNet>,

@@ -1,19 +1,19 @@
 //! Account flows shared by the HTTP API and the admin CLI: sign-up, sign-in, guests, profile
-//! changes and password resets.
+//! changes, password resets and account removal.
 
 use chrono::{Duration, Utc};
 
-use super::password::PasswordHash;
-use super::tokens::{new_token, random_alphanumeric, token_hash};
-use crate::app::App;
+use super::{AppError, AppResult, Services};
+use crate::auth::password::PasswordHash;
+use crate::auth::tokens::{new_token, random_alphanumeric, token_hash};
 use crate::domain::DomainError;
+use crate::domain::change::FIRST_VERSION;
 use crate::domain::email::Email;
-use crate::domain::ids::UserId;
+use crate::domain::ids::{FamilyId, UserId};
 use crate::domain::user::{
     GUEST_DOMAIN, GuestDraft, ParentRole, Signup, SignupDraft, User, check_password,
     validate_login, validate_profile,
 };
-use crate::error::AppResult;
 use crate::store::reset_tokens::ResetToken;
 use crate::store::users::InsertUserError;
 
@@ -31,11 +31,14 @@ fn too_many(wait: std::time::Duration) -> DomainError {
 
 /// Creates a parent account. The very first account on a server is always allowed and becomes
 /// the admin; after that `allow_signup` decides (unless the admin creates it).
-pub async fn create_parent(app: &App, signup: Signup, by_admin: bool) -> AppResult<User> {
+pub async fn create_parent(app: &Services, signup: Signup, by_admin: bool) -> AppResult<User> {
     let hash = app.hasher.hash(signup.password).await;
     let now = Utc::now();
     let mut user = User {
         id: UserId::new(),
+        family_id: FamilyId::new(),
+        version: FIRST_VERSION,
+        session_epoch: 0,
         email: signup.email,
         first_name: signup.first_name,
         last_name: signup.last_name,
@@ -59,7 +62,7 @@ pub async fn create_parent(app: &App, signup: Signup, by_admin: bool) -> AppResu
     if app.store.users.is_empty() {
         user.is_admin = true;
         match app.store.users.insert(&user, true).await {
-            Ok(()) => return Ok(user),
+            Ok(user) => return Ok(user),
             Err(InsertUserError::NotFirst) => user.is_admin = false,
             Err(InsertUserError::EmailTaken) => return Err(taken()),
             Err(InsertUserError::Store(e)) => return Err(e.into()),
@@ -73,7 +76,7 @@ pub async fn create_parent(app: &App, signup: Signup, by_admin: bool) -> AppResu
         .into());
     }
     match app.store.users.insert(&user, false).await {
-        Ok(()) => Ok(user),
+        Ok(user) => Ok(user),
         Err(InsertUserError::EmailTaken) => Err(taken()),
         Err(InsertUserError::NotFirst) => Err(taken()),
         Err(InsertUserError::Store(e)) => Err(e.into()),
@@ -81,14 +84,14 @@ pub async fn create_parent(app: &App, signup: Signup, by_admin: bool) -> AppResu
 }
 
 /// `POST /api/auth/signup`.
-pub async fn signup(app: &App, draft: SignupDraft, ip: &str) -> AppResult<User> {
+pub async fn signup(app: &Services, draft: SignupDraft, ip: &str) -> AppResult<User> {
     let signup = draft.validate()?;
     app.limits.signup_ip.check(ip).map_err(too_many)?;
     create_parent(app, signup, false).await
 }
 
 /// `POST /api/auth/login`. The answer is the same whether the e-mail exists or not.
-pub async fn login(app: &App, email: &str, password: &str, ip: &str) -> AppResult<User> {
+pub async fn login(app: &Services, email: &str, password: &str, ip: &str) -> AppResult<User> {
     validate_login(email, password)?;
     app.limits.login_ip.check(ip).map_err(too_many)?;
     let email = Email::parse(email);
@@ -111,13 +114,19 @@ pub async fn login(app: &App, email: &str, password: &str, ip: &str) -> AppResul
         .as_ref()
         .is_some_and(|h| h.iterations() < app.hasher.iterations());
     let ok = app.hasher.verify(password.to_string(), stored).await;
-    let (true, Some(mut user)) = (ok, user) else {
+    let (true, Some(user)) = (ok, user) else {
         return Err(DomainError::unauthorized(SIGN_IN_FAILED, "Invalid email or password").into());
     };
     if upgrade {
-        user.password_hash = app.hasher.hash(password.to_string()).await.encode();
-        user.updated_at = Utc::now();
-        app.store.users.update(&user).await?;
+        let old = user.password_hash.clone();
+        let stronger = app.hasher.hash(password.to_string()).await.encode();
+        // Only if the password was not changed meanwhile; not an edit, so no new version.
+        app.store.users.update_quietly(user.id, |u| {
+            if u.password_hash == old {
+                u.password_hash = stronger.clone();
+            }
+        })?;
+        app.store.flush().await?;
         tracing::info!(user.id = %user.id, "password hash upgraded");
     }
     Ok(user)
@@ -129,7 +138,7 @@ fn email_key_fallback() -> String {
 }
 
 /// `POST /api/auth/guest`: an account in the reserved guest domain, signed in at once.
-pub async fn start_guest(app: &App, draft: GuestDraft, ip: &str) -> AppResult<User> {
+pub async fn start_guest(app: &Services, draft: GuestDraft, ip: &str) -> AppResult<User> {
     if !app.settings.auth.allow_guests {
         return Err(DomainError::forbidden(
             "Guest access failed",
@@ -149,6 +158,9 @@ pub async fn start_guest(app: &App, draft: GuestDraft, ip: &str) -> AppResult<Us
     .ok_or_else(|| DomainError::unavailable("Guest access failed", "Please try again."))?;
     let user = User {
         id: UserId::new(),
+        family_id: FamilyId::new(),
+        version: FIRST_VERSION,
+        session_epoch: 0,
         email,
         first_name: guest.first_name,
         last_name: String::new(),
@@ -163,38 +175,52 @@ pub async fn start_guest(app: &App, draft: GuestDraft, ip: &str) -> AppResult<Us
         last_seen_at: now,
     };
     match app.store.users.insert(&user, false).await {
-        Ok(()) => Ok(user),
+        Ok(user) => Ok(user),
         Err(InsertUserError::Store(e)) => Err(e.into()),
         Err(_) => Err(DomainError::unavailable("Guest access failed", "Please try again.").into()),
     }
 }
 
 /// `POST /api/auth/forgot-password`: nothing is revealed about the address; limited per IP.
-pub fn forgot_password(app: &App, ip: &str) -> AppResult<&'static str> {
+pub fn forgot_password(app: &Services, ip: &str) -> AppResult<&'static str> {
     app.limits.forgot_ip.check(ip).map_err(too_many)?;
     tracing::info!("password reset asked for on the sign-in page");
     Ok(FORGOT_PASSWORD_MESSAGE)
 }
 
-/// `PATCH /api/profile`.
+/// `PATCH /api/profile`: names missing from the request keep their current value. With
+/// `version`, only if nobody changed the profile since.
 pub async fn update_profile(
-    app: &App,
-    mut user: User,
+    app: &Services,
+    user: UserId,
+    version: Option<u64>,
     first: Option<String>,
     last: Option<String>,
 ) -> AppResult<User> {
-    let first = first.unwrap_or_else(|| user.first_name.clone());
-    let last = last.unwrap_or_else(|| user.last_name.clone());
-    let (first, last) = validate_profile(&first, &last)?;
-    user.first_name = first;
-    user.last_name = last;
-    user.updated_at = Utc::now();
-    app.store.users.update(&user).await?;
-    Ok(user)
+    const TITLE: &str = "Update failed";
+    // Checked before the write, so a bad name is a 400 even when the version is stale.
+    validate_profile(
+        first.as_deref().unwrap_or("x"),
+        last.as_deref().unwrap_or(""),
+    )?;
+    let now = Utc::now();
+    app.store
+        .users
+        .update(user, version, |u| {
+            let first = first.clone().unwrap_or_else(|| u.first_name.clone());
+            let last = last.clone().unwrap_or_else(|| u.last_name.clone());
+            let (first, last) = validate_profile(&first, &last)?;
+            u.first_name = first;
+            u.last_name = last;
+            u.updated_at = now;
+            Ok(())
+        })
+        .await
+        .map_err(|e| AppError::from_write(e, TITLE))
 }
 
 /// Creates a one-hour, one-time reset link for an account (admin CLI).
-pub async fn create_reset_link(app: &App, email: &Email) -> AppResult<String> {
+pub async fn create_reset_link(app: &Services, email: &Email) -> AppResult<String> {
     let user = app
         .store
         .users
@@ -221,7 +247,7 @@ fn invalid_link() -> DomainError {
 }
 
 /// The account a reset link is for, if the link is still valid.
-pub fn reset_target(app: &App, token: &str) -> AppResult<User> {
+pub fn reset_target(app: &Services, token: &str) -> AppResult<User> {
     let record = app
         .store
         .reset_tokens
@@ -235,7 +261,7 @@ pub fn reset_target(app: &App, token: &str) -> AppResult<User> {
 }
 
 /// Sets a new password through a reset link and ends every session of the account.
-pub async fn reset_password(app: &App, token: &str, password: String) -> AppResult<User> {
+pub async fn reset_password(app: &Services, token: &str, password: String) -> AppResult<User> {
     check_password(&password, "Password reset failed")?;
     let record = app
         .store
@@ -243,15 +269,56 @@ pub async fn reset_password(app: &App, token: &str, password: String) -> AppResu
         .take_valid(&token_hash(token), Utc::now())
         .await?
         .ok_or_else(invalid_link)?;
-    let mut user = app
+    let hash = app.hasher.hash(password).await.encode();
+    let now = Utc::now();
+    // The new hash and a new session epoch in one write: every older session ends with it,
+    // even one a concurrent sign-in is creating right now.
+    let user = app
         .store
         .users
-        .get(record.user_id)?
-        .ok_or_else(invalid_link)?;
-    user.password_hash = app.hasher.hash(password).await.encode();
-    user.updated_at = Utc::now();
-    app.store.users.update(&user).await?;
+        .update(record.user_id, None, |u| {
+            u.password_hash = hash.clone();
+            u.session_epoch += 1;
+            u.updated_at = now;
+            Ok(())
+        })
+        .await
+        .map_err(|e| AppError::from_write(e, "Password reset failed"))?;
     let ended = app.store.sessions.delete_all_for(user.id).await?;
     tracing::info!(user.id = %user.id, sessions_ended = ended, "password reset");
     Ok(user)
+}
+
+/// Deletes an account at once (it can no longer sign in; its sessions end) and queues the
+/// removal of its family's records.
+pub async fn delete_account(app: &Services, user: UserId) -> AppResult<User> {
+    let removed = app
+        .store
+        .users
+        .delete_account(user)
+        .await?
+        .ok_or(DomainError::NotFound)?;
+    tracing::info!(user.id = %user, "account deleted; its family's records follow");
+    Ok(removed)
+}
+
+/// Removes guest accounts unused for 30 days, with all their data. Returns how many.
+pub async fn purge_guests(app: &Services) -> AppResult<usize> {
+    let now = Utc::now();
+    let mut removed = 0;
+    for user in app
+        .store
+        .users
+        .list()?
+        .iter()
+        .filter(|u| u.is_stale_guest(now))
+    {
+        if app.store.users.delete_account(user.id).await?.is_some() {
+            removed += 1;
+        }
+    }
+    if removed > 0 {
+        tracing::info!(removed, "idle guest accounts removed");
+    }
+    Ok(removed)
 }

@@ -1,0 +1,209 @@
+//! `GET /api/events`: the family's change feed as Server-Sent Events. `id:` is the family
+//! revision; `Last-Event-ID` resumes; `resync` when the gap cannot be replayed. The stream
+//! ends when its session ends (logout, password reset, account deleted) or expires.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use futures_util::stream::{self, BoxStream, StreamExt};
+use poem::web::Data;
+use poem::web::sse::Event;
+use poem_openapi::param::Header;
+use poem_openapi::payload::EventStream;
+use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
+use tokio::sync::broadcast::error::RecvError;
+
+use super::session::CurrentUser;
+use super::{ApiError, ApiTags};
+use crate::app::App;
+use crate::domain::DomainError;
+use crate::domain::change::{FamilyChange, Kind};
+use crate::events::{Start, StreamSlot, Subscription};
+use crate::service::sessions;
+
+/// A comment line this often keeps proxies from closing an idle stream.
+const KEEP_ALIVE: Duration = Duration::from_secs(25);
+/// How often an idle stream checks that its session is still valid.
+const SESSION_CHECK: Duration = Duration::from_secs(30);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum EventKind {
+    Child,
+    Meal,
+    Media,
+    Profile,
+    /// Reload everything of the family: changes were missed.
+    Resync,
+    /// First event of a stream: the revision it starts at.
+    Ready,
+}
+
+/// One event. `event:` is `change` for record kinds, otherwise the kind itself.
+#[derive(Debug, Clone, Object)]
+pub struct FeedEvent {
+    pub kind: EventKind,
+    /// The record that changed (created, updated or deleted).
+    pub id: Option<String>,
+    pub revision: u64,
+}
+
+impl From<FamilyChange> for FeedEvent {
+    fn from(c: FamilyChange) -> Self {
+        FeedEvent {
+            kind: match c.kind {
+                Kind::Child => EventKind::Child,
+                Kind::Meal => EventKind::Meal,
+                Kind::Media => EventKind::Media,
+                Kind::Profile => EventKind::Profile,
+            },
+            id: Some(c.id.to_string()),
+            revision: c.revision,
+        }
+    }
+}
+
+fn kind_name(kind: EventKind) -> &'static str {
+    match kind {
+        EventKind::Child => "child",
+        EventKind::Meal => "meal",
+        EventKind::Media => "media",
+        EventKind::Profile => "profile",
+        EventKind::Resync => "resync",
+        EventKind::Ready => "ready",
+    }
+}
+
+fn to_event(e: FeedEvent) -> Event {
+    let name = match e.kind {
+        EventKind::Resync | EventKind::Ready => kind_name(e.kind),
+        _ => "change",
+    };
+    let data = serde_json::json!({
+        "kind": kind_name(e.kind),
+        "id": e.id,
+        "revision": e.revision,
+    });
+    Event::message(data.to_string())
+        .event_type(name)
+        .id(e.revision.to_string())
+}
+
+#[derive(ApiResponse)]
+pub enum EventsResponse {
+    /// `text/event-stream` of `FeedEvent`s.
+    #[oai(status = 200)]
+    Stream(EventStream<BoxStream<'static, FeedEvent>>),
+}
+
+struct Live {
+    app: App,
+    sub: Subscription,
+    queue: VecDeque<FeedEvent>,
+    user: crate::domain::ids::UserId,
+    session: [u8; 32],
+    check: tokio::time::Interval,
+    _slot: StreamSlot,
+}
+
+fn resync(app: &App, family: crate::domain::ids::FamilyId) -> Option<FeedEvent> {
+    let revision = app.store.revision(family).ok()?;
+    Some(FeedEvent {
+        kind: EventKind::Resync,
+        id: None,
+        revision,
+    })
+}
+
+/// The next event, or `None` when the stream should end.
+async fn next(mut live: Live) -> Option<(FeedEvent, Live)> {
+    loop {
+        if let Some(e) = live.queue.pop_front() {
+            return Some((e, live));
+        }
+        tokio::select! {
+            change = live.sub.changes.recv() => match change {
+                Ok(c) => return Some((c.into(), live)),
+                Err(RecvError::Lagged(_)) => {
+                    let family = live.sub.family();
+                    let e = resync(&live.app, family)?;
+                    return Some((e, live));
+                }
+                Err(RecvError::Closed) => return None,
+            },
+            end = live.sub.ended.recv() => match end {
+                Ok(end) if end.ends(live.user, &live.session) => return None,
+                Ok(_) => {}
+                Err(RecvError::Lagged(_)) => {
+                    sessions::resume_hash(&live.app, &live.session).ok().flatten()?;
+                }
+                Err(RecvError::Closed) => return None,
+            },
+            _ = live.check.tick() => {
+                sessions::resume_hash(&live.app, &live.session).ok().flatten()?;
+            }
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct EventsApi;
+
+#[OpenApi(tag = "ApiTags::Events")]
+impl EventsApi {
+    /// The family's change feed (Server-Sent Events). Each `change` names a record kind and id
+    /// and carries the family revision as its event id; reconnecting with `Last-Event-ID`
+    /// replays what was missed, or sends `resync` when that is not possible.
+    #[oai(path = "/events", method = "get", operation_id = "streamEvents")]
+    async fn stream(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        #[oai(name = "Last-Event-ID")] last_event_id: Header<Option<String>>,
+    ) -> Result<EventsResponse, ApiError> {
+        let me = user.require_to_view("follow changes")?;
+        let slot = app
+            .feed
+            .open_stream(me.token_hash)
+            .ok_or(DomainError::TooManyAttempts {
+                retry_after: Duration::from_secs(30),
+            })?;
+        let family = me.user.family_id;
+        let last_seen = last_event_id
+            .0
+            .as_deref()
+            .and_then(|v| v.trim().parse::<u64>().ok());
+        let store = app.store.clone();
+        let sub = app
+            .feed
+            .subscribe(family, last_seen, || store.revision(family))?;
+        let mut queue = VecDeque::new();
+        match &sub.start {
+            Start::Live => queue.push_back(FeedEvent {
+                kind: EventKind::Ready,
+                id: None,
+                revision: app.store.revision(family)?,
+            }),
+            Start::Replay(changes) => queue.extend(changes.iter().map(|c| FeedEvent::from(*c))),
+            Start::Resync => queue.extend(resync(&app, family)),
+        }
+        let live = Live {
+            app: app.clone(),
+            sub,
+            queue,
+            user: me.user.id,
+            session: me.token_hash,
+            check: tokio::time::interval_at(
+                tokio::time::Instant::now() + SESSION_CHECK,
+                SESSION_CHECK,
+            ),
+            _slot: slot,
+        };
+        let events = stream::unfold(live, next).boxed();
+        Ok(EventsResponse::Stream(
+            EventStream::new(events)
+                .keep_alive(KEEP_ALIVE)
+                .to_event(to_event),
+        ))
+    }
+}

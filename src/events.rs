@@ -1,0 +1,284 @@
+//! The change feed: after a write commits, its changes go to the subscribers of that family
+//! (`GET /api/events`). A family's channel, and the short history kept for resuming, exist only
+//! while somebody listens. Sessions ending are announced too, so their streams can close.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::broadcast;
+
+use crate::domain::change::{Change, FamilyChange};
+use crate::domain::ids::{FamilyId, UserId};
+
+/// Changes kept per listened-to family for `Last-Event-ID` resumes.
+const HISTORY: usize = 256;
+/// Changes a slow subscriber may fall behind before it is told to resync.
+const BACKLOG: usize = 256;
+/// Open streams one session may hold (a few tabs).
+pub const STREAMS_PER_SESSION: usize = 4;
+
+struct Channel {
+    sender: broadcast::Sender<FamilyChange>,
+    recent: VecDeque<FamilyChange>,
+}
+
+/// A session, or all sessions of a user, ended.
+#[derive(Debug, Clone, Copy)]
+pub struct SessionEnd {
+    pub user: UserId,
+    pub session: Option<[u8; 32]>,
+}
+
+impl SessionEnd {
+    pub fn ends(&self, user: UserId, session: &[u8; 32]) -> bool {
+        self.user == user && self.session.is_none_or(|s| &s == session)
+    }
+}
+
+pub struct Feed {
+    families: Mutex<HashMap<FamilyId, Channel>>,
+    ended: broadcast::Sender<SessionEnd>,
+    streams: Mutex<HashMap<[u8; 32], usize>>,
+}
+
+impl Default for Feed {
+    fn default() -> Self {
+        Feed {
+            families: Mutex::new(HashMap::new()),
+            ended: broadcast::Sender::new(64),
+            streams: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+/// Where a new subscriber starts.
+#[derive(Debug, PartialEq)]
+pub enum Start {
+    /// Nothing to catch up on (no `Last-Event-ID`, or it is the current revision).
+    Live,
+    /// These changes happened since the revision the client last saw.
+    Replay(Vec<FamilyChange>),
+    /// The gap cannot be replayed: the client must reload everything.
+    Resync,
+}
+
+/// A live subscription; dropping it lets the family's channel go when nobody else listens.
+pub struct Subscription {
+    pub start: Start,
+    pub changes: broadcast::Receiver<FamilyChange>,
+    pub ended: broadcast::Receiver<SessionEnd>,
+    feed: Arc<Feed>,
+    family: FamilyId,
+}
+
+impl Subscription {
+    pub fn family(&self) -> FamilyId {
+        self.family
+    }
+}
+
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        let mut families = self.feed.lock_families();
+        if families
+            .get(&self.family)
+            .is_some_and(|c| c.sender.receiver_count() <= 1)
+        {
+            families.remove(&self.family);
+        }
+    }
+}
+
+/// Counts a session's open streams; dropping it frees the slot.
+pub struct StreamSlot {
+    feed: Arc<Feed>,
+    session: [u8; 32],
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        let mut streams = self.feed.streams.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = streams.get_mut(&self.session) {
+            *n -= 1;
+            if *n == 0 {
+                streams.remove(&self.session);
+            }
+        }
+    }
+}
+
+impl Feed {
+    fn lock_families(&self) -> std::sync::MutexGuard<'_, HashMap<FamilyId, Channel>> {
+        self.families.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Announces the changes of one committed transaction (the store's hook calls this).
+    pub fn publish(&self, changes: &[Change]) {
+        let mut families = self.lock_families();
+        for change in changes {
+            match change {
+                Change::Family(c) => {
+                    let Some(channel) = families.get_mut(&c.family) else {
+                        continue;
+                    };
+                    if channel.recent.len() == HISTORY {
+                        channel.recent.pop_front();
+                    }
+                    channel.recent.push_back(*c);
+                    let _ = channel.sender.send(*c);
+                }
+                Change::SessionsEnded { user, session } => {
+                    let _ = self.ended.send(SessionEnd {
+                        user: *user,
+                        session: *session,
+                    });
+                }
+                Change::JobQueued => {}
+            }
+        }
+    }
+
+    /// Subscribes to a family. `current` reads the family's revision; it is called after the
+    /// subscription exists, so no change falls between the two. `last_seen` is the client's
+    /// `Last-Event-ID`.
+    pub fn subscribe<E>(
+        self: &Arc<Self>,
+        family: FamilyId,
+        last_seen: Option<u64>,
+        current: impl FnOnce() -> Result<u64, E>,
+    ) -> Result<Subscription, E> {
+        let (changes, recent) = {
+            let mut families = self.lock_families();
+            let channel = families.entry(family).or_insert_with(|| Channel {
+                sender: broadcast::Sender::new(BACKLOG),
+                recent: VecDeque::new(),
+            });
+            (channel.sender.subscribe(), channel.recent.clone())
+        };
+        let ended = self.ended.subscribe();
+        let subscription = |start| Subscription {
+            start,
+            changes,
+            ended,
+            feed: self.clone(),
+            family,
+        };
+        let now = current()?;
+        let Some(seen) = last_seen else {
+            return Ok(subscription(Start::Live));
+        };
+        Ok(subscription(replay(seen, now, &recent)))
+    }
+
+    /// Takes one of the session's stream slots; `None` when it already has `STREAMS_PER_SESSION`.
+    pub fn open_stream(self: &Arc<Self>, session: [u8; 32]) -> Option<StreamSlot> {
+        let mut streams = self.streams.lock().unwrap_or_else(|p| p.into_inner());
+        let open = streams.entry(session).or_insert(0);
+        if *open >= STREAMS_PER_SESSION {
+            return None;
+        }
+        *open += 1;
+        Some(StreamSlot {
+            feed: self.clone(),
+            session,
+        })
+    }
+
+    /// Families with a listener now (for tests and health).
+    pub fn listened(&self) -> usize {
+        self.lock_families().len()
+    }
+}
+
+/// What a client that saw revision `seen` needs when the family is at `now`.
+fn replay(seen: u64, now: u64, recent: &VecDeque<FamilyChange>) -> Start {
+    if seen == now {
+        return Start::Live;
+    }
+    if seen > now {
+        return Start::Resync;
+    }
+    let missed: Vec<FamilyChange> = recent
+        .iter()
+        .filter(|c| c.revision > seen && c.revision <= now)
+        .copied()
+        .collect();
+    // Revisions are consecutive per family: the history must hold every one after `seen`.
+    let covered = missed.first().is_some_and(|c| c.revision == seen + 1)
+        && missed.last().is_some_and(|c| c.revision == now);
+    if covered {
+        Start::Replay(missed)
+    } else {
+        Start::Resync
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::change::Kind;
+
+    fn change(family: FamilyId, revision: u64) -> Change {
+        Change::Family(FamilyChange {
+            family,
+            kind: Kind::Meal,
+            id: uuid::Uuid::now_v7(),
+            revision,
+        })
+    }
+
+    #[tokio::test]
+    async fn subscribers_get_their_family_only_and_channels_go_with_them() {
+        let feed = Arc::new(Feed::default());
+        let (mine, other) = (FamilyId::new(), FamilyId::new());
+        feed.publish(&[change(mine, 1)]);
+        let mut sub = feed.subscribe(mine, None, || Ok::<_, ()>(1)).unwrap();
+        assert_eq!(sub.start, Start::Live);
+        feed.publish(&[change(other, 1), change(mine, 2)]);
+        let got = sub.changes.recv().await.unwrap();
+        assert_eq!((got.family, got.revision), (mine, 2));
+        assert!(
+            sub.changes.try_recv().is_err(),
+            "nothing of the other family"
+        );
+        assert_eq!(feed.listened(), 1);
+        drop(sub);
+        assert_eq!(feed.listened(), 0, "nothing kept when nobody listens");
+    }
+
+    #[test]
+    fn resume_replays_a_covered_gap_and_resyncs_otherwise() {
+        let family = FamilyId::new();
+        let recent: VecDeque<FamilyChange> = (3..=6)
+            .map(|r| match change(family, r) {
+                Change::Family(c) => c,
+                _ => unreachable!(),
+            })
+            .collect();
+        match replay(4, 6, &recent) {
+            Start::Replay(c) => {
+                assert_eq!(c.iter().map(|c| c.revision).collect::<Vec<_>>(), [5, 6])
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(replay(6, 6, &recent), Start::Live);
+        assert_eq!(replay(1, 6, &recent), Start::Resync, "3 is the oldest kept");
+        assert_eq!(replay(9, 6, &recent), Start::Resync, "from the future");
+        assert_eq!(
+            replay(2, 6, &recent),
+            Start::Replay(recent.iter().copied().collect())
+        );
+    }
+
+    #[test]
+    fn a_session_has_a_few_streams() {
+        let feed = Arc::new(Feed::default());
+        let slots: Vec<_> = (0..STREAMS_PER_SESSION)
+            .map(|_| feed.open_stream([1; 32]).unwrap())
+            .collect();
+        assert!(feed.open_stream([1; 32]).is_none());
+        assert!(feed.open_stream([2; 32]).is_some());
+        drop(slots);
+        assert!(feed.open_stream([1; 32]).is_some());
+    }
+}

@@ -1,0 +1,50 @@
+//! The persisted job runner. Jobs are queued by the store in the same transaction as the change
+//! that needs them (a deleted child's meals, a deleted family's records); the runner works
+//! through them in bounded batches, oldest first, and at start picks up whatever a crash or
+//! stop left unfinished.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::Notify;
+use tokio::task::JoinHandle;
+
+use crate::store::Store;
+
+/// After a failure, wait this long before trying again.
+const RETRY_AFTER: Duration = Duration::from_secs(30);
+
+/// Runs every pending job to the end. Returns how many jobs finished.
+pub async fn run_pending(store: &Store) -> Result<usize, crate::store::StoreError> {
+    let mut finished = 0;
+    for job in store.jobs.pending()? {
+        loop {
+            if store.run_job_batch(&job).await? {
+                finished += 1;
+                break;
+            }
+            // Let requests in between batches.
+            tokio::task::yield_now().await;
+        }
+        tracing::info!(job.id = %job.id, kind = ?job.job, "job finished");
+    }
+    Ok(finished)
+}
+
+/// Runs jobs now and whenever `wake` is notified, until aborted at shutdown.
+pub fn spawn(store: Arc<Store>, wake: Arc<Notify>) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        loop {
+            match run_pending(&store).await {
+                Ok(_) => wake.notified().await,
+                Err(e) => {
+                    tracing::error!(error = %e, "a background job failed; retrying later");
+                    tokio::select! {
+                        _ = wake.notified() => {}
+                        _ = tokio::time::sleep(RETRY_AFTER) => {}
+                    }
+                }
+            }
+        }
+    })
+}

@@ -1,0 +1,60 @@
+//! Child profiles of one family.
+
+use chrono::Utc;
+
+use super::{AppError, AppResult, Services};
+use crate::domain::DomainError;
+use crate::domain::child::{Child, ChildDraft, SAVE_TITLE, UPDATE_TITLE};
+use crate::domain::ids::{ChildId, FamilyId};
+
+pub fn list(app: &Services, family: FamilyId) -> AppResult<Vec<Child>> {
+    Ok(app.store.children.list(family)?)
+}
+
+pub fn get(app: &Services, family: FamilyId, id: ChildId) -> AppResult<Child> {
+    Ok(app
+        .store
+        .children
+        .get(family, id)?
+        .ok_or(DomainError::NotFound)?)
+}
+
+pub async fn create(app: &Services, family: FamilyId, draft: ChildDraft) -> AppResult<Child> {
+    let child = Child::create(family, draft.validate(SAVE_TITLE)?, Utc::now());
+    app.store
+        .children
+        .insert(&child)
+        .await
+        .map_err(|e| AppError::from_write(e, SAVE_TITLE))
+}
+
+/// Replaces the child's details; with `version`, only if nobody changed it since.
+pub async fn update(
+    app: &Services,
+    family: FamilyId,
+    id: ChildId,
+    version: Option<u64>,
+    draft: ChildDraft,
+) -> AppResult<Child> {
+    let fields = draft.validate(UPDATE_TITLE)?;
+    let now = Utc::now();
+    app.store
+        .children
+        .update(family, id, version, |child| {
+            child.apply(fields.clone(), now);
+            Ok(())
+        })
+        .await
+        .map_err(|e| AppError::from_write(e, UPDATE_TITLE))
+}
+
+/// Deletes the child at once; its meals and their photos follow in a background job.
+pub async fn delete(app: &Services, family: FamilyId, id: ChildId) -> AppResult<()> {
+    app.store
+        .children
+        .delete(family, id)
+        .await?
+        .ok_or(DomainError::NotFound)?;
+    tracing::info!(child.id = %id, "child deleted; its meals follow");
+    Ok(())
+}

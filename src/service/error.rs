@@ -1,0 +1,79 @@
+//! Errors of the services: a rule was broken (`DomainError`, shown to the user), the client's
+//! copy of a record was stale (`Stale`, answered with the current record), or storage failed
+//! (`StoreError`, logged).
+
+use crate::domain::child::Child;
+use crate::domain::meal::Meal;
+use crate::domain::user::User;
+use crate::domain::{DomainError, Invalid};
+use crate::store::{StoreError, WriteError};
+
+/// The current record, when an update carried an old version.
+#[derive(Debug, Clone)]
+pub enum Stale {
+    Child(Child),
+    Meal(Meal),
+    Profile(User),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error(transparent)]
+    Domain(#[from] DomainError),
+    #[error("the record changed elsewhere")]
+    Stale(Box<Stale>),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<Invalid> for AppError {
+    fn from(err: Invalid) -> Self {
+        AppError::Domain(err.into())
+    }
+}
+
+pub type AppResult<T> = Result<T, AppError>;
+
+impl From<Child> for Stale {
+    fn from(c: Child) -> Self {
+        Stale::Child(c)
+    }
+}
+
+impl From<Meal> for Stale {
+    fn from(m: Meal) -> Self {
+        Stale::Meal(m)
+    }
+}
+
+impl From<User> for Stale {
+    fn from(u: User) -> Self {
+        Stale::Profile(u)
+    }
+}
+
+const PHOTO_TITLE: &str = "Photo upload failed";
+
+impl AppError {
+    /// A refused write, in the words of the operation (`title`, the spec's toast title).
+    pub fn from_write<R: Into<Stale>>(err: WriteError<R>, title: &str) -> AppError {
+        match err {
+            WriteError::NotFound => DomainError::NotFound.into(),
+            WriteError::Stale(current) => AppError::Stale(Box::new((*current).into())),
+            WriteError::PhotoMissing => Invalid::new(
+                PHOTO_TITLE,
+                "The photo was not found; please add it again",
+                "photo",
+            )
+            .into(),
+            WriteError::PhotoInUse => {
+                Invalid::new(PHOTO_TITLE, "That photo belongs to another meal", "photo").into()
+            }
+            WriteError::MissingParent => {
+                Invalid::new(title, "Please choose one of your children", "childId").into()
+            }
+            WriteError::Rule(e) => e.into(),
+            WriteError::Store(e) => e.into(),
+        }
+    }
+}

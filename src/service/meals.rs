@@ -1,0 +1,100 @@
+//! The meal log of one family.
+
+use chrono::Utc;
+
+use super::{AppError, AppResult, Services};
+use crate::domain::ids::{ChildId, FamilyId, MealId};
+use crate::domain::meal::{Meal, MealDraft, SAVE_TITLE, UPDATE_TITLE};
+use crate::domain::{DomainError, Invalid};
+use crate::store::meals::Cursor;
+
+pub const PAGE_DEFAULT: usize = 50;
+pub const PAGE_MAX: usize = 200;
+
+/// A page of meals, newest first, and the cursor for the next one.
+pub fn page(
+    app: &Services,
+    family: FamilyId,
+    child: Option<&str>,
+    cursor: Option<&str>,
+    limit: Option<u32>,
+) -> AppResult<(Vec<Meal>, Option<String>)> {
+    const TITLE: &str = "Error fetching meals";
+    let child = match child.map(str::trim).filter(|c| !c.is_empty()) {
+        None => None,
+        Some(c) => Some(
+            c.parse::<ChildId>()
+                .map_err(|_| Invalid::new(TITLE, "Unknown child", "childId"))?,
+        ),
+    };
+    let cursor = match cursor.map(str::trim).filter(|c| !c.is_empty()) {
+        None => None,
+        Some(c) => Some(
+            Cursor::decode(c)
+                .ok_or_else(|| Invalid::new(TITLE, "The page link is not valid", "cursor"))?,
+        ),
+    };
+    let limit = match limit {
+        None => PAGE_DEFAULT,
+        Some(n) if (1..=PAGE_MAX as u32).contains(&n) => n as usize,
+        Some(_) => {
+            return Err(Invalid::new(
+                TITLE,
+                format!("Ask for 1 to {PAGE_MAX} meals at a time"),
+                "limit",
+            )
+            .into());
+        }
+    };
+    // Meals of a child being deleted are left out, like the child.
+    let live = app.store.children.ids(family)?;
+    let (meals, next) = app.store.meals.page(family, child, cursor, limit, &live)?;
+    Ok((meals, next.map(|c| c.encode())))
+}
+
+pub fn get(app: &Services, family: FamilyId, id: MealId) -> AppResult<Meal> {
+    Ok(app
+        .store
+        .meals
+        .get(family, id)?
+        .ok_or(DomainError::NotFound)?)
+}
+
+/// Records a meal. The child must be one of the family's at the moment it is written.
+pub async fn create(app: &Services, family: FamilyId, draft: MealDraft) -> AppResult<Meal> {
+    let now = Utc::now();
+    let meal = Meal::create(family, draft.validate(SAVE_TITLE, now)?, now);
+    app.store
+        .meals
+        .insert(&meal)
+        .await
+        .map_err(|e| AppError::from_write(e, SAVE_TITLE))
+}
+
+/// Replaces a meal's details; with `version`, only if nobody changed it since.
+pub async fn update(
+    app: &Services,
+    family: FamilyId,
+    id: MealId,
+    version: Option<u64>,
+    draft: MealDraft,
+) -> AppResult<Meal> {
+    let now = Utc::now();
+    let fields = draft.validate(UPDATE_TITLE, now)?;
+    app.store
+        .meals
+        .update(family, id, version, |meal| {
+            meal.apply(fields.clone(), now);
+            Ok(())
+        })
+        .await
+        .map_err(|e| AppError::from_write(e, UPDATE_TITLE))
+}
+
+/// Deletes the meal and its photo.
+pub async fn delete(app: &Services, family: FamilyId, id: MealId) -> AppResult<()> {
+    if !app.store.meals.delete(family, id).await? {
+        return Err(DomainError::NotFound.into());
+    }
+    Ok(())
+}

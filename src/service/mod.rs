@@ -1,0 +1,119 @@
+//! The use cases, one function each (sign up, add a meal, delete a child...): domain rules, the
+//! store's write primitive, and nothing of HTTP. `Services` is everything they need; the API
+//! handlers and the admin socket call into here.
+
+pub mod accounts;
+pub mod children;
+pub mod contact;
+pub mod error;
+pub mod housekeeping;
+pub mod meals;
+pub mod photos;
+pub mod sessions;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::Notify;
+
+use crate::auth::password::ITERATIONS;
+use crate::auth::{AttemptLimiter, Hasher};
+use crate::config::Settings;
+use crate::domain::change::Change;
+use crate::events::Feed;
+use crate::media::Images;
+use crate::store::{OpenError, Store};
+
+pub use error::{AppError, AppResult, Stale};
+
+/// Knobs that are not settings. Tests lower the hashing cost; production never does.
+#[derive(Debug, Clone)]
+pub struct Tuning {
+    pub password_iterations: u32,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Self {
+            password_iterations: ITERATIONS,
+        }
+    }
+}
+
+/// Attempt limits; their state is in the store, so they survive a restart.
+pub struct Limits {
+    /// Contact form messages per client IP.
+    pub contact: AttemptLimiter,
+    /// Sign-in attempts per client IP.
+    pub login_ip: AttemptLimiter,
+    /// Sign-in attempts per account (e-mail).
+    pub login_account: AttemptLimiter,
+    pub signup_ip: AttemptLimiter,
+    pub guest_ip: AttemptLimiter,
+    pub forgot_ip: AttemptLimiter,
+}
+
+impl Limits {
+    fn new(store: &Store) -> Self {
+        let limit = |name, burst, minutes: u64| {
+            AttemptLimiter::new(
+                &store.rate_limits,
+                name,
+                burst,
+                Duration::from_secs(minutes * 60),
+            )
+        };
+        Self {
+            contact: limit("contact-ip", 5, 60),
+            login_ip: limit("login-ip", 20, 15),
+            login_account: limit("login-account", 10, 15),
+            signup_ip: limit("signup-ip", 10, 60),
+            guest_ip: limit("guest-ip", 10, 60),
+            forgot_ip: limit("forgot-ip", 5, 60),
+        }
+    }
+}
+
+/// Settings, store, change feed, limits and workers: built once, shared by every request.
+pub struct Services {
+    pub settings: Settings,
+    pub store: Arc<Store>,
+    pub feed: Arc<Feed>,
+    pub limits: Limits,
+    pub hasher: Hasher,
+    pub images: Images,
+    /// Woken when a persisted job is queued.
+    pub jobs_wake: Arc<Notify>,
+    pub started: Instant,
+}
+
+impl Services {
+    /// Opens the store named in the settings (already validated) and wires the change feed.
+    pub fn open(settings: Settings, tuning: Tuning) -> Result<Services, OpenError> {
+        let store = Arc::new(Store::open(
+            &settings.storage.data_dir,
+            settings.storage.cache_mb,
+        )?);
+        let feed = Arc::new(Feed::default());
+        let jobs_wake = Arc::new(Notify::new());
+        {
+            let (feed, wake) = (feed.clone(), jobs_wake.clone());
+            store.on_change(Box::new(move |changes: &[Change]| {
+                feed.publish(changes);
+                if changes.contains(&Change::JobQueued) {
+                    wake.notify_one();
+                }
+            }));
+        }
+        Ok(Services {
+            limits: Limits::new(&store),
+            settings,
+            store,
+            feed,
+            hasher: Hasher::new(tuning.password_iterations),
+            images: Images::default(),
+            jobs_wake,
+            started: Instant::now(),
+        })
+    }
+}

@@ -1,0 +1,97 @@
+//! Sessions: a 256-bit random token (in an HttpOnly cookie, set by the API layer), stored only
+//! as its hash, with a sliding expiry of `session_days`. A session belongs to the account's
+//! current `session_epoch`; a password reset moves the epoch on and so ends every older session.
+
+use chrono::{DateTime, Duration, Utc};
+
+use super::Services;
+use crate::auth::tokens::{new_token, token_hash};
+use crate::domain::user::User;
+use crate::store::StoreError;
+use crate::store::sessions::Session;
+
+/// Sliding expiry and "last seen" are written at most this often per session.
+const TOUCH_EVERY: Duration = Duration::hours(1);
+
+/// A signed-in user and the session they used.
+#[derive(Debug, Clone)]
+pub struct SignedIn {
+    pub user: User,
+    pub token_hash: [u8; 32],
+    pub expires_at: DateTime<Utc>,
+}
+
+/// A new session: the token for the cookie and when it expires.
+pub struct Started {
+    pub token: String,
+    pub max_age_secs: i64,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// Starts a session for `user`, in the epoch `user` was read in (a reset since then ends it).
+pub async fn start(app: &Services, user: &User) -> Result<Started, StoreError> {
+    let token = new_token();
+    let now = Utc::now();
+    let days = i64::from(app.settings.auth.session_days);
+    let session = Session {
+        user_id: user.id,
+        epoch: user.session_epoch,
+        created_at: now,
+        expires_at: now + Duration::days(days),
+        last_seen_at: now,
+    };
+    app.store
+        .sessions
+        .insert(&token_hash(&token), &session)
+        .await?;
+    Ok(Started {
+        token,
+        max_age_secs: days * 86_400,
+        expires_at: session.expires_at,
+    })
+}
+
+/// Ends the session behind `hash` (its open event streams close too).
+pub async fn end(app: &Services, hash: &[u8; 32]) -> Result<(), StoreError> {
+    app.store.sessions.delete(hash).await
+}
+
+/// Looks up the session for `token`, sliding its expiry and the user's "last seen".
+pub fn resume(app: &Services, token: &str) -> Result<Option<SignedIn>, StoreError> {
+    resume_hash(app, &token_hash(token))
+}
+
+/// `resume` by the token's hash (event streams re-check their session with it).
+pub fn resume_hash(app: &Services, hash: &[u8; 32]) -> Result<Option<SignedIn>, StoreError> {
+    let Some(session) = app.store.sessions.get(hash)? else {
+        return Ok(None);
+    };
+    let now = Utc::now();
+    if session.expires_at <= now {
+        return Ok(None);
+    }
+    let Some(mut user) = app.store.users.get(session.user_id)? else {
+        return Ok(None);
+    };
+    if session.epoch != user.session_epoch {
+        return Ok(None);
+    }
+    let mut expires_at = session.expires_at;
+    if now - session.last_seen_at > TOUCH_EVERY {
+        expires_at = now + Duration::days(i64::from(app.settings.auth.session_days));
+        // Only if it still exists: a logout racing this request wins.
+        app.store.sessions.touch(hash, now, expires_at)?;
+    }
+    if now - user.last_seen_at > TOUCH_EVERY {
+        user.last_seen_at = now;
+        // Only this field: a profile or password change racing this request is kept.
+        app.store
+            .users
+            .update_quietly(user.id, |u| u.last_seen_at = now)?;
+    }
+    Ok(Some(SignedIn {
+        user,
+        token_hash: *hash,
+        expires_at,
+    }))
+}

@@ -1,0 +1,108 @@
+//! Persisted jobs: work that must finish even after a crash (removing a deleted child's meals,
+//! a deleted family's records). A job is queued in the same transaction as the change that
+//! needs it, runs in bounded batches, and is removed when its last batch is done. A restart
+//! finds unfinished jobs here and resumes them.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::write::{Shared, TreeId, Tx, TxResult, corrupt};
+use super::{Record, StoreError};
+use crate::domain::change::Change;
+use crate::domain::ids::{ChildId, FamilyId, JobId};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum JobKind {
+    /// The child is already gone; remove its meals and their photos.
+    DeleteChildMeals { family: FamilyId, child: ChildId },
+    /// The family's last account is gone; remove every record of the family.
+    DeleteFamily { family: FamilyId },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Job {
+    pub id: JobId,
+    pub job: JobKind,
+    pub created_at: DateTime<Utc>,
+}
+
+impl Record for Job {
+    const VERSION: u8 = 1;
+}
+
+/// How many records one batch removes: bounded memory and short write locks, whatever the size
+/// of the family.
+pub const BATCH: usize = 100;
+
+/// Queues a job inside a write transaction.
+pub(crate) fn enqueue(tx: &Tx<'_>, job: JobKind) -> TxResult<JobId> {
+    let job = Job {
+        id: JobId::new(),
+        job,
+        created_at: Utc::now(),
+    };
+    let value = job.encode().map_err(corrupt)?;
+    tx.insert_raw(TreeId::Jobs, job.id.as_bytes(), &value)?;
+    tx.note(Change::JobQueued);
+    Ok(job.id)
+}
+
+/// Trees whose keys start with the family id.
+const FAMILY_TREES: [TreeId; 6] = [
+    TreeId::MealsByTime,
+    TreeId::MealsByChild,
+    TreeId::Meals,
+    TreeId::Children,
+    TreeId::MediaBlobs,
+    TreeId::Media,
+];
+
+pub struct Jobs {
+    core: Shared,
+}
+
+impl Jobs {
+    pub(super) fn new(core: Shared) -> Self {
+        Self { core }
+    }
+
+    /// Unfinished jobs, oldest first.
+    pub fn pending(&self) -> Result<Vec<Job>, StoreError> {
+        self.core
+            .tree(TreeId::Jobs)
+            .iter()
+            .values()
+            .map(|v| Job::decode(&v?))
+            .collect()
+    }
+
+    /// Marks a job done.
+    pub(crate) fn finish(&self, id: JobId) -> Result<(), StoreError> {
+        self.core.tree(TreeId::Jobs).remove(id.as_bytes())?;
+        Ok(())
+    }
+
+    /// Removes up to `BATCH` keys of a deleted family. Returns how many; 0 when none are left.
+    pub(crate) fn purge_family(&self, family: FamilyId) -> Result<usize, StoreError> {
+        let mut removed = 0;
+        for id in FAMILY_TREES {
+            let tree = self.core.tree(id);
+            for key in tree
+                .scan_prefix(family.as_bytes())
+                .keys()
+                .take(BATCH - removed)
+            {
+                tree.remove(key?)?;
+                removed += 1;
+            }
+            if removed == BATCH {
+                return Ok(removed);
+            }
+        }
+        if removed == 0 {
+            self.core.tree(TreeId::Families).remove(family.as_bytes())?;
+        }
+        Ok(removed)
+    }
+}

@@ -1,0 +1,499 @@
+//! The one write primitive. Every write of a record runs inside one sled transaction over the
+//! store's trees: read the current record, change it with a closure, move its index entries,
+//! attach or remove its photos, +1 on its `version` and on its family's `revision`, all or
+//! nothing. The changes are announced (in revision order) after the commit.
+//!
+//! sled 0.34 runs a transaction's closure under a process-wide write lock, so transactions are
+//! serialised against each other and against every other write: a read inside the closure sees
+//! the latest committed data, and nothing can slip in between read and write.
+
+use std::cell::RefCell;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use sled::Transactional;
+use sled::transaction::{
+    ConflictableTransactionError, TransactionError, TransactionalTree, UnabortableTransactionError,
+};
+
+use super::flusher::Flusher;
+use super::{Record, StoreError, keys};
+use crate::domain::DomainError;
+use crate::domain::change::{Change, FamilyChange, Kind};
+use crate::domain::ids::{FamilyId, MediaId};
+
+/// Every tree of the store, in one fixed order (the index into `Core::trees`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TreeId {
+    Users,
+    UsersByEmail,
+    Sessions,
+    SessionsByUser,
+    ResetTokens,
+    Children,
+    Meals,
+    MealsByTime,
+    MealsByChild,
+    Media,
+    MediaBlobs,
+    Families,
+    Jobs,
+}
+
+impl TreeId {
+    pub(crate) const ALL: [TreeId; 13] = [
+        TreeId::Users,
+        TreeId::UsersByEmail,
+        TreeId::Sessions,
+        TreeId::SessionsByUser,
+        TreeId::ResetTokens,
+        TreeId::Children,
+        TreeId::Meals,
+        TreeId::MealsByTime,
+        TreeId::MealsByChild,
+        TreeId::Media,
+        TreeId::MediaBlobs,
+        TreeId::Families,
+        TreeId::Jobs,
+    ];
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            TreeId::Users => "users",
+            TreeId::UsersByEmail => "users_by_email",
+            TreeId::Sessions => "sessions",
+            TreeId::SessionsByUser => "sessions_by_user",
+            TreeId::ResetTokens => "reset_tokens",
+            TreeId::Children => "children",
+            TreeId::Meals => "meals",
+            TreeId::MealsByTime => "meals_by_time",
+            TreeId::MealsByChild => "meals_by_child",
+            TreeId::Media => "media",
+            TreeId::MediaBlobs => "media_blobs",
+            TreeId::Families => "families",
+            TreeId::Jobs => "jobs",
+        }
+    }
+}
+
+/// Called with the changes of each transaction after it committed (the change feed).
+pub type Hook = Box<dyn Fn(&[Change]) + Send + Sync>;
+
+/// What every repository shares: the trees, the write order and the flusher.
+pub(crate) struct Core {
+    pub(crate) db: sled::Db,
+    trees: Vec<sled::Tree>,
+    /// Held from the start of a transaction until its changes are announced, so subscribers
+    /// see revisions in order.
+    order: Mutex<()>,
+    hook: OnceLock<Hook>,
+    flusher: Flusher,
+}
+
+/// A record kept by the write primitive.
+pub(crate) trait Entity: Record + Clone {
+    const TREE: TreeId;
+    const KIND: Kind;
+    /// The record's key in `TREE`.
+    fn key(&self) -> Vec<u8>;
+    /// The family whose revision moves when this record changes.
+    fn family(&self) -> FamilyId;
+    fn id(&self) -> uuid::Uuid;
+    fn version(&self) -> u64;
+    fn set_version(&mut self, version: u64);
+    /// Secondary index entries `(tree, key, value)`, moved with the record.
+    fn index(&self) -> Vec<(TreeId, Vec<u8>, Vec<u8>)> {
+        Vec::new()
+    }
+    /// Photos this record uses: attached when they appear, removed when they go.
+    fn photos(&self) -> Vec<MediaId> {
+        Vec::new()
+    }
+    /// Records that must exist for this one to be stored (a meal's child).
+    fn requires(&self) -> Vec<(TreeId, Vec<u8>)> {
+        Vec::new()
+    }
+}
+
+/// Why a write did not happen. Nothing was changed.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError<R> {
+    #[error("not found")]
+    NotFound,
+    /// The version the client had is not the current one; here is the current record.
+    #[error("the record changed since it was read")]
+    Stale(Box<R>),
+    /// A photo the record names is unknown (or another family's).
+    #[error("the photo is unknown")]
+    PhotoMissing,
+    /// A photo the record names is used by another record.
+    #[error("the photo is used elsewhere")]
+    PhotoInUse,
+    /// A record this one needs (a meal's child) does not exist.
+    #[error("a record it refers to does not exist")]
+    MissingParent,
+    /// A rule checked by the change itself.
+    #[error(transparent)]
+    Rule(#[from] DomainError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// The reasons a transaction gives up (no record types, so one enum serves every repository).
+#[derive(Debug)]
+pub(crate) enum Abort {
+    NotFound,
+    /// The current record's stored bytes.
+    Stale(sled::IVec),
+    PhotoMissing,
+    PhotoInUse,
+    MissingParent,
+    Rule(DomainError),
+    Corrupt(String),
+    /// A repository-specific refusal (e-mail taken, first account already claimed).
+    Other(&'static str),
+}
+
+pub(crate) type TxResult<T> = Result<T, ConflictableTransactionError<Abort>>;
+
+pub(crate) fn abort<T>(reason: Abort) -> TxResult<T> {
+    Err(ConflictableTransactionError::Abort(reason))
+}
+
+/// A stored value that does not decode, inside a transaction.
+pub(crate) fn corrupt(e: StoreError) -> ConflictableTransactionError<Abort> {
+    ConflictableTransactionError::Abort(Abort::Corrupt(e.to_string()))
+}
+
+impl<R: Record> WriteError<R> {
+    pub(crate) fn from_abort(abort: Abort) -> Self {
+        match abort {
+            Abort::NotFound => WriteError::NotFound,
+            Abort::Stale(raw) => match R::decode(&raw) {
+                Ok(current) => WriteError::Stale(Box::new(current)),
+                Err(e) => WriteError::Store(e),
+            },
+            Abort::PhotoMissing => WriteError::PhotoMissing,
+            Abort::PhotoInUse => WriteError::PhotoInUse,
+            Abort::MissingParent => WriteError::MissingParent,
+            Abort::Rule(e) => WriteError::Rule(e),
+            Abort::Corrupt(e) => WriteError::Store(StoreError::Corrupt(e)),
+            Abort::Other(what) => WriteError::Store(StoreError::Corrupt(what.into())),
+        }
+    }
+}
+
+impl From<TransactionError<Abort>> for StoreError {
+    fn from(err: TransactionError<Abort>) -> Self {
+        match err {
+            TransactionError::Storage(e) => StoreError::Sled(e),
+            TransactionError::Abort(a) => StoreError::Corrupt(format!("write refused: {a:?}")),
+        }
+    }
+}
+
+/// One attempt of a transaction: typed access to every tree, and the changes it made.
+pub(crate) struct Tx<'a> {
+    trees: &'a [TransactionalTree],
+    changes: RefCell<Vec<Change>>,
+    /// Families whose revision this transaction already moved, with the new revision.
+    revised: RefCell<Vec<(FamilyId, u64)>>,
+}
+
+impl<'a> Tx<'a> {
+    fn new(trees: &'a [TransactionalTree]) -> Self {
+        Tx {
+            trees,
+            changes: RefCell::new(Vec::new()),
+            revised: RefCell::new(Vec::new()),
+        }
+    }
+
+    pub(crate) fn tree(&self, id: TreeId) -> &TransactionalTree {
+        &self.trees[id as usize]
+    }
+
+    pub(crate) fn get_raw(&self, id: TreeId, key: &[u8]) -> TxResult<Option<sled::IVec>> {
+        Ok(self.tree(id).get(key)?)
+    }
+
+    pub(crate) fn insert_raw(&self, id: TreeId, key: &[u8], value: &[u8]) -> TxResult<()> {
+        self.tree(id).insert(key, value)?;
+        Ok(())
+    }
+
+    pub(crate) fn remove_raw(&self, id: TreeId, key: &[u8]) -> TxResult<Option<sled::IVec>> {
+        Ok(self.tree(id).remove(key)?)
+    }
+
+    pub(crate) fn exists(&self, id: TreeId, key: &[u8]) -> TxResult<bool> {
+        Ok(self.tree(id).get(key)?.is_some())
+    }
+
+    pub(crate) fn get<R: Entity>(&self, key: &[u8]) -> TxResult<Option<R>> {
+        match self.get_raw(R::TREE, key)? {
+            Some(raw) => R::decode(&raw).map(Some).map_err(corrupt),
+            None => Ok(None),
+        }
+    }
+
+    /// Writes a record as it is (no version, revision or index changes): for field-only writes.
+    pub(crate) fn put_quietly<R: Entity>(&self, record: &R) -> TxResult<()> {
+        let value = record.encode().map_err(corrupt)?;
+        self.insert_raw(R::TREE, &record.key(), &value)
+    }
+
+    /// Moves the family's revision on (once per transaction) and records the change.
+    pub(crate) fn announce(&self, family: FamilyId, kind: Kind, id: uuid::Uuid) -> TxResult<u64> {
+        let known = self
+            .revised
+            .borrow()
+            .iter()
+            .find(|(f, _)| *f == family)
+            .map(|(_, r)| *r);
+        let revision = match known {
+            Some(r) => r,
+            None => {
+                let key = family.as_bytes();
+                let current = self
+                    .get_raw(TreeId::Families, key)?
+                    .and_then(|v| <[u8; 8]>::try_from(v.as_ref()).ok())
+                    .map_or(0, u64::from_be_bytes);
+                let next = current + 1;
+                self.insert_raw(TreeId::Families, key, &next.to_be_bytes())?;
+                self.revised.borrow_mut().push((family, next));
+                next
+            }
+        };
+        self.changes.borrow_mut().push(Change::Family(FamilyChange {
+            family,
+            kind,
+            id,
+            revision,
+        }));
+        Ok(revision)
+    }
+
+    /// Records a change that is not a family's (sessions ended, a job queued).
+    pub(crate) fn note(&self, change: Change) {
+        self.changes.borrow_mut().push(change);
+    }
+
+    fn check_requirements<R: Entity>(&self, record: &R) -> TxResult<bool> {
+        for (tree, key) in record.requires() {
+            if !self.exists(tree, &key)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Creates a record at version 1: indexes written, photos attached, requirements checked.
+    pub(crate) fn insert<R: Entity>(&self, record: &R) -> TxResult<R> {
+        let mut record = record.clone();
+        record.set_version(crate::domain::change::FIRST_VERSION);
+        let key = record.key();
+        if self.exists(R::TREE, &key)? {
+            return abort(Abort::Other("record exists"));
+        }
+        if !self.check_requirements(&record)? {
+            return abort(Abort::MissingParent);
+        }
+        for photo in record.photos() {
+            attach_photo(self, record.family(), photo)?;
+        }
+        for (tree, k, v) in record.index() {
+            self.insert_raw(tree, &k, &v)?;
+        }
+        self.put_quietly(&record)?;
+        self.announce(record.family(), R::KIND, record.id())?;
+        Ok(record)
+    }
+
+    /// Read-modify-write of one record. With `expected`, a different current version aborts
+    /// with the current record. `change` runs on the current record; index entries and photos
+    /// follow the difference between before and after.
+    pub(crate) fn update<R: Entity>(
+        &self,
+        key: &[u8],
+        expected: Option<u64>,
+        change: &dyn Fn(&mut R) -> Result<(), DomainError>,
+    ) -> TxResult<R> {
+        let Some(raw) = self.get_raw(R::TREE, key)? else {
+            return abort(Abort::NotFound);
+        };
+        let old = R::decode(&raw).map_err(corrupt)?;
+        // A record whose parent is gone (a meal of a child being deleted) is already deleted.
+        if !self.check_requirements(&old)? {
+            return abort(Abort::NotFound);
+        }
+        if expected.is_some_and(|v| v != old.version()) {
+            return abort(Abort::Stale(raw));
+        }
+        let mut new = old.clone();
+        change(&mut new).or_else(|e| abort(Abort::Rule(e)))?;
+        new.set_version(old.version() + 1);
+        if !self.check_requirements(&new)? {
+            return abort(Abort::MissingParent);
+        }
+        let (old_photos, new_photos) = (old.photos(), new.photos());
+        for photo in new_photos.iter().filter(|p| !old_photos.contains(p)) {
+            attach_photo(self, new.family(), *photo)?;
+        }
+        for photo in old_photos.iter().filter(|p| !new_photos.contains(p)) {
+            remove_photo(self, old.family(), *photo)?;
+        }
+        let (old_index, new_index) = (old.index(), new.index());
+        for (tree, k, _) in old_index.iter().filter(|e| !new_index.contains(e)) {
+            self.remove_raw(*tree, k)?;
+        }
+        for (tree, k, v) in new_index.iter().filter(|e| !old_index.contains(e)) {
+            self.insert_raw(*tree, k, v)?;
+        }
+        self.put_quietly(&new)?;
+        self.announce(new.family(), R::KIND, new.id())?;
+        Ok(new)
+    }
+
+    /// Removes a record with its index entries and photos. `None` when it does not exist.
+    pub(crate) fn delete<R: Entity>(&self, key: &[u8], announce: bool) -> TxResult<Option<R>> {
+        let Some(record) = self.get::<R>(key)? else {
+            return Ok(None);
+        };
+        self.remove_raw(R::TREE, key)?;
+        for (tree, k, _) in record.index() {
+            self.remove_raw(tree, &k)?;
+        }
+        for photo in record.photos() {
+            remove_photo(self, record.family(), photo)?;
+        }
+        if announce {
+            self.announce(record.family(), R::KIND, record.id())?;
+        }
+        Ok(Some(record))
+    }
+}
+
+/// Marks a family's photo as in use; unknown or already used photos abort.
+pub(crate) fn attach_photo(tx: &Tx<'_>, family: FamilyId, id: MediaId) -> TxResult<()> {
+    let key = keys::owned(family.as_bytes(), id.as_bytes());
+    let Some(mut record) = tx.get::<super::media::MediaRecord>(&key)? else {
+        return abort(Abort::PhotoMissing);
+    };
+    if record.attached {
+        return abort(Abort::PhotoInUse);
+    }
+    record.attached = true;
+    tx.put_quietly(&record)
+}
+
+/// Removes a family's photo and both its sizes.
+pub(crate) fn remove_photo(tx: &Tx<'_>, family: FamilyId, id: MediaId) -> TxResult<()> {
+    tx.remove_raw(
+        TreeId::Media,
+        &keys::owned(family.as_bytes(), id.as_bytes()),
+    )?;
+    for variant in [super::media::Variant::Full, super::media::Variant::Thumb] {
+        tx.remove_raw(
+            TreeId::MediaBlobs,
+            &super::media::blob_key(family, id, variant),
+        )?;
+    }
+    Ok(())
+}
+
+impl Core {
+    pub(crate) fn open(db: sled::Db) -> sled::Result<Core> {
+        let trees = TreeId::ALL
+            .iter()
+            .map(|t| db.open_tree(t.name()))
+            .collect::<sled::Result<Vec<_>>>()?;
+        Ok(Core {
+            flusher: Flusher::new(db.clone()),
+            db,
+            trees,
+            order: Mutex::new(()),
+            hook: OnceLock::new(),
+        })
+    }
+
+    pub(crate) fn tree(&self, id: TreeId) -> &sled::Tree {
+        &self.trees[id as usize]
+    }
+
+    /// Sets the function that hears about every committed change (once).
+    pub(crate) fn on_change(&self, hook: Hook) {
+        let _ = self.hook.set(hook);
+    }
+
+    /// Runs `f` as one transaction, then announces its changes. Not yet on disk: callers that
+    /// acknowledge a write to someone `flush` first (see `Store::flush`).
+    pub(crate) fn transact<A>(
+        &self,
+        f: impl Fn(&Tx<'_>) -> TxResult<A>,
+    ) -> Result<A, TransactionError<Abort>> {
+        let order = self.order.lock().unwrap_or_else(|p| p.into_inner());
+        let (out, changes) = self.trees.as_slice().transaction(|trees| {
+            let tx = Tx::new(trees);
+            let out = f(&tx)?;
+            Ok((out, tx.changes.into_inner()))
+        })?;
+        if let Some(hook) = self.hook.get()
+            && !changes.is_empty()
+        {
+            hook(&changes);
+        }
+        drop(order);
+        Ok(out)
+    }
+
+    /// `transact`, then wait until the write is on disk (shared with concurrent writers).
+    pub(crate) async fn commit<A>(
+        &self,
+        f: impl Fn(&Tx<'_>) -> TxResult<A>,
+    ) -> Result<A, TransactionError<Abort>> {
+        let out = self.transact(f)?;
+        self.flush().await.map_err(|e| match e {
+            StoreError::Sled(e) => TransactionError::Storage(e),
+            other => TransactionError::Abort(Abort::Corrupt(other.to_string())),
+        })?;
+        Ok(out)
+    }
+
+    pub(crate) async fn flush(&self) -> Result<(), StoreError> {
+        self.flusher.flush().await
+    }
+
+    /// The family's current revision (0 before its first write).
+    pub(crate) fn revision(&self, family: FamilyId) -> Result<u64, StoreError> {
+        Ok(self
+            .tree(TreeId::Families)
+            .get(family.as_bytes())?
+            .and_then(|v| <[u8; 8]>::try_from(v.as_ref()).ok())
+            .map_or(0, u64::from_be_bytes))
+    }
+
+    /// A record by key outside any transaction (reads see committed data only).
+    pub(crate) fn read<R: Entity>(&self, key: &[u8]) -> Result<Option<R>, StoreError> {
+        self.tree(R::TREE)
+            .get(key)?
+            .map(|v| R::decode(&v))
+            .transpose()
+    }
+}
+
+/// Repositories hold the core through this.
+pub(crate) type Shared = Arc<Core>;
+
+/// Maps an aborted write of `R` to a `WriteError<R>`.
+pub(crate) fn write_error<R: Record>(err: TransactionError<Abort>) -> WriteError<R> {
+    match err {
+        TransactionError::Abort(a) => WriteError::from_abort(a),
+        TransactionError::Storage(e) => WriteError::Store(StoreError::Sled(e)),
+    }
+}
+
+impl From<UnabortableTransactionError> for Abort {
+    fn from(e: UnabortableTransactionError) -> Self {
+        Abort::Corrupt(e.to_string())
+    }
+}
