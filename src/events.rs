@@ -5,7 +5,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
-use tokio::sync::broadcast;
+use tokio::sync::{Notify, broadcast};
 
 use crate::domain::change::{Change, FamilyChange};
 use crate::domain::ids::{FamilyId, UserId};
@@ -14,7 +14,8 @@ use crate::domain::ids::{FamilyId, UserId};
 const HISTORY: usize = 256;
 /// Changes a slow subscriber may fall behind before it is told to resync.
 const BACKLOG: usize = 256;
-/// Open streams one session may hold (a few tabs).
+/// Open streams one session may hold (a few tabs). A further one closes the oldest: a closed
+/// tab's stream is only noticed at its next write, and a reload must never be refused.
 pub const STREAMS_PER_SESSION: usize = 4;
 
 struct Channel {
@@ -38,7 +39,9 @@ impl SessionEnd {
 pub struct Feed {
     families: Mutex<HashMap<FamilyId, Channel>>,
     ended: broadcast::Sender<SessionEnd>,
-    streams: Mutex<HashMap<[u8; 32], usize>>,
+    /// Per session, its open streams, oldest first.
+    streams: Mutex<HashMap<[u8; 32], VecDeque<OpenStream>>>,
+    next_stream: std::sync::atomic::AtomicU64,
 }
 
 impl Default for Feed {
@@ -47,6 +50,7 @@ impl Default for Feed {
             families: Mutex::new(HashMap::new()),
             ended: broadcast::Sender::new(64),
             streams: Mutex::new(HashMap::new()),
+            next_stream: std::sync::atomic::AtomicU64::new(0),
         }
     }
 }
@@ -89,18 +93,24 @@ impl Drop for Subscription {
     }
 }
 
-/// Counts a session's open streams; dropping it frees the slot.
+/// A stream's number and the signal that tells it to close.
+type OpenStream = (u64, Arc<Notify>);
+
+/// One of a session's stream slots; dropping it frees the slot.
 pub struct StreamSlot {
     feed: Arc<Feed>,
     session: [u8; 32],
+    number: u64,
+    /// Notified when a newer stream of the session took this slot.
+    pub closed: Arc<Notify>,
 }
 
 impl Drop for StreamSlot {
     fn drop(&mut self) {
         let mut streams = self.feed.streams.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(n) = streams.get_mut(&self.session) {
-            *n -= 1;
-            if *n == 0 {
+        if let Some(open) = streams.get_mut(&self.session) {
+            open.retain(|(n, _)| *n != self.number);
+            if open.is_empty() {
                 streams.remove(&self.session);
             }
         }
@@ -170,18 +180,35 @@ impl Feed {
         Ok(subscription(replay(seen, now, &recent)))
     }
 
-    /// Takes one of the session's stream slots; `None` when it already has `STREAMS_PER_SESSION`.
-    pub fn open_stream(self: &Arc<Self>, session: [u8; 32]) -> Option<StreamSlot> {
+    /// Takes a stream slot of the session, closing its oldest stream when all are taken.
+    pub fn open_stream(self: &Arc<Self>, session: [u8; 32]) -> StreamSlot {
         let mut streams = self.streams.lock().unwrap_or_else(|p| p.into_inner());
-        let open = streams.entry(session).or_insert(0);
-        if *open >= STREAMS_PER_SESSION {
-            return None;
+        let open = streams.entry(session).or_default();
+        while open.len() >= STREAMS_PER_SESSION {
+            if let Some((_, oldest)) = open.pop_front() {
+                oldest.notify_one();
+            }
         }
-        *open += 1;
-        Some(StreamSlot {
+        let number = self
+            .next_stream
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let closed = Arc::new(Notify::new());
+        open.push_back((number, closed.clone()));
+        StreamSlot {
             feed: self.clone(),
             session,
-        })
+            number,
+            closed,
+        }
+    }
+
+    /// Streams open for a session now.
+    pub fn streams_of(&self, session: &[u8; 32]) -> usize {
+        self.streams
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(session)
+            .map_or(0, VecDeque::len)
     }
 
     /// Families with a listener now (for tests and health).
@@ -270,15 +297,23 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_session_has_a_few_streams() {
+    #[tokio::test]
+    async fn a_session_has_a_few_streams_and_a_new_one_closes_the_oldest() {
         let feed = Arc::new(Feed::default());
         let slots: Vec<_> = (0..STREAMS_PER_SESSION)
-            .map(|_| feed.open_stream([1; 32]).unwrap())
+            .map(|_| feed.open_stream([1; 32]))
             .collect();
-        assert!(feed.open_stream([1; 32]).is_none());
-        assert!(feed.open_stream([2; 32]).is_some());
+        let newest = feed.open_stream([1; 32]);
+        assert_eq!(feed.streams_of(&[1; 32]), STREAMS_PER_SESSION);
+        tokio::time::timeout(
+            std::time::Duration::from_secs(1),
+            slots[0].closed.notified(),
+        )
+        .await
+        .expect("the oldest is told to close");
+        let _other = feed.open_stream([2; 32]);
         drop(slots);
-        assert!(feed.open_stream([1; 32]).is_some());
+        drop(newest);
+        assert_eq!(feed.streams_of(&[1; 32]), 0);
     }
 }

@@ -16,7 +16,6 @@ use tokio::sync::broadcast::error::RecvError;
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags};
 use crate::app::App;
-use crate::domain::DomainError;
 use crate::domain::change::{FamilyChange, Kind};
 use crate::events::{Start, StreamSlot, Subscription};
 use crate::service::sessions;
@@ -37,6 +36,9 @@ pub enum EventKind {
     Resync,
     /// First event of a stream: the revision it starts at.
     Ready,
+    /// Last event of a stream that a newer stream of the same session replaced: do not
+    /// reconnect until the tab is used again.
+    Superseded,
 }
 
 /// One event. `event:` is `change` for record kinds, otherwise the kind itself.
@@ -71,12 +73,13 @@ fn kind_name(kind: EventKind) -> &'static str {
         EventKind::Profile => "profile",
         EventKind::Resync => "resync",
         EventKind::Ready => "ready",
+        EventKind::Superseded => "superseded",
     }
 }
 
 fn to_event(e: FeedEvent) -> Event {
     let name = match e.kind {
-        EventKind::Resync | EventKind::Ready => kind_name(e.kind),
+        EventKind::Resync | EventKind::Ready | EventKind::Superseded => kind_name(e.kind),
         _ => "change",
     };
     let data = serde_json::json!({
@@ -103,7 +106,8 @@ struct Live {
     user: crate::domain::ids::UserId,
     session: [u8; 32],
     check: tokio::time::Interval,
-    _slot: StreamSlot,
+    slot: StreamSlot,
+    superseded: bool,
 }
 
 fn resync(app: &App, family: crate::domain::ids::FamilyId) -> Option<FeedEvent> {
@@ -117,6 +121,9 @@ fn resync(app: &App, family: crate::domain::ids::FamilyId) -> Option<FeedEvent> 
 
 /// The next event, or `None` when the stream should end.
 async fn next(mut live: Live) -> Option<(FeedEvent, Live)> {
+    if live.superseded {
+        return None;
+    }
     loop {
         if let Some(e) = live.queue.pop_front() {
             return Some((e, live));
@@ -139,6 +146,11 @@ async fn next(mut live: Live) -> Option<(FeedEvent, Live)> {
                 }
                 Err(RecvError::Closed) => return None,
             },
+            _ = live.slot.closed.notified() => {
+                let revision = live.app.store.revision(live.sub.family()).unwrap_or(0);
+                live.superseded = true;
+                return Some((FeedEvent { kind: EventKind::Superseded, id: None, revision }, live));
+            }
             _ = live.check.tick() => {
                 sessions::resume_hash(&live.app, &live.session).ok().flatten()?;
             }
@@ -162,12 +174,7 @@ impl EventsApi {
         #[oai(name = "Last-Event-ID")] last_event_id: Header<Option<String>>,
     ) -> Result<EventsResponse, ApiError> {
         let me = user.require_to_view("follow changes")?;
-        let slot = app
-            .feed
-            .open_stream(me.token_hash)
-            .ok_or(DomainError::TooManyAttempts {
-                retry_after: Duration::from_secs(30),
-            })?;
+        let slot = app.feed.open_stream(me.token_hash);
         let family = me.user.family_id;
         let last_seen = last_event_id
             .0
@@ -197,7 +204,8 @@ impl EventsApi {
                 tokio::time::Instant::now() + SESSION_CHECK,
                 SESSION_CHECK,
             ),
-            _slot: slot,
+            slot,
+            superseded: false,
         };
         let events = stream::unfold(live, next).boxed();
         Ok(EventsResponse::Stream(

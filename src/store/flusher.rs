@@ -45,9 +45,10 @@ impl Flusher {
             {
                 // Every ticket up to here was taken after its write: this flush covers them.
                 let upto = self.requested.load(Ordering::SeqCst);
+                let lead = Lead(self);
                 let result = self.db.flush_async().await;
                 // Step down before waking the others, so one of them can lead the next flush.
-                self.leading.store(false, Ordering::SeqCst);
+                drop(lead);
                 match result {
                     Ok(_) => {
                         self.done.send_if_modified(|d| {
@@ -56,11 +57,8 @@ impl Flusher {
                             moved
                         });
                     }
-                    Err(e) => {
-                        // Wake the others so one of them retries; this writer reports the fault.
-                        self.done.send_modify(|_| {});
-                        return Err(e.into());
-                    }
+                    // The others were woken when the lead was dropped; one of them retries.
+                    Err(e) => return Err(e.into()),
                 }
                 continue;
             }
@@ -68,6 +66,17 @@ impl Flusher {
                 return Ok(());
             }
         }
+    }
+}
+
+/// Leadership of one flush. Dropping it steps down and wakes the waiters, also when the leader's
+/// request is cancelled mid-flush (a client that hangs up), so no waiter is left behind.
+struct Lead<'a>(&'a Flusher);
+
+impl Drop for Lead<'_> {
+    fn drop(&mut self) {
+        self.0.leading.store(false, Ordering::SeqCst);
+        self.0.done.send_modify(|_| {});
     }
 }
 
@@ -93,5 +102,23 @@ mod tests {
         }
         assert_eq!(*flusher.done.borrow(), 32, "every ticket was covered");
         assert!(!flusher.leading.load(Ordering::SeqCst));
+    }
+
+    #[tokio::test]
+    async fn a_leader_cancelled_mid_flush_does_not_block_the_next_writer() {
+        let db = sled::Config::new().temporary(true).open().unwrap();
+        let flusher = Flusher::new(db.clone());
+        db.insert(b"a", b"1").unwrap();
+        // Start a flush and drop it at its first await: the leader's request was cancelled.
+        {
+            let fut = flusher.flush();
+            tokio::pin!(fut);
+            let _ = futures_util::poll!(fut.as_mut());
+        }
+        assert!(!flusher.leading.load(Ordering::SeqCst), "stepped down");
+        tokio::time::timeout(std::time::Duration::from_secs(5), flusher.flush())
+            .await
+            .expect("the next flush is not blocked")
+            .unwrap();
     }
 }

@@ -73,6 +73,7 @@ export const amira = {
   isGuest: false,
   isAdmin: true,
   avatarUrl: null,
+  version: 1,
 };
 
 export const signedIn: Answer = {

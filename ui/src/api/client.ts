@@ -13,22 +13,37 @@ export const api = createClient<paths>({
 export type Schemas = components['schemas'];
 export type ErrorBody = Schemas['ErrorBody'];
 
-/** An API failure carrying the server's `{title, message, field}`. */
+/** The media type poem-openapi documents for JSON bodies. */
+type Json = 'application/json; charset=utf-8';
+
+/** An API failure carrying the server's `{title, message, field}` and the whole parsed body. */
 export class ApiFailure extends Error {
   readonly status: number;
   readonly title: string;
   readonly field: string | undefined;
+  /** The error body as the server sent it (a 409 also carries `current`: see `savedElsewhere`). */
+  readonly body: unknown;
 
-  constructor(status: number, body: Partial<ErrorBody> | undefined, fallbackTitle: string) {
+  constructor(
+    status: number,
+    body: Partial<ErrorBody> | undefined,
+    fallbackTitle: string,
+    raw: unknown = body,
+  ) {
     super(body?.message ?? 'An unexpected error occurred');
     this.status = status;
     this.title = body?.title ?? fallbackTitle;
     this.field = body?.field ?? undefined;
+    this.body = raw;
   }
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
 function isErrorBody(value: unknown): value is ErrorBody {
-  return typeof value === 'object' && value !== null && 'title' in value && 'message' in value;
+  return isRecord(value) && 'title' in value && 'message' in value;
 }
 
 /**
@@ -49,24 +64,69 @@ export async function unwrap<T>(
     return result.data as T;
   }
   const body = isErrorBody(result.error) ? result.error : undefined;
-  throw new ApiFailure(result.response.status, body, fallbackTitle);
+  throw new ApiFailure(result.response.status, body, fallbackTitle, result.error);
 }
 
+/** The records a stale update (409 `ConflictBody`) can carry as `current`. */
+type Conflicts = {
+  child: Schemas['ChildDto'];
+  meal: Schemas['MealDto'];
+  profile: Schemas['Profile'];
+};
+
+/** The server's `current` is a union (`Current`); each noun is told apart by a field only it has. */
+type Current = NonNullable<Schemas['ConflictBody']['current']>;
+
+/** A field only that noun's record has, to tell the records apart at run time. */
+const CONFLICT_MARK: { [K in keyof Conflicts]: keyof Conflicts[K] & string } = {
+  child: 'allergies',
+  meal: 'foods',
+  profile: 'email',
+};
+
+/**
+ * The record as saved now, when an update was refused because it was changed elsewhere first
+ * (409 with `current`); undefined for any other failure.
+ */
+export function savedElsewhere<K extends keyof Conflicts>(
+  err: unknown,
+  noun: K,
+): Conflicts[K] | undefined {
+  if (!(err instanceof ApiFailure) || err.status !== 409 || !isRecord(err.body)) return undefined;
+  const current = err.body.current as Current | undefined;
+  if (!isRecord(current) || typeof current.version !== 'number') return undefined;
+  if (!(CONFLICT_MARK[noun] in current)) return undefined;
+  return current as Conflicts[K];
+}
+
+/** What each upload answers on success, per the OpenAPI document. */
+type Uploads = {
+  '/media': paths['/media']['post']['responses'][201]['content'][Json];
+  '/profile/avatar': paths['/profile/avatar']['put']['responses'][200]['content'][Json];
+};
+
+const UPLOAD_METHOD: { [P in keyof Uploads]: 'POST' | 'PUT' } = {
+  '/media': 'POST',
+  '/profile/avatar': 'PUT',
+};
+
 /** Uploads one image as multipart field `file` (openapi-fetch does not build multipart bodies). */
-export async function uploadImage<T>(
-  path: '/media' | '/profile/avatar',
+export async function uploadImage<P extends keyof Uploads>(
+  path: P,
   file: Blob,
   fallbackTitle: string,
-): Promise<T> {
+  signal?: AbortSignal,
+): Promise<Uploads[P]> {
   const form = new FormData();
   form.append('file', file, file instanceof File ? file.name : 'photo');
   let response: Response;
   try {
     response = await globalThis.fetch(
       new Request(`${globalThis.location?.origin ?? ''}/api${path}`, {
-        method: path === '/media' ? 'POST' : 'PUT',
+        method: UPLOAD_METHOD[path],
         body: form,
         credentials: 'same-origin',
+        signal,
       }),
     );
   } catch {
@@ -74,7 +134,12 @@ export async function uploadImage<T>(
   }
   const body: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
-    throw new ApiFailure(response.status, isErrorBody(body) ? body : undefined, fallbackTitle);
+    throw new ApiFailure(
+      response.status,
+      isErrorBody(body) ? body : undefined,
+      fallbackTitle,
+      body,
+    );
   }
-  return body as T;
+  return body as Uploads[P];
 }

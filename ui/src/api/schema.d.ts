@@ -239,7 +239,7 @@ export interface paths {
         /** Replaces a child's details. */
         put: operations["updateChild"];
         post?: never;
-        /** Removes a child with all of its meals and their photos. */
+        /** Removes a child at once; its meals and their photos are removed in the background. */
         delete: operations["deleteChild"];
         options?: never;
         head?: never;
@@ -316,6 +316,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The family's change feed (Server-Sent Events). Each `change` names a record kind and id
+         *     and carries the family revision as its event id; reconnecting with `Last-Event-ID`
+         *     replays what was missed, or sends `resync` when that is not possible.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -335,6 +356,11 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * Format: uint64
+             * @description +1 with every change; send it back with an update.
+             */
+            version: number;
         };
         /** ChildRequest */
         ChildRequest: {
@@ -346,6 +372,22 @@ export interface components {
             dietaryRestrictions: string[];
             /** @default [] */
             allergies: string[];
+            /**
+             * Format: uint64
+             * @description On update: the version the change was made on. A stale one answers 409 with the
+             *     current child and changes nothing.
+             */
+            version?: number;
+        };
+        /**
+         * ConflictBody
+         * @description A 409: the usual error fields and, for a stale update, the current record.
+         */
+        ConflictBody: {
+            title: string;
+            message: string;
+            field?: string;
+            current?: components["schemas"]["Current"];
         };
         /** ContactReceipt */
         ContactReceipt: {
@@ -362,6 +404,8 @@ export interface components {
             /** @default  */
             message: string;
         };
+        /** @description The record as it is now, after someone else changed it. */
+        Current: components["schemas"]["ChildDto"] | components["schemas"]["MealDto"] | components["schemas"]["Profile"];
         /**
          * ErrorBody
          * @description Every error the API returns has this shape; `title` and `message` are the spec's toast texts.
@@ -372,6 +416,24 @@ export interface components {
             /** @description The request field the error is about, when there is one. */
             field?: string;
         };
+        /** @enum {string} */
+        EventKind: "child" | "meal" | "media" | "profile" | "resync" | "ready" | "superseded";
+        /**
+         * FeedEvent
+         * @description One event. `event:` is `change` for record kinds, otherwise the kind itself.
+         */
+        FeedEvent: {
+            kind: components["schemas"]["EventKind"];
+            /** @description The record that changed (created, updated or deleted). */
+            id?: string;
+            /** Format: uint64 */
+            revision: number;
+        };
+        /**
+         * @description What the parent noted about the meal.
+         * @enum {string}
+         */
+        Feedback: "loved" | "disliked" | "seconds";
         /** ForgotPasswordRequest */
         ForgotPasswordRequest: {
             /** @default  */
@@ -408,15 +470,11 @@ export interface components {
         MealDto: {
             id: string;
             childId: string;
-            /** @description Breakfast, Morning Snack, Lunch, Afternoon Snack, Dinner or Evening Snack. */
-            mealType: string;
+            mealType: components["schemas"]["MealType"];
             foods: string[];
-            /** @description none, half, full or seconds. */
-            portion: string;
-            /** @description happy, neutral or sad. */
-            mood: string;
-            /** @description loved, disliked or seconds, when given. */
-            feedback?: string;
+            portion: components["schemas"]["Portion"];
+            mood: components["schemas"]["Mood"];
+            feedback?: components["schemas"]["Feedback"];
             notes: string;
             /** @description The photo's media id. */
             photo?: string;
@@ -428,6 +486,11 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * Format: uint64
+             * @description +1 with every change; send it back with an update.
+             */
+            version: number;
         };
         /** MealPage */
         MealPage: {
@@ -453,13 +516,29 @@ export interface components {
             photo?: string;
             /** @description RFC 3339; default now. */
             mealDate?: string;
+            /**
+             * Format: uint64
+             * @description On update: the version the change was made on. A stale one answers 409 with the
+             *     current meal and changes nothing.
+             */
+            version?: number;
         };
+        /**
+         * @description The six meal types, by their display names.
+         * @enum {string}
+         */
+        MealType: "Breakfast" | "Morning Snack" | "Lunch" | "Afternoon Snack" | "Dinner" | "Evening Snack";
         /** MediaDto */
         MediaDto: {
             id: string;
             url: string;
             thumbnailUrl: string;
         };
+        /**
+         * @description The child's reaction.
+         * @enum {string}
+         */
+        Mood: "happy" | "neutral" | "sad";
         /** NewPassword */
         NewPassword: {
             /** @default  */
@@ -470,6 +549,11 @@ export interface components {
             message: string;
         };
         /**
+         * @description How much was eaten.
+         * @enum {string}
+         */
+        Portion: "none" | "half" | "full" | "seconds";
+        /**
          * Profile
          * @description A user as the UI sees them. No hash, no token, ever.
          */
@@ -479,22 +563,36 @@ export interface components {
             email: string;
             firstName: string;
             lastName: string;
-            /** @description `mom`, `dad` or `guest`. */
-            role: string;
+            role: components["schemas"]["Role"];
             isGuest: boolean;
             isAdmin: boolean;
             /** @description The profile picture, when one is set. */
             avatarUrl?: string;
+            /**
+             * Format: uint64
+             * @description +1 with every change; send it back with an update.
+             */
+            version: number;
         };
         /** ProfileUpdate */
         ProfileUpdate: {
             firstName?: string;
             lastName?: string;
+            /**
+             * Format: uint64
+             * @description The version this change was made on; a stale one answers 409 with the current profile.
+             */
+            version?: number;
         };
         /** ResetTarget */
         ResetTarget: {
             firstName: string;
         };
+        /**
+         * @description The role shown on the profile.
+         * @enum {string}
+         */
+        Role: "mom" | "dad" | "guest";
         /** SessionInfo */
         SessionInfo: {
             user: components["schemas"]["Profile"];
@@ -656,13 +754,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -782,13 +880,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -908,13 +1006,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -1034,13 +1132,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -1144,13 +1242,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -1254,13 +1352,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -1369,13 +1467,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -1481,13 +1579,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -1609,13 +1707,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -1719,13 +1817,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -1833,13 +1931,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -1953,13 +2051,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -2063,13 +2161,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -2177,13 +2275,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -2289,13 +2387,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -2405,13 +2503,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -2516,13 +2614,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -2630,13 +2728,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -2744,13 +2842,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -2856,13 +2954,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -2972,13 +3070,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -3083,13 +3181,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -3204,13 +3302,13 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */
@@ -3332,13 +3430,126 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else changed it first. */
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
+                };
+            };
+            /** @description The body or upload is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a supported image. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; `Retry-After` says how many seconds to wait. */
+            429: {
+                headers: {
+                    "RETRY-AFTER": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something failed on the server; nothing was saved. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A needed service (such as the recipe model) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `text/event-stream` of `FeedEvent`s. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["FeedEvent"][];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused (for example a request from another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or not yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
                 };
             };
             /** @description The body or upload is too large. */

@@ -1,8 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 
+import { savedElsewhere } from '../api/client';
 import { useChildActions, type Child } from '../hooks/useChildren';
-import { useFailure } from '../hooks/useFailure';
-import { Field } from './ui/Field';
+import { useDraft } from '../hooks/useDraft';
+import { useSubmit } from '../hooks/useSubmit';
+import { Button } from './ui/Button';
+import { Input } from './ui/Input';
+import { SavedElsewhere, type SavedValue } from './ui/SavedElsewhere';
 import { useToast } from './ui/toast-context';
 import { TagInput } from './TagInput';
 
@@ -13,91 +17,133 @@ interface ChildFormProps {
   onCancel: () => void;
 }
 
+interface ChildValues {
+  name: string;
+  age: string;
+  dietaryRestrictions: string[];
+  allergies: string[];
+}
+
+const valuesOf = (child: Child | undefined): ChildValues => ({
+  name: child?.name ?? '',
+  age: child?.age != null ? String(child.age) : '',
+  dietaryRestrictions: child?.dietaryRestrictions ?? [],
+  allergies: child?.allergies ?? [],
+});
+
+const list = (items: string[]) => (items.length > 0 ? items.join(', ') : 'None');
+
+/** The saved values that differ from the typed ones, labelled as in the form. */
+function differences(saved: Child, typed: ChildValues): SavedValue[] {
+  const now = valuesOf(saved);
+  const out: SavedValue[] = [];
+  if (now.name !== typed.name.trim()) out.push({ label: 'Name', value: now.name });
+  if (now.age !== typed.age.trim()) out.push({ label: 'Age', value: now.age || 'Not set' });
+  if (list(now.dietaryRestrictions) !== list(typed.dietaryRestrictions)) {
+    out.push({ label: 'Dietary Restrictions', value: list(now.dietaryRestrictions) });
+  }
+  if (list(now.allergies) !== list(typed.allergies)) {
+    out.push({ label: 'Allergies', value: list(now.allergies) });
+  }
+  return out;
+}
+
 /** Add or edit a child (spec section 2): name, age, restrictions and allergies. */
 export function ChildForm({ child, onDone, onCancel }: ChildFormProps) {
   const { create, update } = useChildActions();
   const { toast } = useToast();
-  const fail = useFailure();
-  const [name, setName] = useState(child?.name ?? '');
-  const [age, setAge] = useState(child?.age != null ? String(child.age) : '');
-  const [restrictions, setRestrictions] = useState<string[]>(child?.dietaryRestrictions ?? []);
-  const [allergies, setAllergies] = useState<string[]>(child?.allergies ?? []);
-  const [busy, setBusy] = useState(false);
+  const draft = useDraft(child, valuesOf);
+  const { values, set } = draft;
+  // The child as saved elsewhere, after an update was refused for a stale version.
+  const [conflict, setConflict] = useState<Child | null>(null);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!name.trim()) {
-      fail({ title: 'Name is required', message: "Please enter the child's name" }, 'Error');
-      return;
-    }
-    setBusy(true);
-    const input = {
-      name: name.trim(),
-      age: age.trim() === '' ? null : Number(age),
-      dietaryRestrictions: restrictions,
-      allergies,
-    };
-    try {
-      const saved = child ? await update(child.id, input) : await create(input);
-      if (child) toast({ variant: 'success', title: 'Child updated' });
-      onDone(saved);
-    } catch (err) {
-      fail(err, child ? 'Error updating child profile' : 'Error');
-    } finally {
-      setBusy(false);
-    }
-  }
+  const submit = useSubmit(
+    (signal) => {
+      const input = {
+        name: values.name.trim(),
+        age: values.age.trim() === '' ? null : Number(values.age),
+        dietaryRestrictions: values.dietaryRestrictions,
+        allergies: values.allergies,
+      };
+      return child
+        ? update(child.id, { ...input, version: draft.version }, signal)
+        : create(input, signal);
+    },
+    {
+      failureTitle: child ? 'Error updating child profile' : 'Error',
+      check: () =>
+        values.name.trim()
+          ? null
+          : { title: 'Name is required', message: "Please enter the child's name", field: 'name' },
+      onSuccess: (saved) => {
+        setConflict(null);
+        draft.adopt(saved);
+        if (child) toast({ variant: 'success', title: 'Child updated' });
+        onDone(saved);
+      },
+      onFailure: (err) => {
+        // The toast says so; the typed values stay, and saving again overwrites on purpose.
+        const current = savedElsewhere(err, 'child');
+        if (current) {
+          setConflict(current);
+          draft.adopt(current);
+        }
+      },
+    },
+  );
 
   return (
-    <form className="space-y-4" onSubmit={submit} noValidate>
+    <form className="space-y-4" onSubmit={submit.onSubmit} noValidate>
+      {conflict ? <SavedElsewhere values={differences(conflict, values)} /> : null}
       <div className="grid gap-4 sm:grid-cols-[2fr_1fr]">
-        <Field label="Name">
-          {(p) => (
-            <input
-              {...p}
-              className="input input-bordered w-full"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              autoComplete="off"
-            />
-          )}
-        </Field>
-        <Field label="Age">
-          {(p) => (
-            <input
-              {...p}
-              type="number"
-              min={0}
-              max={18}
-              inputMode="numeric"
-              className="input input-bordered w-full"
-              value={age}
-              onChange={(e) => setAge(e.target.value)}
-            />
-          )}
-        </Field>
+        <Input
+          label="Name"
+          invalid={submit.fieldErrors.name !== undefined}
+          value={values.name}
+          onChange={(e) => {
+            set('name', e.target.value);
+            submit.clearFieldError('name');
+          }}
+          autoComplete="off"
+        />
+        <Input
+          label="Age"
+          invalid={submit.fieldErrors.age !== undefined}
+          type="number"
+          min={0}
+          max={18}
+          inputMode="numeric"
+          value={values.age}
+          onChange={(e) => set('age', e.target.value)}
+        />
       </div>
       <TagInput
         label="Dietary Restrictions"
-        values={restrictions}
-        onChange={setRestrictions}
+        values={values.dietaryRestrictions}
+        onChange={(v) => set('dietaryRestrictions', v)}
         placeholder="e.g. Vegetarian"
         addLabel="Add dietary restriction"
       />
       <TagInput
         label="Allergies"
-        values={allergies}
-        onChange={setAllergies}
+        values={values.allergies}
+        onChange={(v) => set('allergies', v)}
         placeholder="e.g. Peanuts"
         addLabel="Add allergy"
       />
       <div className="flex justify-end gap-2">
-        <button type="button" className="btn btn-ghost" onClick={onCancel}>
+        <Button
+          variant="ghost"
+          onClick={() => {
+            submit.cancel();
+            onCancel();
+          }}
+        >
           Cancel
-        </button>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Saving...' : child ? 'Save Changes' : 'Save'}
-        </button>
+        </Button>
+        <Button type="submit" busy={submit.busy} busyLabel="Saving...">
+          {child ? 'Save Changes' : 'Save'}
+        </Button>
       </div>
     </form>
   );

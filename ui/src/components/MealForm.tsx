@@ -1,12 +1,13 @@
 import { Camera } from 'lucide-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 
 import type { Child } from '../hooks/useChildren';
-import { useFailure } from '../hooks/useFailure';
 import { useMealActions } from '../hooks/useMeals';
+import { useSubmit } from '../hooks/useSubmit';
 import { FEEDBACK, MEAL_TYPES, MOODS, PORTIONS } from '../lib/meals';
 import { TagInput } from './TagInput';
-import { Field } from './ui/Field';
+import { Button } from './ui/Button';
+import { Select, TextArea } from './ui/Input';
 import { useToast } from './ui/toast-context';
 
 interface MealFormProps {
@@ -21,7 +22,6 @@ interface MealFormProps {
 export function MealForm({ childList, childId, onDone, onCancel }: MealFormProps) {
   const { record } = useMealActions();
   const { toast } = useToast();
-  const fail = useFailure();
   const [child, setChild] = useState(childId ?? childList[0]?.id ?? '');
   const [mealType, setMealType] = useState<string>('');
   const [foods, setFoods] = useState<string[]>([]);
@@ -30,68 +30,65 @@ export function MealForm({ childList, childId, onDone, onCancel }: MealFormProps
   const [feedback, setFeedback] = useState('');
   const [notes, setNotes] = useState('');
   const [photo, setPhoto] = useState<{ file: File; preview: string } | null>(null);
-  const [busy, setBusy] = useState(false);
 
   // Frees the previous preview when the photo changes, and the last one on close.
   useEffect(() => () => (photo ? URL.revokeObjectURL(photo.preview) : undefined), [photo]);
 
   const ready = Boolean(child && mealType && foods.length > 0);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!ready) return;
-    setBusy(true);
-    try {
-      await record(
+  const submit = useSubmit(
+    (signal) =>
+      record(
         { childId: child, mealType, foods, portion, mood, feedback: feedback || undefined, notes },
         photo?.file ?? null,
-      );
-      toast({ variant: 'success', title: 'Meal recorded! 🍽️' });
-      onDone();
-    } catch (err) {
-      fail(err, 'Error saving meal');
-      setBusy(false);
-    }
-  }
+        signal,
+      ),
+    {
+      failureTitle: 'Error saving meal',
+      onSuccess: () => {
+        toast({ variant: 'success', title: 'Meal recorded! 🍽️' });
+        onDone();
+      },
+    },
+  );
 
   return (
-    <form className="space-y-4" onSubmit={submit} noValidate>
+    <form
+      className="space-y-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (ready) void submit.run();
+      }}
+      noValidate
+    >
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Child">
-          {(p) => (
-            <select
-              {...p}
-              className="select select-bordered w-full"
-              value={child}
-              onChange={(e) => setChild(e.target.value)}
-            >
-              {childList.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Meal type">
-          {(p) => (
-            <select
-              {...p}
-              className="select select-bordered w-full"
-              value={mealType}
-              onChange={(e) => setMealType(e.target.value)}
-            >
-              <option value="" disabled>
-                Choose a meal
-              </option>
-              {MEAL_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <Select
+          label="Child"
+          invalid={submit.fieldErrors.childId !== undefined}
+          value={child}
+          onChange={(e) => setChild(e.target.value)}
+        >
+          {childList.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </Select>
+        <Select
+          label="Meal type"
+          invalid={submit.fieldErrors.mealType !== undefined}
+          value={mealType}
+          onChange={(e) => setMealType(e.target.value)}
+        >
+          <option value="" disabled>
+            Choose a meal
+          </option>
+          {MEAL_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </Select>
       </div>
       <TagInput
         label="Foods"
@@ -101,39 +98,21 @@ export function MealForm({ childList, childId, onDone, onCancel }: MealFormProps
         addLabel="Add food"
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Portion">
-          {(p) => (
-            <select
-              {...p}
-              className="select select-bordered w-full"
-              value={portion}
-              onChange={(e) => setPortion(e.target.value)}
-            >
-              {PORTIONS.map((x) => (
-                <option key={x.value} value={x.value}>
-                  {x.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Feedback">
-          {(p) => (
-            <select
-              {...p}
-              className="select select-bordered w-full"
-              value={feedback}
-              onChange={(e) => setFeedback(e.target.value)}
-            >
-              <option value="">No feedback</option>
-              {FEEDBACK.map((x) => (
-                <option key={x.value} value={x.value}>
-                  {x.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <Select label="Portion" value={portion} onChange={(e) => setPortion(e.target.value)}>
+          {PORTIONS.map((x) => (
+            <option key={x.value} value={x.value}>
+              {x.label}
+            </option>
+          ))}
+        </Select>
+        <Select label="Feedback" value={feedback} onChange={(e) => setFeedback(e.target.value)}>
+          <option value="">No feedback</option>
+          {FEEDBACK.map((x) => (
+            <option key={x.value} value={x.value}>
+              {x.label}
+            </option>
+          ))}
+        </Select>
       </div>
       <fieldset>
         <legend className="label pb-1 font-medium">Mood</legend>
@@ -159,17 +138,7 @@ export function MealForm({ childList, childId, onDone, onCancel }: MealFormProps
           ))}
         </div>
       </fieldset>
-      <Field label="Notes">
-        {(p) => (
-          <textarea
-            {...p}
-            className="textarea textarea-bordered w-full"
-            rows={2}
-            value={notes}
-            onChange={(e) => setNotes(e.target.value)}
-          />
-        )}
-      </Field>
+      <TextArea label="Notes" rows={2} value={notes} onChange={(e) => setNotes(e.target.value)} />
       <div>
         <label className="btn btn-outline w-full">
           <Camera aria-hidden size={18} /> {photo ? 'Change photo' : 'Add a photo'}
@@ -193,12 +162,18 @@ export function MealForm({ childList, childId, onDone, onCancel }: MealFormProps
         ) : null}
       </div>
       <div className="flex justify-end gap-2">
-        <button type="button" className="btn btn-ghost" onClick={onCancel}>
+        <Button
+          variant="ghost"
+          onClick={() => {
+            submit.cancel();
+            onCancel();
+          }}
+        >
           Cancel
-        </button>
-        <button type="submit" className="btn btn-primary" disabled={!ready || busy}>
-          {busy ? 'Saving...' : 'Save Meal'}
-        </button>
+        </Button>
+        <Button type="submit" disabled={!ready} busy={submit.busy} busyLabel="Saving...">
+          Save Meal
+        </Button>
       </div>
     </form>
   );

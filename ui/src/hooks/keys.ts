@@ -1,8 +1,26 @@
-/** SWR keys, one factory per noun, so mutations can revalidate exactly what they changed. */
-export const keys = {
+/**
+ * SWR keys, one factory per noun. Every key is an array whose first element is its noun, so code
+ * that knows only the noun (a mutation, the change feed) reaches every key of it: see
+ * `revalidate` in ./revalidate.ts.
+ */
+function keyFactories<
+  T extends { [N in keyof T]: (...args: never[]) => readonly [N, ...(string | number)[]] },
+>(factories: T): T {
+  return factories;
+}
+
+export const keys = keyFactories({
   site: () => ['site'] as const,
   session: () => ['session'] as const,
-  resetLink: (token: string) => ['reset-link', token] as const,
+  resetLink: (token: string) => ['resetLink', token] as const,
   children: () => ['children'] as const,
+  child: (id: string) => ['child', id] as const,
+  /** A meal list's first page; useSWRInfinite stores the list under `$inf$` + this key. */
   meals: (childId: string | null, limit: number) => ['meals', childId ?? 'all', limit] as const,
-};
+});
+
+export type Noun = keyof typeof keys;
+export type Key = ReturnType<(typeof keys)[Noun]>;
+
+/** The family's data: what a sign-in, a resync of the change feed or a restore can change. */
+export const FAMILY_NOUNS = ['session', 'children', 'child', 'meals'] as const satisfies Noun[];

@@ -1,8 +1,9 @@
 import { useMemo } from 'react';
-import useSWR, { useSWRConfig } from 'swr';
+import useSWR from 'swr';
 
-import { api, unwrap, type Schemas } from '../api/client';
+import { ApiFailure, api, unwrap, type Schemas } from '../api/client';
 import { keys } from './keys';
+import { useRevalidate } from './revalidate';
 
 export type Child = Schemas['ChildDto'];
 export type ChildInput = Schemas['ChildRequest'];
@@ -17,34 +18,42 @@ export function useChildNames(children: Child[] | undefined): Map<string, string
   return useMemo(() => new Map(children?.map((c) => [c.id, c.name])), [children]);
 }
 
-/** Create, update and delete, each refreshing the lists they change. */
+/** Create, update and delete, each revalidating what it changed. */
 export function useChildActions() {
-  const { mutate } = useSWRConfig();
-  // Meal lists reload when their screen opens; deleting a child happens on the children page.
-  const refresh = () => mutate(keys.children());
+  const revalidate = useRevalidate();
   return {
-    create: async (input: ChildInput) => {
+    create: async (input: ChildInput, signal?: AbortSignal) => {
       const child = await unwrap(
-        api.POST('/children', { body: input }),
+        api.POST('/children', { body: input, signal }),
         'Error saving child profile',
       );
-      await refresh();
+      await revalidate(['children']);
       return child;
     },
-    update: async (id: string, input: ChildInput) => {
-      const child = await unwrap(
-        api.PUT('/children/{id}', { params: { path: { id } }, body: input }),
-        'Error updating child profile',
-      );
-      await refresh();
-      return child;
+    /** `input.version` is the version the edit started from; a stale one fails with 409. */
+    update: async (id: string, input: ChildInput, signal?: AbortSignal) => {
+      try {
+        const child = await unwrap(
+          api.PUT('/children/{id}', { params: { path: { id } }, body: input, signal }),
+          'Error updating child profile',
+        );
+        await revalidate(['children', keys.child(id)]);
+        return child;
+      } catch (err) {
+        // Changed elsewhere: show the lists as saved now.
+        if (err instanceof ApiFailure && err.status === 409) {
+          void revalidate(['children', keys.child(id)]);
+        }
+        throw err;
+      }
     },
-    remove: async (id: string) => {
+    /** Removes the child and its meals. */
+    remove: async (id: string, signal?: AbortSignal) => {
       await unwrap(
-        api.DELETE('/children/{id}', { params: { path: { id } } }),
+        api.DELETE('/children/{id}', { params: { path: { id } }, signal }),
         'Error deleting child',
       );
-      await refresh();
+      await revalidate(['children', keys.child(id), 'meals']);
     },
   };
 }

@@ -2,12 +2,17 @@ import useSWRInfinite from 'swr/infinite';
 
 import { api, unwrap, uploadImage, type Schemas } from '../api/client';
 import { keys } from './keys';
+import { useRevalidate } from './revalidate';
 
 export type Meal = Schemas['MealDto'];
 export type MealInput = Schemas['MealRequest'];
 type Page = Schemas['MealPage'];
 
-/** Meals newest first, page by page, optionally of one child. */
+/**
+ * Meals newest first, page by page, optionally of one child. `revalidate(['meals'])` reaches
+ * every open list; a revalidation reloads all the pages shown (`revalidateAll`), so a meal
+ * changed or removed on an older page is not left behind.
+ */
 export function useMeals(childId: string | null, limit = 50) {
   const pages = useSWRInfinite(
     (index, previous: Page | null) => {
@@ -24,7 +29,7 @@ export function useMeals(childId: string | null, limit = 50) {
         }),
         'Error fetching meals',
       ),
-    { revalidateFirstPage: true },
+    { revalidateFirstPage: true, revalidateAll: true },
   );
   const meals = pages.data?.flatMap((p) => p.items) ?? [];
   const last = pages.data?.[pages.data.length - 1];
@@ -34,32 +39,33 @@ export function useMeals(childId: string | null, limit = 50) {
     error: pages.error as unknown,
     hasMore: Boolean(last?.nextCursor),
     loadMore: () => pages.setSize((n) => n + 1),
-    /** Reloads the pages shown. SWR keeps paged lists under its own key, out of reach of `mutate(key)`. */
-    refresh: () => pages.mutate(),
   };
 }
 
-/** Record and delete meals. The screen showing a list refreshes it with `useMeals().refresh`. */
+/** Record and delete meals; both revalidate every meal list. */
 export function useMealActions() {
+  const revalidate = useRevalidate();
   return {
     /** Uploads the photo (if any) first, then records the meal. */
-    record: async (input: MealInput, photo: Blob | null) => {
+    record: async (input: MealInput, photo: Blob | null, signal?: AbortSignal) => {
       let photoId: string | undefined;
       if (photo) {
-        const media = await uploadImage<Schemas['MediaDto']>(
-          '/media',
-          photo,
-          'Photo upload failed',
-        );
+        const media = await uploadImage('/media', photo, 'Photo upload failed', signal);
         photoId = media.id;
       }
-      return unwrap(
-        api.POST('/meals', { body: { ...input, photo: photoId } }),
+      const meal = await unwrap(
+        api.POST('/meals', { body: { ...input, photo: photoId }, signal }),
         'Error saving meal',
       );
+      await revalidate(['meals']);
+      return meal;
     },
-    remove: async (id: string) => {
-      await unwrap(api.DELETE('/meals/{id}', { params: { path: { id } } }), 'Error deleting meal');
+    remove: async (id: string, signal?: AbortSignal) => {
+      await unwrap(
+        api.DELETE('/meals/{id}', { params: { path: { id } }, signal }),
+        'Error deleting meal',
+      );
+      await revalidate(['meals']);
     },
   };
 }

@@ -4,8 +4,11 @@ import { Outlet } from 'react-router-dom';
 import { Footer } from '../components/Footer';
 import { Header } from '../components/Header';
 import { Spinner } from '../components/ui/Spinner';
+import { useFamilyEvents } from '../hooks/useFamilyEvents';
 
+/** The shell of every screen; for a signed-in user it also follows the family's change feed. */
 export function MainLayout() {
+  useFamilyEvents();
   return (
     <div className="flex min-h-dvh flex-col">
       <a

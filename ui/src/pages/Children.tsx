@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 import { Spinner } from '../components/ui/Spinner';
 import { useToast } from '../components/ui/toast-context';
 import { useChildActions, useChildren, type Child } from '../hooks/useChildren';
+import { useSubmit } from '../hooks/useSubmit';
 import { ageBadge } from '../lib/meals';
 
 export default function Children() {
@@ -15,21 +16,21 @@ export default function Children() {
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
   const [removing, setRemoving] = useState<Child | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function confirmRemove() {
-    if (!removing) return;
-    setBusy(true);
-    try {
-      await remove(removing.id);
-      toast({ variant: 'success', title: 'Child removed' });
-    } catch {
-      toast({ title: 'Error', description: 'Failed to remove child. Please try again.' });
-    } finally {
-      setBusy(false);
-      setRemoving(null);
-    }
-  }
+  const removal = useSubmit(
+    (signal) => (removing ? remove(removing.id, signal) : Promise.resolve()),
+    {
+      failureTitle: 'Error',
+      onSuccess: () => {
+        toast({ variant: 'success', title: 'Child removed' });
+        setRemoving(null);
+      },
+      onFailure: () => {
+        toast({ title: 'Error', description: 'Failed to remove child. Please try again.' });
+        setRemoving(null);
+        return true;
+      },
+    },
+  );
 
   return (
     <section className="mx-auto max-w-5xl px-4 py-10">
@@ -127,8 +128,8 @@ export default function Children() {
         title="Remove child"
         message={`Are you sure you want to remove ${removing?.name ?? ''}? This action cannot be undone.`}
         confirmLabel="Remove"
-        busy={busy}
-        onConfirm={() => void confirmRemove()}
+        busy={removal.busy}
+        onConfirm={() => void removal.run()}
         onCancel={() => setRemoving(null)}
       />
     </section>

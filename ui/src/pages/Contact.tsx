@@ -1,11 +1,13 @@
 import { Clock, Mail } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 
 import { ApiFailure, api, unwrap } from '../api/client';
-import { Field } from '../components/ui/Field';
+import { Button } from '../components/ui/Button';
+import { Input, TextArea } from '../components/ui/Input';
 import { useToast } from '../components/ui/toast-context';
 import { useSite } from '../hooks/useSite';
-import { validateContact, type ContactValues, type FieldErrors } from '../lib/validation';
+import { useSubmit } from '../hooks/useSubmit';
+import { validateContact, type ContactValues } from '../lib/validation';
 
 export const SUPPORT_HOURS = [
   ['Monday - Friday', '9:00 AM - 6:00 PM'],
@@ -19,40 +21,40 @@ export default function Contact() {
   const { toast } = useToast();
   const { data: site } = useSite();
   const [values, setValues] = useState<ContactValues>(empty);
-  const [errors, setErrors] = useState<FieldErrors<ContactValues>>({});
-  const [sending, setSending] = useState(false);
+  const submit = useSubmit(
+    (signal) => unwrap(api.POST('/contact', { body: values, signal }), 'Error sending message'),
+    {
+      failureTitle: 'Error sending message',
+      check: () => {
+        const found = validateContact(values);
+        return Object.keys(found).length > 0 ? { fields: found } : null;
+      },
+      onSuccess: () => {
+        toast({
+          variant: 'success',
+          title: 'Message sent',
+          description: "Thanks for getting in touch. We'll get back to you soon.",
+        });
+        setValues(empty);
+      },
+      onFailure: (err, { setFieldErrors }) => {
+        if (err instanceof ApiFailure && err.status === 400 && err.field && err.field in empty) {
+          setFieldErrors({ [err.field]: err.message });
+          return true;
+        }
+        // Too many messages: the server's own title and message.
+        if (err instanceof ApiFailure && err.status === 429) return false;
+        toast({ title: 'Error sending message', description: 'Please try again later.' });
+        return true;
+      },
+    },
+  );
+  const errors = submit.fieldErrors;
 
   const set = (field: keyof ContactValues) => (value: string) => {
     setValues((v) => ({ ...v, [field]: value }));
-    setErrors((e) => ({ ...e, [field]: undefined }));
+    submit.clearFieldError(field);
   };
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const found = validateContact(values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    setSending(true);
-    try {
-      await unwrap(api.POST('/contact', { body: values }), 'Error sending message');
-      toast({
-        variant: 'success',
-        title: 'Message sent',
-        description: "Thanks for getting in touch. We'll get back to you soon.",
-      });
-      setValues(empty);
-    } catch (err) {
-      if (err instanceof ApiFailure && err.status === 400 && err.field && err.field in empty) {
-        setErrors({ [err.field]: err.message });
-      } else if (err instanceof ApiFailure && err.status === 429) {
-        toast({ title: err.title, description: err.message });
-      } else {
-        toast({ title: 'Error sending message', description: 'Please try again later.' });
-      }
-    } finally {
-      setSending(false);
-    }
-  }
 
   return (
     <section className="mx-auto grid max-w-5xl gap-10 px-4 py-12 md:grid-cols-[3fr_2fr]">
@@ -61,43 +63,37 @@ export default function Contact() {
         <p className="mt-2 text-base-content/80">
           Questions, ideas or problems? Send a message to the people who run this Highchair server.
         </p>
-        <form className="mt-8 space-y-4" onSubmit={submit} noValidate>
-          <Field label="Name" error={errors.name}>
-            {(p) => (
-              <input
-                {...p}
-                className="input input-bordered w-full"
-                autoComplete="name"
-                value={values.name}
-                onChange={(e) => set('name')(e.target.value)}
-              />
-            )}
-          </Field>
-          <Field label="Email" error={errors.email}>
-            {(p) => (
-              <input
-                {...p}
-                type="email"
-                className="input input-bordered w-full"
-                autoComplete="email"
-                value={values.email}
-                onChange={(e) => set('email')(e.target.value)}
-              />
-            )}
-          </Field>
-          <Field label="Message" error={errors.message}>
-            {(p) => (
-              <textarea
-                {...p}
-                className="textarea textarea-bordered min-h-36 w-full"
-                value={values.message}
-                onChange={(e) => set('message')(e.target.value)}
-              />
-            )}
-          </Field>
-          <button type="submit" className="btn btn-primary w-full sm:w-auto" disabled={sending}>
-            {sending ? 'Sending...' : 'Send Message'}
-          </button>
+        <form className="mt-8 space-y-4" onSubmit={submit.onSubmit} noValidate>
+          <Input
+            label="Name"
+            error={errors.name}
+            autoComplete="name"
+            value={values.name}
+            onChange={(e) => set('name')(e.target.value)}
+          />
+          <Input
+            label="Email"
+            error={errors.email}
+            type="email"
+            autoComplete="email"
+            value={values.email}
+            onChange={(e) => set('email')(e.target.value)}
+          />
+          <TextArea
+            label="Message"
+            error={errors.message}
+            className="min-h-36"
+            value={values.message}
+            onChange={(e) => set('message')(e.target.value)}
+          />
+          <Button
+            type="submit"
+            className="w-full sm:w-auto"
+            busy={submit.busy}
+            busyLabel="Sending..."
+          >
+            Send Message
+          </Button>
         </form>
       </div>
 

@@ -1,34 +1,22 @@
 import { KeyRound } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 
 import { api, unwrap } from '../api/client';
 import { AuthCard } from '../components/AuthCard';
-import { Field } from '../components/ui/Field';
-import { useFailure } from '../hooks/useFailure';
+import { Button } from '../components/ui/Button';
+import { Input } from '../components/ui/Input';
+import { useSubmit } from '../hooks/useSubmit';
 import { routes } from '../routes';
 
 export default function ForgotPassword() {
-  const fail = useFailure();
   const [email, setEmail] = useState('');
   const [answer, setAnswer] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    try {
-      const notice = await unwrap(
-        api.POST('/auth/forgot-password', { body: { email: email.trim() } }),
-        'Error',
-      );
-      setAnswer(notice.message);
-    } catch (err) {
-      fail(err, 'Error');
-    } finally {
-      setBusy(false);
-    }
-  }
+  const submit = useSubmit(
+    (signal) =>
+      unwrap(api.POST('/auth/forgot-password', { body: { email: email.trim() }, signal }), 'Error'),
+    { failureTitle: 'Error', onSuccess: (notice) => setAnswer(notice.message) },
+  );
 
   return (
     <AuthCard
@@ -49,22 +37,17 @@ export default function ForgotPassword() {
           {answer}
         </p>
       ) : (
-        <form className="space-y-4" onSubmit={submit} noValidate>
-          <Field label="Email">
-            {(p) => (
-              <input
-                {...p}
-                type="email"
-                className="input input-bordered w-full"
-                autoComplete="email"
-                value={email}
-                onChange={(e) => setEmail(e.target.value)}
-              />
-            )}
-          </Field>
-          <button type="submit" className="btn btn-outline w-full" disabled={busy}>
-            {busy ? 'Sending...' : 'I need a reset'}
-          </button>
+        <form className="space-y-4" onSubmit={submit.onSubmit} noValidate>
+          <Input
+            label="Email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+          <Button type="submit" variant="outline" block busy={submit.busy} busyLabel="Sending...">
+            I need a reset
+          </Button>
         </form>
       )}
       <Link to={routes.login} className="link link-primary text-center text-sm">

@@ -9,34 +9,34 @@ import { Modal } from '../components/ui/Modal';
 import { Spinner } from '../components/ui/Spinner';
 import { useToast } from '../components/ui/toast-context';
 import { useChildNames, useChildren } from '../hooks/useChildren';
-import { useFailure } from '../hooks/useFailure';
 import { useMealActions, useMeals, type Meal } from '../hooks/useMeals';
+import { useSubmit } from '../hooks/useSubmit';
 import { formatToday } from '../lib/meals';
 import { routes } from '../routes';
 
 export default function MealTracker() {
   const { data: children, isLoading: loadingChildren } = useChildren();
   const [tab, setTab] = useState<string | null>(null);
-  const { meals, isLoading, hasMore, loadMore, error, refresh } = useMeals(tab);
+  const { meals, isLoading, hasMore, loadMore, error } = useMeals(tab);
   const { remove } = useMealActions();
   const { toast } = useToast();
-  const fail = useFailure();
   const [recording, setRecording] = useState(false);
   const [deleting, setDeleting] = useState<Meal | null>(null);
   const names = useChildNames(children);
 
-  async function confirmDelete() {
-    if (!deleting) return;
-    try {
-      await remove(deleting.id);
-      await refresh();
-      toast({ variant: 'success', title: 'Meal deleted' });
-    } catch (err) {
-      fail(err, 'Error deleting meal');
-    } finally {
-      setDeleting(null);
-    }
-  }
+  const deletion = useSubmit(
+    (signal) => (deleting ? remove(deleting.id, signal) : Promise.resolve()),
+    {
+      failureTitle: 'Error deleting meal',
+      onSuccess: () => {
+        toast({ variant: 'success', title: 'Meal deleted' });
+        setDeleting(null);
+      },
+      onFailure: () => {
+        setDeleting(null);
+      },
+    },
+  );
 
   const header = (
     <div className="flex flex-wrap items-end justify-between gap-4">
@@ -128,10 +128,7 @@ export default function MealTracker() {
         <MealForm
           childList={children}
           childId={tab}
-          onDone={() => {
-            setRecording(false);
-            void refresh();
-          }}
+          onDone={() => setRecording(false)}
           onCancel={() => setRecording(false)}
         />
       </Modal>
@@ -140,7 +137,8 @@ export default function MealTracker() {
         title="Delete meal"
         message="Are you sure you want to delete this meal? This action cannot be undone."
         confirmLabel="Delete"
-        onConfirm={() => void confirmDelete()}
+        busy={deletion.busy}
+        onConfirm={() => void deletion.run()}
         onCancel={() => setDeleting(null)}
       />
     </section>

@@ -1,14 +1,32 @@
 import { Camera, LogOut } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
 
-import { api, unwrap, uploadImage } from '../api/client';
+import { savedElsewhere } from '../api/client';
 import { useAuth, type User } from '../auth/auth-context';
-import { Field } from '../components/ui/Field';
+import { Button } from '../components/ui/Button';
+import { Input } from '../components/ui/Input';
+import { SavedElsewhere, type SavedValue } from '../components/ui/SavedElsewhere';
 import { useToast } from '../components/ui/toast-context';
-import { useFailure } from '../hooks/useFailure';
+import { useDraft } from '../hooks/useDraft';
+import { useProfileActions } from '../hooks/useProfile';
 import { useSignOut } from '../hooks/useSignOut';
+import { useSubmit } from '../hooks/useSubmit';
 
-const ROLE_LABELS: Record<string, string> = { mom: 'Mom', dad: 'Dad', guest: 'Guest' };
+const ROLE_LABELS: Record<User['role'], string> = { mom: 'Mom', dad: 'Dad', guest: 'Guest' };
+
+const namesOf = (user: User | undefined) => ({
+  firstName: user?.firstName ?? '',
+  lastName: user?.lastName ?? '',
+});
+
+/** The saved names that differ from the typed ones. */
+function differences(saved: User, typed: ReturnType<typeof namesOf>): SavedValue[] {
+  const out: SavedValue[] = [];
+  if (saved.firstName !== typed.firstName)
+    out.push({ label: 'First name', value: saved.firstName });
+  if (saved.lastName !== typed.lastName) out.push({ label: 'Last name', value: saved.lastName });
+  return out;
+}
 
 export default function Profile() {
   const { state } = useAuth();
@@ -17,45 +35,39 @@ export default function Profile() {
 }
 
 function ProfileForm({ user }: { user: User }) {
-  const { updateUser } = useAuth();
+  const { update, setAvatar } = useProfileActions();
   const { toast } = useToast();
-  const fail = useFailure();
   const signOut = useSignOut();
-  const [firstName, setFirstName] = useState(user.firstName);
-  const [lastName, setLastName] = useState(user.lastName);
-  const [busy, setBusy] = useState(false);
-  const [uploading, setUploading] = useState(false);
+  const draft = useDraft(user, namesOf);
+  const { values, set } = draft;
+  // The profile as saved elsewhere, after a save was refused for a stale version.
+  const [conflict, setConflict] = useState<User | null>(null);
 
-  async function changePicture(file: File | undefined) {
-    if (!file) return;
-    setUploading(true);
-    try {
-      const updated = await uploadImage<User>('/profile/avatar', file, 'Upload failed');
-      updateUser(updated);
-      toast({ variant: 'success', title: 'Avatar updated' });
-    } catch (err) {
-      fail(err, 'Upload failed');
-    } finally {
-      setUploading(false);
-    }
-  }
+  // The picture being uploaded, chosen in the file input.
+  const picture = useRef<File | null>(null);
+  const upload = useSubmit(
+    async (signal) => (picture.current ? setAvatar(picture.current, signal) : undefined),
+    {
+      failureTitle: 'Upload failed',
+      onSuccess: () => toast({ variant: 'success', title: 'Avatar updated' }),
+    },
+  );
 
-  async function save(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    try {
-      const updated = await unwrap(
-        api.PATCH('/profile', { body: { firstName, lastName } }),
-        'Update failed',
-      );
-      updateUser(updated);
+  const save = useSubmit((signal) => update({ ...values, version: draft.version }, signal), {
+    failureTitle: 'Update failed',
+    onSuccess: (saved) => {
+      setConflict(null);
+      draft.adopt(saved);
       toast({ variant: 'success', title: 'Profile updated' });
-    } catch (err) {
-      fail(err, 'Update failed');
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+    onFailure: (err) => {
+      const current = savedElsewhere(err, 'profile');
+      if (current) {
+        setConflict(current);
+        draft.adopt(current);
+      }
+    },
+  });
 
   return (
     <section className="mx-auto max-w-2xl px-4 py-10">
@@ -78,65 +90,61 @@ function ProfileForm({ user }: { user: User }) {
               .toUpperCase() || '?'}
           </span>
         )}
-        <label className={`btn btn-outline ${uploading ? 'btn-disabled' : ''}`}>
-          <Camera aria-hidden size={18} /> {uploading ? 'Uploading...' : 'Change Picture'}
+        <label className={`btn btn-outline ${upload.busy ? 'btn-disabled' : ''}`}>
+          <Camera aria-hidden size={18} /> {upload.busy ? 'Uploading...' : 'Change Picture'}
           <input
             type="file"
             accept="image/*"
             className="sr-only"
             aria-label="Profile picture"
-            disabled={uploading}
-            onChange={(e) => void changePicture(e.target.files?.[0])}
+            disabled={upload.busy}
+            onChange={(e) => {
+              picture.current = e.target.files?.[0] ?? null;
+              if (picture.current) void upload.run();
+            }}
           />
         </label>
       </div>
-      <form className="card mt-6 border border-base-300 bg-base-100" onSubmit={save} noValidate>
+      <form
+        className="card mt-6 border border-base-300 bg-base-100"
+        onSubmit={save.onSubmit}
+        noValidate
+      >
         <div className="card-body gap-4">
+          {conflict ? <SavedElsewhere values={differences(conflict, values)} /> : null}
           <div className="grid gap-4 sm:grid-cols-2">
-            <Field label="First name">
-              {(p) => (
-                <input
-                  {...p}
-                  className="input input-bordered w-full"
-                  autoComplete="given-name"
-                  value={firstName}
-                  onChange={(e) => setFirstName(e.target.value)}
-                />
-              )}
-            </Field>
-            <Field label="Last name">
-              {(p) => (
-                <input
-                  {...p}
-                  className="input input-bordered w-full"
-                  autoComplete="family-name"
-                  value={lastName}
-                  onChange={(e) => setLastName(e.target.value)}
-                />
-              )}
-            </Field>
+            <Input
+              label="First name"
+              invalid={save.fieldErrors.firstName !== undefined}
+              autoComplete="given-name"
+              value={values.firstName}
+              onChange={(e) => set('firstName', e.target.value)}
+            />
+            <Input
+              label="Last name"
+              invalid={save.fieldErrors.lastName !== undefined}
+              autoComplete="family-name"
+              value={values.lastName}
+              onChange={(e) => set('lastName', e.target.value)}
+            />
           </div>
-          <Field label="Email" hint="Your e-mail address cannot be changed.">
-            {(p) => (
-              <input
-                {...p}
-                className="input input-bordered w-full"
-                value={user.email}
-                readOnly
-                disabled
-              />
-            )}
-          </Field>
+          <Input
+            label="Email"
+            hint="Your e-mail address cannot be changed."
+            value={user.email}
+            readOnly
+            disabled
+          />
           <p className="text-sm text-base-content/70">
-            Role: <span className="badge badge-outline">{ROLE_LABELS[user.role] ?? user.role}</span>
+            Role: <span className="badge badge-outline">{ROLE_LABELS[user.role]}</span>
           </p>
           <div className="card-actions justify-between">
-            <button type="button" className="btn btn-outline" onClick={() => void signOut()}>
+            <Button variant="outline" onClick={() => void signOut()}>
               <LogOut aria-hidden size={18} /> Sign Out
-            </button>
-            <button type="submit" className="btn btn-primary" disabled={busy}>
-              {busy ? 'Saving...' : 'Save Changes'}
-            </button>
+            </Button>
+            <Button type="submit" busy={save.busy} busyLabel="Saving...">
+              Save Changes
+            </Button>
           </div>
         </div>
       </form>

@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { MealCard } from '../components/MealCard';
 import { TagInput } from '../components/TagInput';
+import type { Child } from '../hooks/useChildren';
+import type { Meal } from '../hooks/useMeals';
 import { calls, mockApi, renderAt, renderRoutes, sentBody, signedIn } from '../test-utils';
 import Children from './Children';
 import Home from './Home';
@@ -13,7 +15,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const emma = {
+const emma: Child = {
   id: 'c1',
   name: 'Emma',
   age: 4,
@@ -21,8 +23,9 @@ const emma = {
   allergies: ['Peanuts', 'Milk'],
   createdAt: '',
   updatedAt: '',
+  version: 1,
 };
-const noah = {
+const noah: Child = {
   id: 'c2',
   name: 'Noah',
   age: 1,
@@ -30,8 +33,9 @@ const noah = {
   allergies: [],
   createdAt: '',
   updatedAt: '',
+  version: 1,
 };
-const meal = {
+const meal: Meal = {
   id: 'm1',
   childId: 'c1',
   mealType: 'Lunch',
@@ -46,6 +50,7 @@ const meal = {
   mealDate: '2025-05-20T12:30:00Z',
   createdAt: '',
   updatedAt: '',
+  version: 1,
 };
 const page = (items: unknown[]) => ({ status: 200, body: { items, nextCursor: null } });
 

@@ -2,7 +2,7 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { Route, Routes } from 'react-router-dom';
 
 import { MainLayout } from '../layouts/MainLayout';
-import Landing from '../pages/Landing';
+// Eager: an unknown path shows the not-found page at once, without another download.
 import NotFound from '../pages/NotFound';
 import { routes, type RouteName } from '../routes';
 import { HomeOrLanding, RequireAuth } from './guards';
@@ -10,6 +10,7 @@ import { HomeOrLanding, RequireAuth } from './guards';
 type Page = ComponentType | LazyExoticComponent<ComponentType>;
 
 const Home = lazy(() => import('../pages/Home'));
+const Landing = lazy(() => import('../pages/Landing'));
 
 /** `/` shows the landing page to visitors and the home screen to a signed-in user. */
 function Root() {

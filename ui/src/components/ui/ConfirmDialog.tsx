@@ -1,3 +1,4 @@
+import { Button } from './Button';
 import { Modal } from './Modal';
 
 interface ConfirmDialogProps {
@@ -24,12 +25,12 @@ export function ConfirmDialog({
     <Modal open={open} title={title} onClose={onCancel}>
       <p>{message}</p>
       <div className="modal-action">
-        <button type="button" className="btn btn-ghost" onClick={onCancel}>
+        <Button variant="ghost" onClick={onCancel}>
           Cancel
-        </button>
-        <button type="button" className="btn btn-error" disabled={busy} onClick={onConfirm}>
+        </Button>
+        <Button variant="error" busy={busy} onClick={onConfirm}>
           {confirmLabel}
-        </button>
+        </Button>
       </div>
     </Modal>
   );

@@ -1,18 +1,23 @@
 import { useId, type ReactNode } from 'react';
 
-interface FieldProps {
+export interface FieldControlProps {
+  id: string;
+  'aria-invalid': boolean;
+  'aria-describedby'?: string;
+}
+
+export interface FieldProps {
   label: string;
+  /** A message shown under the control (and linked to it); marks it invalid. */
   error?: string | undefined;
+  /** Marks the control invalid without a message of its own (the toast says why). */
+  invalid?: boolean;
   hint?: string;
-  children: (props: {
-    id: string;
-    'aria-invalid': boolean;
-    'aria-describedby'?: string;
-  }) => ReactNode;
+  children: (props: FieldControlProps) => ReactNode;
 }
 
 /** A labelled form field with its error message (screen-reader linked). */
-export function Field({ label, error, hint, children }: FieldProps) {
+export function Field({ label, error, invalid, hint, children }: FieldProps) {
   const id = useId();
   const messageId = `${id}-message`;
   const described = error || hint ? messageId : undefined;
@@ -23,7 +28,7 @@ export function Field({ label, error, hint, children }: FieldProps) {
       </label>
       {children({
         id,
-        'aria-invalid': Boolean(error),
+        'aria-invalid': Boolean(error) || Boolean(invalid),
         ...(described ? { 'aria-describedby': described } : {}),
       })}
       {error ? (
