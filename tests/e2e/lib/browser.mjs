@@ -35,7 +35,15 @@ export async function openPage(browser, serverUrl, viewport = DESKTOP) {
     isMobile: viewport === PHONE,
     hasTouch: viewport === PHONE,
   });
-  const page = await context.newPage();
+  return watch(await context.newPage(), serverUrl);
+}
+
+/** Another tab of the same browser (same context, so the same cookies), recorded the same way. */
+export async function openTab(page, serverUrl) {
+  return watch(await page.context().newPage(), serverUrl);
+}
+
+function watch(page, serverUrl) {
   const requests = [];
   const problems = [];
   page.on('request', (r) => requests.push(r.url()));
