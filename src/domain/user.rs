@@ -77,6 +77,35 @@ pub struct User {
 }
 
 impl User {
+    /// A new parent account in a family of its own, at version 1.
+    pub fn new(
+        email: Email,
+        first_name: String,
+        last_name: String,
+        role: ParentRole,
+        password_hash: String,
+        now: DateTime<Utc>,
+    ) -> User {
+        User {
+            id: UserId::new(),
+            family_id: FamilyId::new(),
+            version: first_version(),
+            session_epoch: 0,
+            email,
+            first_name,
+            last_name,
+            role,
+            is_guest: false,
+            guest_children: None,
+            is_admin: false,
+            password_hash,
+            avatar: None,
+            created_at: now,
+            updated_at: now,
+            last_seen_at: now,
+        }
+    }
+
     /// The role shown on the profile: `guest` for guest accounts, otherwise the parent's role.
     pub fn display_role(&self) -> &'static str {
         if self.is_guest {

@@ -7,9 +7,8 @@ use super::{AppError, AppResult, Services};
 use crate::auth::password::PasswordHash;
 use crate::auth::tokens::{new_token, random_alphanumeric, token_hash};
 use crate::domain::DomainError;
-use crate::domain::change::FIRST_VERSION;
 use crate::domain::email::Email;
-use crate::domain::ids::{FamilyId, UserId};
+use crate::domain::ids::UserId;
 use crate::domain::user::{
     GUEST_DOMAIN, GuestDraft, ParentRole, Signup, SignupDraft, User, check_password,
     validate_login, validate_profile,
@@ -34,24 +33,14 @@ fn too_many(wait: std::time::Duration) -> DomainError {
 pub async fn create_parent(app: &Services, signup: Signup, by_admin: bool) -> AppResult<User> {
     let hash = app.hasher.hash(signup.password).await;
     let now = Utc::now();
-    let mut user = User {
-        id: UserId::new(),
-        family_id: FamilyId::new(),
-        version: FIRST_VERSION,
-        session_epoch: 0,
-        email: signup.email,
-        first_name: signup.first_name,
-        last_name: signup.last_name,
-        role: signup.role,
-        is_guest: false,
-        guest_children: None,
-        is_admin: false,
-        password_hash: hash.encode(),
-        avatar: None,
-        created_at: now,
-        updated_at: now,
-        last_seen_at: now,
-    };
+    let mut user = User::new(
+        signup.email,
+        signup.first_name,
+        signup.last_name,
+        signup.role,
+        hash.encode(),
+        now,
+    );
     let taken = || {
         DomainError::conflict(
             "Sign up failed",
@@ -156,24 +145,16 @@ pub async fn start_guest(app: &Services, draft: GuestDraft, ip: &str) -> AppResu
         random_alphanumeric(10).to_lowercase()
     ))
     .ok_or_else(|| DomainError::unavailable("Guest access failed", "Please try again."))?;
-    let user = User {
-        id: UserId::new(),
-        family_id: FamilyId::new(),
-        version: FIRST_VERSION,
-        session_epoch: 0,
+    let mut user = User::new(
         email,
-        first_name: guest.first_name,
-        last_name: String::new(),
-        role: ParentRole::Mom,
-        is_guest: true,
-        guest_children: Some(guest.children),
-        is_admin: false,
-        password_hash: hash.encode(),
-        avatar: None,
-        created_at: now,
-        updated_at: now,
-        last_seen_at: now,
-    };
+        guest.first_name,
+        String::new(),
+        ParentRole::Mom,
+        hash.encode(),
+        now,
+    );
+    user.is_guest = true;
+    user.guest_children = Some(guest.children);
     match app.store.users.insert(&user, false).await {
         Ok(user) => Ok(user),
         Err(InsertUserError::Store(e)) => Err(e.into()),

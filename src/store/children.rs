@@ -2,7 +2,7 @@
 //! job that removes its meals and their photos in bounded batches (see `jobs`).
 
 use super::jobs::JobKind;
-use super::write::{Entity, Shared, TreeId, WriteError, write_error};
+use super::write::{Entity, Shared, TreeId, WriteError};
 use super::{Record, StoreError, keys};
 use crate::domain::DomainError;
 use crate::domain::change::Kind;
@@ -49,10 +49,7 @@ impl Children {
 
     /// Stores a new child (version 1).
     pub async fn insert(&self, child: &Child) -> Result<Child, WriteError<Child>> {
-        self.core
-            .commit(|tx| tx.insert(child))
-            .await
-            .map_err(write_error)
+        self.core.insert(child).await
     }
 
     /// Changes a child in one transaction; a stale `expected` version changes nothing.
@@ -61,13 +58,10 @@ impl Children {
         family: FamilyId,
         id: ChildId,
         expected: Option<u64>,
-        change: impl Fn(&mut Child) -> Result<(), DomainError>,
+        change: impl Fn(&mut Child) -> Result<(), DomainError> + Sync,
     ) -> Result<Child, WriteError<Child>> {
         let key = child_key(family, id);
-        self.core
-            .commit(|tx| tx.update(&key, expected, &change))
-            .await
-            .map_err(write_error)
+        self.core.update(&key, expected, &change).await
     }
 
     /// The family's child; another family's id is simply not found.

@@ -106,3 +106,31 @@ impl Jobs {
         Ok(removed)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::domain::ids::FamilyId;
+    use crate::store::children::tests::child;
+    use crate::store::tests::temp_store;
+
+    #[tokio::test]
+    async fn a_deleted_family_is_removed_in_batches_and_nothing_of_another_family() {
+        let (_dir, store) = temp_store();
+        let (gone, kept) = (FamilyId::new(), FamilyId::new());
+        for i in 0..150 {
+            store
+                .children
+                .insert(&child(gone, &format!("C{i}")))
+                .await
+                .unwrap();
+        }
+        store.children.insert(&child(kept, "Stay")).await.unwrap();
+        assert_eq!(store.jobs.purge_family(gone).unwrap(), super::BATCH);
+        assert_eq!(store.jobs.purge_family(gone).unwrap(), 50);
+        assert_eq!(store.jobs.purge_family(gone).unwrap(), 0, "done");
+        assert!(store.children.list(gone).unwrap().is_empty());
+        assert_eq!(store.revision(gone).unwrap(), 0, "its revision goes last");
+        assert_eq!(store.children.list(kept).unwrap().len(), 1);
+        assert_eq!(store.revision(kept).unwrap(), 1);
+    }
+}

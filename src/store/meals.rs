@@ -6,7 +6,7 @@
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
-use super::write::{Entity, Shared, TreeId, WriteError, write_error};
+use super::write::{Entity, Shared, TreeId, WriteError};
 use super::{Record, StoreError, keys};
 use crate::domain::DomainError;
 use crate::domain::change::Kind;
@@ -106,10 +106,7 @@ impl Meals {
 
     /// Stores a new meal; its child must exist and its photo must be an unused upload.
     pub async fn insert(&self, meal: &Meal) -> Result<Meal, WriteError<Meal>> {
-        self.core
-            .commit(|tx| tx.insert(meal))
-            .await
-            .map_err(write_error)
+        self.core.insert(meal).await
     }
 
     /// Changes a meal in one transaction (indexes and photo follow).
@@ -118,13 +115,10 @@ impl Meals {
         family: FamilyId,
         id: MealId,
         expected: Option<u64>,
-        change: impl Fn(&mut Meal) -> Result<(), DomainError>,
+        change: impl Fn(&mut Meal) -> Result<(), DomainError> + Sync,
     ) -> Result<Meal, WriteError<Meal>> {
         let key = meal_key(family, id);
-        self.core
-            .commit(|tx| tx.update(&key, expected, &change))
-            .await
-            .map_err(write_error)
+        self.core.update(&key, expected, &change).await
     }
 
     /// Removes the meal and its photo. `false` when there was no such (visible) meal.

@@ -4,7 +4,7 @@
 
 use super::jobs::JobKind;
 use super::sessions::session_index_prefix;
-use super::write::{Abort, Entity, Shared, TreeId, WriteError, abort, write_error};
+use super::write::{Abort, Entity, Shared, TreeId, WriteError, abort};
 use super::{Record, StoreError};
 use crate::domain::DomainError;
 use crate::domain::change::{Change, Kind};
@@ -137,12 +137,9 @@ impl Users {
         &self,
         id: UserId,
         expected: Option<u64>,
-        change: impl Fn(&mut User) -> Result<(), DomainError>,
+        change: impl Fn(&mut User) -> Result<(), DomainError> + Sync,
     ) -> Result<User, WriteError<User>> {
-        self.core
-            .commit(|tx| tx.update(id.as_bytes(), expected, &change))
-            .await
-            .map_err(write_error)
+        self.core.update(id.as_bytes(), expected, &change).await
     }
 
     /// Bookkeeping that is not an edit (last seen, a stronger hash of the same password):

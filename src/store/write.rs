@@ -459,6 +459,25 @@ impl Core {
         Ok(out)
     }
 
+    /// Stores a new record (version 1) in its own transaction, on disk when it returns.
+    pub(crate) async fn insert<R: Entity>(&self, record: &R) -> Result<R, WriteError<R>> {
+        self.commit(|tx| tx.insert(record))
+            .await
+            .map_err(write_error)
+    }
+
+    /// `Tx::update` in its own transaction, on disk when it returns.
+    pub(crate) async fn update<R: Entity>(
+        &self,
+        key: &[u8],
+        expected: Option<u64>,
+        change: &(dyn Fn(&mut R) -> Result<(), DomainError> + Sync),
+    ) -> Result<R, WriteError<R>> {
+        self.commit(|tx| tx.update(key, expected, change))
+            .await
+            .map_err(write_error)
+    }
+
     pub(crate) async fn flush(&self) -> Result<(), StoreError> {
         self.flusher.flush().await
     }

@@ -3,22 +3,12 @@
 
 use serde_json::json;
 
-use crate::harness::{TestServer, add_child, family, json};
+use crate::harness::{TestServer, add_child, family, json, sign_in};
 
 /// Two parents of one family: two signed-in clients of the same account.
 async fn two_tabs(server: &TestServer) -> (reqwest::Client, reqwest::Client) {
     let mum = family(server, "mum@example.org").await;
-    let dad = server.new_client();
-    json(
-        dad.post(server.url("/api/auth/login"))
-            .json(&json!({"email": "mum@example.org", "password": "correct horse"}))
-            .send()
-            .await
-            .unwrap(),
-        200,
-    )
-    .await;
-    (mum, dad)
+    (mum, sign_in(server, "mum@example.org").await)
 }
 
 async fn assert_conflict(resp: reqwest::Response) -> serde_json::Value {

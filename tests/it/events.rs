@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::harness::{TestServer, add_child, family, json};
+use crate::harness::{TestServer, add_child, family, json, sign_in};
 
 /// One parsed SSE event.
 #[derive(Debug, Clone, PartialEq)]
@@ -213,16 +213,7 @@ async fn last_event_id_replays_what_was_missed_or_asks_for_a_resync() {
 
     // While a tab listens, the family's recent changes are kept: a reconnecting tab gets
     // exactly what it missed.
-    let dad = server.new_client();
-    json(
-        dad.post(server.url("/api/auth/login"))
-            .json(&json!({"email": "mum@example.org", "password": "correct horse"}))
-            .send()
-            .await
-            .unwrap(),
-        200,
-    )
-    .await;
+    let dad = sign_in(&server, "mum@example.org").await;
     for name in ["Emma A", "Emma B"] {
         let current = json(
             mum.get(server.url(&format!("/api/children/{child}")))
@@ -262,17 +253,7 @@ async fn the_stream_ends_when_its_session_ends() {
         stream.next(Duration::from_secs(3)).await.unwrap().name,
         "ready"
     );
-    let other_tab = server.new_client();
-    json(
-        other_tab
-            .post(server.url("/api/auth/login"))
-            .json(&json!({"email": "mum@example.org", "password": "correct horse"}))
-            .send()
-            .await
-            .unwrap(),
-        200,
-    )
-    .await;
+    let other_tab = sign_in(&server, "mum@example.org").await;
     let mut other = Stream::open(&server, &other_tab, None).await;
     other.next(Duration::from_secs(3)).await.unwrap();
 

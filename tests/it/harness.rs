@@ -223,6 +223,19 @@ pub async fn family(server: &TestServer, email: &str) -> reqwest::Client {
     client
 }
 
+/// Another browser signed in to an existing account (password "correct horse").
+pub async fn sign_in(server: &TestServer, email: &str) -> reqwest::Client {
+    let client = server.new_client();
+    let resp = client
+        .post(server.url("/api/auth/login"))
+        .json(&serde_json::json!({"email": email, "password": "correct horse"}))
+        .send()
+        .await
+        .unwrap();
+    json(resp, 200).await;
+    client
+}
+
 /// Adds a child for `client`'s family and returns its id.
 pub async fn add_child(server: &TestServer, client: &reqwest::Client, name: &str) -> String {
     let resp = client
