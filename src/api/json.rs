@@ -1,18 +1,35 @@
-//! `SerdeJson<T>`: a JSON response documented like poem-openapi's `Json<T>` (same schema), but
-//! written straight to bytes with serde. `Json<T>` first builds a `serde_json::Value` tree, which
-//! costs microseconds per item on long lists such as the meal log.
+//! `JsonBytes<T>`: a JSON answer documented like poem-openapi's `Json<T>` (same schema) but
+//! written with serde straight to bytes, once, and then served from the page cache. `Json<T>`
+//! first builds a `serde_json::Value` tree, which costs microseconds per item on long lists
+//! such as the meal log.
 
 use poem::{IntoResponse, Response};
-use poem_openapi::registry::{MetaMediaType, MetaResponse, MetaResponses, MetaSchemaRef, Registry};
+use poem_openapi::payload::Payload;
+use poem_openapi::registry::{MetaSchemaRef, Registry};
 use poem_openapi::types::Type;
-use poem_openapi::{ApiResponse, payload::Payload};
-use serde::Serialize;
 
 const CONTENT_TYPE: &str = "application/json; charset=utf-8";
 
-pub struct SerdeJson<T>(pub T);
+/// Dates as poem-openapi writes them (`to_rfc3339`), so both paths give identical JSON.
+pub mod rfc3339 {
+    use chrono::{DateTime, Utc};
+    use serde::Serializer;
 
-impl<T: Type> Payload for SerdeJson<T> {
+    pub fn serialize<S: Serializer>(date: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&date.to_rfc3339())
+    }
+}
+
+/// A JSON answer already serialised (a cached list), documented with `T`'s schema.
+pub struct JsonBytes<T>(pub std::sync::Arc<[u8]>, pub std::marker::PhantomData<T>);
+
+impl<T> JsonBytes<T> {
+    pub fn new(bytes: std::sync::Arc<[u8]>) -> Self {
+        JsonBytes(bytes, std::marker::PhantomData)
+    }
+}
+
+impl<T: Type> Payload for JsonBytes<T> {
     const CONTENT_TYPE: &'static str = CONTENT_TYPE;
 
     fn check_content_type(content_type: &str) -> bool {
@@ -28,45 +45,10 @@ impl<T: Type> Payload for SerdeJson<T> {
     }
 }
 
-impl<T: Serialize + Send> IntoResponse for SerdeJson<T> {
+impl<T: Send> IntoResponse for JsonBytes<T> {
     fn into_response(self) -> Response {
-        match serde_json::to_vec(&self.0) {
-            Ok(body) => Response::builder().content_type(CONTENT_TYPE).body(body),
-            Err(e) => {
-                tracing::error!(error = %e, "response not serialisable");
-                super::ApiError::internal().into_response()
-            }
-        }
-    }
-}
-
-impl<T: Type + Serialize + Send> ApiResponse for SerdeJson<T> {
-    fn meta() -> MetaResponses {
-        MetaResponses {
-            responses: vec![MetaResponse {
-                description: "",
-                status: Some(200),
-                status_range: None,
-                content: vec![MetaMediaType {
-                    content_type: CONTENT_TYPE,
-                    schema: T::schema_ref(),
-                }],
-                headers: vec![],
-            }],
-        }
-    }
-
-    fn register(registry: &mut Registry) {
-        T::register(registry);
-    }
-}
-
-/// Dates as poem-openapi writes them (`to_rfc3339`), so both paths give identical JSON.
-pub mod rfc3339 {
-    use chrono::{DateTime, Utc};
-    use serde::Serializer;
-
-    pub fn serialize<S: Serializer>(date: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&date.to_rfc3339())
+        Response::builder()
+            .content_type(CONTENT_TYPE)
+            .body(poem::Body::from(self.0.to_vec()))
     }
 }

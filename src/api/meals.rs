@@ -2,12 +2,12 @@
 
 use chrono::{DateTime, Utc};
 use poem::web::Data;
-use poem_openapi::param::{Path, Query};
+use poem_openapi::param::{Header, Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
 use super::children::Deleted;
-use super::json::SerdeJson;
+use super::json::JsonBytes;
 use super::media::media_urls;
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags, path_id};
@@ -207,6 +207,41 @@ pub struct MealPage {
     pub next_cursor: Option<String>,
 }
 
+/// Lists may be kept by the browser, but must be checked with the server before each use.
+const LIST_CACHE: &str = "private, no-cache";
+
+#[derive(ApiResponse)]
+pub enum MealList {
+    /// A page of meals.
+    #[oai(status = 200)]
+    Ok(
+        JsonBytes<MealPage>,
+        #[oai(header = "ETag")] String,
+        #[oai(header = "Cache-Control")] String,
+    ),
+    /// Nothing of the family changed since the ETag the client holds.
+    #[oai(status = 304)]
+    NotModified(
+        #[oai(header = "ETag")] String,
+        #[oai(header = "Cache-Control")] String,
+    ),
+}
+
+/// A list's ETag: the family's revision and the list's parameters.
+fn list_etag(family: crate::domain::ids::FamilyId, revision: u64, query: &str) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    (family, query).hash(&mut h);
+    format!("\"r{revision}-{:016x}\"", h.finish())
+}
+
+fn etag_matches(if_none_match: Option<&str>, etag: &str) -> bool {
+    if_none_match.is_some_and(|v| {
+        v.split(',')
+            .any(|t| t.trim().trim_start_matches("W/") == etag || t.trim() == "*")
+    })
+}
+
 #[derive(ApiResponse)]
 pub enum MealCreated {
     #[oai(status = 201)]
@@ -218,7 +253,8 @@ pub struct MealsApi;
 
 #[OpenApi(tag = "ApiTags::Meals")]
 impl MealsApi {
-    /// Meals newest first, 50 per page by default, optionally of one child.
+    /// Meals newest first, 50 per page by default, optionally of one child. The ETag follows
+    /// the family's revision: `If-None-Match` with it answers 304 until something changes.
     #[oai(path = "/meals", method = "get", operation_id = "listMeals")]
     async fn list(
         &self,
@@ -227,19 +263,34 @@ impl MealsApi {
         #[oai(name = "childId")] child_id: Query<Option<String>>,
         cursor: Query<Option<String>>,
         limit: Query<Option<u32>>,
-    ) -> Result<SerdeJson<MealPage>, ApiError> {
+        #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
+    ) -> Result<MealList, ApiError> {
         let me = user.require_to_view("view meals")?;
-        let (items, next_cursor) = meals::page(
-            &app,
-            me.user.family_id,
-            child_id.0.as_deref(),
-            cursor.0.as_deref(),
-            limit.0,
-        )?;
-        Ok(SerdeJson(MealPage {
-            items: items.into_iter().map(MealDto::from).collect(),
-            next_cursor,
-        }))
+        let family = me.user.family_id;
+        let (child, cursor) = (child_id.0.as_deref(), cursor.0.as_deref());
+        // Exactly as asked (`None` is not `Some(0)`): a bad value must not find a good page.
+        let query = format!("childId={child:?}&cursor={cursor:?}&limit={:?}", limit.0);
+        let known = meals::revision(&app, family)?;
+        let etag = list_etag(family, known, &query);
+        if etag_matches(if_none_match.0.as_deref(), &etag) {
+            return Ok(MealList::NotModified(etag, LIST_CACHE.into()));
+        }
+        let (revision, bytes) = meals::cached_page(&app, family, &query, || {
+            let (items, next_cursor) = meals::page(&app, family, child, cursor, limit.0)?;
+            let page = MealPage {
+                items: items.into_iter().map(MealDto::from).collect(),
+                next_cursor,
+            };
+            serde_json::to_vec(&page).map_err(|e| {
+                tracing::error!(error = %e, "meal page not serialisable");
+                ApiError::internal()
+            })
+        })?;
+        Ok(MealList::Ok(
+            JsonBytes::new(bytes),
+            list_etag(family, revision, &query),
+            LIST_CACHE.into(),
+        ))
     }
 
     /// Records a meal.

@@ -11,6 +11,26 @@ use crate::store::meals::Cursor;
 pub const PAGE_DEFAULT: usize = 50;
 pub const PAGE_MAX: usize = 200;
 
+/// A page of meals as the API sends it, made by `render` from `page`, kept until the family's
+/// next write. Returns the family revision it is valid for (the list's ETag) and the bytes.
+pub fn cached_page<E: From<AppError>>(
+    app: &Services,
+    family: FamilyId,
+    query: &str,
+    render: impl FnOnce() -> Result<Vec<u8>, E>,
+) -> Result<(u64, std::sync::Arc<[u8]>), E> {
+    let revision = app.store.revision(family).map_err(AppError::from)?;
+    let bytes = app
+        .pages
+        .get_or_make(family, revision, &format!("meals?{query}"), render)?;
+    Ok((revision, bytes))
+}
+
+/// The family's revision now (what a list's ETag is made of).
+pub fn revision(app: &Services, family: FamilyId) -> AppResult<u64> {
+    Ok(app.store.revision(family)?)
+}
+
 /// A page of meals, newest first, and the cursor for the next one.
 pub fn page(
     app: &Services,

@@ -8,6 +8,7 @@ pub mod contact;
 pub mod error;
 pub mod housekeeping;
 pub mod meals;
+pub mod page_cache;
 pub mod photos;
 pub mod sessions;
 
@@ -84,6 +85,8 @@ pub struct Services {
     pub images: Images,
     /// Woken when a persisted job is queued.
     pub jobs_wake: Arc<Notify>,
+    /// List answers by family revision.
+    pub pages: page_cache::PageCache,
     pub started: Instant,
 }
 
@@ -113,6 +116,7 @@ impl Services {
             hasher: Hasher::new(tuning.password_iterations),
             images: Images::default(),
             jobs_wake,
+            pages: page_cache::PageCache::default(),
             started: Instant::now(),
         })
     }

@@ -340,3 +340,70 @@ async fn updating_a_meal_moves_it_in_the_lists() {
         404
     );
 }
+
+#[tokio::test]
+async fn the_meal_list_answers_304_until_the_family_changes() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let child = add_child(&server, &mum, "Emma").await;
+    add_meal(
+        &server,
+        &mum,
+        json!({"childId": child, "mealType": "Lunch", "foods": ["Pasta"]}),
+    )
+    .await;
+    let url = server.url("/api/meals");
+    let first = mum.get(&url).send().await.unwrap();
+    assert_eq!(first.status(), 200);
+    let etag = first.headers()["etag"].to_str().unwrap().to_string();
+    assert_eq!(first.headers()["cache-control"], "private, no-cache");
+    let body = first.text().await.unwrap();
+
+    let again = mum
+        .get(&url)
+        .header("If-None-Match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 304);
+    assert_eq!(again.headers()["etag"].to_str().unwrap(), etag);
+
+    // The same list again, from the cache, is the same answer.
+    let cached = mum.get(&url).send().await.unwrap();
+    assert_eq!(cached.text().await.unwrap(), body);
+
+    // Another page is another ETag; any write of the family makes a new one.
+    let of_child = mum
+        .get(server.url(&format!("/api/meals?childId={child}")))
+        .header("If-None-Match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(of_child.status(), 200);
+    add_child(&server, &mum, "Noah").await;
+    let changed = mum
+        .get(&url)
+        .header("If-None-Match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(changed.status(), 200);
+    assert_ne!(changed.headers()["etag"].to_str().unwrap(), etag);
+    add_meal(
+        &server,
+        &mum,
+        json!({"childId": child, "mealType": "Dinner", "foods": ["Soup"]}),
+    )
+    .await;
+    let page = json(mum.get(&url).send().await.unwrap(), 200).await;
+    assert_eq!(
+        page["items"].as_array().unwrap().len(),
+        2,
+        "not a stale cached page"
+    );
+
+    // Another family with the same revision number gets its own list, never this one.
+    let other = family(&server, "other@example.org").await;
+    let theirs = json(other.get(&url).send().await.unwrap(), 200).await;
+    assert!(theirs["items"].as_array().unwrap().is_empty());
+}

@@ -253,7 +253,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Meals newest first, 50 per page by default, optionally of one child. */
+        /**
+         * Meals newest first, 50 per page by default, optionally of one child. The ETag follows
+         *     the family's revision: `If-None-Match` with it answers 304 until something changes.
+         */
         get: operations["listMeals"];
         put?: never;
         /** Records a meal. */
@@ -2678,19 +2681,33 @@ export interface operations {
                 cursor?: string;
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description A page of meals. */
             200: {
                 headers: {
+                    ETAG: string;
+                    "CACHE-CONTROL": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json; charset=utf-8": components["schemas"]["MealPage"];
                 };
+            };
+            /** @description Nothing of the family changed since the ETag the client holds. */
+            304: {
+                headers: {
+                    ETAG: string;
+                    "CACHE-CONTROL": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is malformed or a field is invalid. */
             400: {
