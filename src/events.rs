@@ -69,8 +69,9 @@ pub enum Start {
 /// A live subscription; dropping it lets the family's channel go when nobody else listens.
 pub struct Subscription {
     pub start: Start,
-    pub changes: broadcast::Receiver<FamilyChange>,
-    pub ended: broadcast::Receiver<SessionEnd>,
+    /// Always `Some` while the subscription lives (taken on drop, under the feed's lock).
+    changes: Option<broadcast::Receiver<FamilyChange>>,
+    ended: broadcast::Receiver<SessionEnd>,
     feed: Arc<Feed>,
     family: FamilyId,
 }
@@ -79,14 +80,35 @@ impl Subscription {
     pub fn family(&self) -> FamilyId {
         self.family
     }
+
+    /// The next change of the family.
+    pub async fn recv(&mut self) -> Result<FamilyChange, broadcast::error::RecvError> {
+        self.receivers().0.recv().await
+    }
+
+    /// The family's changes and the session ends, to wait on both.
+    pub fn receivers(
+        &mut self,
+    ) -> (
+        &mut broadcast::Receiver<FamilyChange>,
+        &mut broadcast::Receiver<SessionEnd>,
+    ) {
+        let changes = self
+            .changes
+            .get_or_insert_with(|| broadcast::Sender::new(1).subscribe());
+        (changes, &mut self.ended)
+    }
 }
 
 impl Drop for Subscription {
     fn drop(&mut self) {
         let mut families = self.feed.lock_families();
+        // Our receiver goes first, under the lock, so the count below is exact even when two
+        // subscriptions end at once.
+        drop(self.changes.take());
         if families
             .get(&self.family)
-            .is_some_and(|c| c.sender.receiver_count() <= 1)
+            .is_some_and(|c| c.sender.receiver_count() == 0)
         {
             families.remove(&self.family);
         }
@@ -168,16 +190,20 @@ impl Feed {
         let ended = self.ended.subscribe();
         let subscription = |start| Subscription {
             start,
-            changes,
+            changes: Some(changes),
             ended,
             feed: self.clone(),
             family,
         };
+        // Built before reading the revision, so a failed read still ends the subscription
+        // (and lets the channel go).
+        let pending = subscription(Start::Live);
         let now = current()?;
-        let Some(seen) = last_seen else {
-            return Ok(subscription(Start::Live));
-        };
-        Ok(subscription(replay(seen, now, &recent)))
+        let mut sub = pending;
+        if let Some(seen) = last_seen {
+            sub.start = replay(seen, now, &recent);
+        }
+        Ok(sub)
     }
 
     /// Takes a stream slot of the session, closing its oldest stream when all are taken.
@@ -262,15 +288,20 @@ mod tests {
         let mut sub = feed.subscribe(mine, None, || Ok::<_, ()>(1)).unwrap();
         assert_eq!(sub.start, Start::Live);
         feed.publish(&[change(other, 1), change(mine, 2)]);
-        let got = sub.changes.recv().await.unwrap();
+        let got = sub.recv().await.unwrap();
         assert_eq!((got.family, got.revision), (mine, 2));
         assert!(
-            sub.changes.try_recv().is_err(),
+            sub.receivers().0.try_recv().is_err(),
             "nothing of the other family"
         );
+        let second = feed.subscribe(mine, None, || Ok::<_, ()>(2)).unwrap();
         assert_eq!(feed.listened(), 1);
         drop(sub);
+        assert_eq!(feed.listened(), 1, "kept while someone listens");
+        drop(second);
         assert_eq!(feed.listened(), 0, "nothing kept when nobody listens");
+        assert!(feed.subscribe(mine, None, || Err::<u64, _>("store down")).is_err());
+        assert_eq!(feed.listened(), 0, "a failed subscription leaves nothing");
     }
 
     #[test]

@@ -119,6 +119,12 @@ fn resync(app: &App, family: crate::domain::ids::FamilyId) -> Option<FeedEvent> 
     })
 }
 
+/// Whether the stream's session is still valid. Read only: an open tab alone must not keep a
+/// session (or an idle guest account) alive.
+fn still_signed_in(live: &Live) -> bool {
+    sessions::is_live(&live.app, &live.session).unwrap_or(false)
+}
+
 /// The next event, or `None` when the stream should end.
 async fn next(mut live: Live) -> Option<(FeedEvent, Live)> {
     if live.superseded {
@@ -128,34 +134,58 @@ async fn next(mut live: Live) -> Option<(FeedEvent, Live)> {
         if let Some(e) = live.queue.pop_front() {
             return Some((e, live));
         }
-        tokio::select! {
-            change = live.sub.changes.recv() => match change {
-                Ok(c) => return Some((c.into(), live)),
-                Err(RecvError::Lagged(_)) => {
-                    let family = live.sub.family();
-                    let e = resync(&live.app, family)?;
-                    return Some((e, live));
+        let woke = {
+            let (changes, ended) = live.sub.receivers();
+            tokio::select! {
+                change = changes.recv() => Woke::Change(change),
+                end = ended.recv() => Woke::SessionEnd(end),
+                _ = live.slot.closed.notified() => Woke::Superseded,
+                _ = live.check.tick() => Woke::Check,
+            }
+        };
+        match woke {
+            Woke::Change(Ok(c)) => return Some((c.into(), live)),
+            Woke::Change(Err(RecvError::Lagged(_))) => {
+                let e = resync(&live.app, live.sub.family())?;
+                return Some((e, live));
+            }
+            Woke::Change(Err(RecvError::Closed)) => return None,
+            Woke::SessionEnd(Ok(end)) if end.ends(live.user, &live.session) => return None,
+            Woke::SessionEnd(Ok(_)) => {}
+            Woke::SessionEnd(Err(RecvError::Closed)) => return None,
+            Woke::SessionEnd(Err(RecvError::Lagged(_))) | Woke::Check => {
+                if !still_signed_in(&live) {
+                    return None;
                 }
-                Err(RecvError::Closed) => return None,
-            },
-            end = live.sub.ended.recv() => match end {
-                Ok(end) if end.ends(live.user, &live.session) => return None,
-                Ok(_) => {}
-                Err(RecvError::Lagged(_)) => {
-                    sessions::resume_hash(&live.app, &live.session).ok().flatten()?;
-                }
-                Err(RecvError::Closed) => return None,
-            },
-            _ = live.slot.closed.notified() => {
+            }
+            Woke::Superseded => {
                 let revision = live.app.store.revision(live.sub.family()).unwrap_or(0);
                 live.superseded = true;
-                return Some((FeedEvent { kind: EventKind::Superseded, id: None, revision }, live));
-            }
-            _ = live.check.tick() => {
-                sessions::resume_hash(&live.app, &live.session).ok().flatten()?;
+                let last = FeedEvent {
+                    kind: EventKind::Superseded,
+                    id: None,
+                    revision,
+                };
+                return Some((last, live));
             }
         }
     }
+}
+
+/// What woke a waiting stream.
+enum Woke {
+    Change(Result<FamilyChange, RecvError>),
+    SessionEnd(Result<crate::events::SessionEnd, RecvError>),
+    Superseded,
+    Check,
+}
+
+fn user_gone() -> ApiError {
+    crate::domain::DomainError::unauthorized(
+        "Authentication required",
+        "You must be logged in to follow changes",
+    )
+    .into()
 }
 
 #[derive(Default)]
@@ -184,6 +214,10 @@ impl EventsApi {
         let sub = app
             .feed
             .subscribe(family, last_seen, || store.revision(family))?;
+        // A logout between the session check above and the subscription would go unheard.
+        if !sessions::is_live(&app, &me.token_hash)? {
+            return Err(user_gone());
+        }
         let mut queue = VecDeque::new();
         match &sub.start {
             Start::Live => queue.push_back(FeedEvent {

@@ -14,21 +14,33 @@ use crate::store::Store;
 /// After a failure, wait this long before trying again.
 const RETRY_AFTER: Duration = Duration::from_secs(30);
 
-/// Runs every pending job to the end. Returns how many jobs finished.
+/// Runs every pending job to the end. A job that fails is left for the next round and does
+/// not hold up the others. Returns how many jobs finished, or the first failure.
 pub async fn run_pending(store: &Store) -> Result<usize, crate::store::StoreError> {
     let mut finished = 0;
+    let mut failure = None;
     for job in store.jobs.pending()? {
         loop {
-            if store.run_job_batch(&job).await? {
-                finished += 1;
-                break;
+            match store.run_job_batch(&job).await {
+                Ok(true) => {
+                    finished += 1;
+                    tracing::info!(job.id = %job.id, kind = ?job.job, "job finished");
+                    break;
+                }
+                // Let requests in between batches.
+                Ok(false) => tokio::task::yield_now().await,
+                Err(e) => {
+                    tracing::error!(job.id = %job.id, kind = ?job.job, error = %e, "job failed");
+                    failure.get_or_insert(e);
+                    break;
+                }
             }
-            // Let requests in between batches.
-            tokio::task::yield_now().await;
         }
-        tracing::info!(job.id = %job.id, kind = ?job.job, "job finished");
     }
-    Ok(finished)
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(finished),
+    }
 }
 
 /// Runs jobs now and whenever `wake` is notified, until aborted at shutdown.

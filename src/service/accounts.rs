@@ -276,7 +276,7 @@ pub async fn delete_account(app: &Services, user: UserId) -> AppResult<User> {
     let removed = app
         .store
         .users
-        .delete_account(user)
+        .delete_account(user, |_| true)
         .await?
         .ok_or(DomainError::NotFound)?;
     tracing::info!(user.id = %user, "account deleted; its family's records follow");
@@ -294,7 +294,15 @@ pub async fn purge_guests(app: &Services) -> AppResult<usize> {
         .iter()
         .filter(|u| u.is_stale_guest(now))
     {
-        if app.store.users.delete_account(user.id).await?.is_some() {
+        // Judged again inside the deletion: a guest who came back meanwhile stays.
+        let stale = |u: &User| u.is_stale_guest(now);
+        if app
+            .store
+            .users
+            .delete_account(user.id, stale)
+            .await?
+            .is_some()
+        {
             removed += 1;
         }
     }

@@ -70,10 +70,14 @@ async fn store(
         attached: false,
         created_at: Utc::now(),
     };
-    app.store
+    if !app
+        .store
         .media
         .insert(&record, &processed.full, &processed.thumb)
-        .await?;
+        .await?
+    {
+        return Err(DomainError::NotFound.into());
+    }
     Ok(record)
 }
 

@@ -61,7 +61,23 @@ pub fn resume(app: &Services, token: &str) -> Result<Option<SignedIn>, StoreErro
     resume_hash(app, &token_hash(token))
 }
 
-/// `resume` by the token's hash (event streams re-check their session with it).
+/// Whether the session behind `hash` is still valid (exists, unexpired, current epoch), without
+/// sliding it: an open event stream checks this, and must not keep a session alive by itself.
+pub fn is_live(app: &Services, hash: &[u8; 32]) -> Result<bool, StoreError> {
+    let Some(session) = app.store.sessions.get(hash)? else {
+        return Ok(false);
+    };
+    if session.expires_at <= Utc::now() {
+        return Ok(false);
+    }
+    Ok(app
+        .store
+        .users
+        .get(session.user_id)?
+        .is_some_and(|u| u.session_epoch == session.epoch))
+}
+
+/// `resume` by the token's hash.
 pub fn resume_hash(app: &Services, hash: &[u8; 32]) -> Result<Option<SignedIn>, StoreError> {
     let Some(session) = app.store.sessions.get(hash)? else {
         return Ok(None);

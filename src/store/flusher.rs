@@ -47,19 +47,17 @@ impl Flusher {
                 let upto = self.requested.load(Ordering::SeqCst);
                 let lead = Lead(self);
                 let result = self.db.flush_async().await;
-                // Step down before waking the others, so one of them can lead the next flush.
-                drop(lead);
-                match result {
-                    Ok(_) => {
-                        self.done.send_if_modified(|d| {
-                            let moved = upto > *d;
-                            *d = (*d).max(upto);
-                            moved
-                        });
-                    }
-                    // The others were woken when the lead was dropped; one of them retries.
-                    Err(e) => return Err(e.into()),
+                if result.is_ok() {
+                    // Covered tickets first, so the woken waiters do not flush again for nothing.
+                    self.done.send_if_modified(|d| {
+                        let moved = upto > *d;
+                        *d = (*d).max(upto);
+                        moved
+                    });
                 }
+                // Step down and wake the others (one of them retries after a failure).
+                drop(lead);
+                result?;
                 continue;
             }
             if done.changed().await.is_err() {

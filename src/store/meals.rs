@@ -189,8 +189,9 @@ impl Meals {
         let mut more = false;
         for entry in entries.rev() {
             let (key, _) = entry?;
-            let rest = &key[prefix.len()..];
-            let id = MealId::from_slice(&rest[8..])
+            let id = key
+                .get(prefix.len() + 8..)
+                .and_then(MealId::from_slice)
                 .ok_or_else(|| StoreError::Corrupt("bad meal index".into()))?;
             let Some(raw) = meals_tree.get(meal_key(family, id))? else {
                 continue;
@@ -221,42 +222,46 @@ impl Meals {
         limit: usize,
     ) -> Result<usize, StoreError> {
         let prefix = keys::join(&[family.as_bytes(), child.as_bytes()]);
-        let mut ids = Vec::with_capacity(limit);
-        for key in self
+        let entries: Vec<sled::IVec> = self
             .core
             .tree(TreeId::MealsByChild)
             .scan_prefix(&prefix)
             .keys()
             .take(limit)
-        {
-            let key = key?;
-            let id = MealId::from_slice(&key[prefix.len() + 8..])
-                .ok_or_else(|| StoreError::Corrupt("bad meal index".into()))?;
-            ids.push(id);
-        }
+            .collect::<Result<_, _>>()?;
         let removed = self.core.transact(|tx| {
-            let mut removed = 0;
-            for id in &ids {
-                let key = meal_key(family, *id);
-                // Only meals still filed under this child: one moved away meanwhile stays.
-                match tx.get::<Meal>(&key)? {
-                    Some(meal) if meal.child_id == child => {
+            for entry in &entries {
+                let Some((time, id)) = entry
+                    .get(prefix.len()..)
+                    .filter(|rest| rest.len() == 24)
+                    .map(|rest| rest.split_at(8))
+                else {
+                    tx.remove_raw(TreeId::MealsByChild, entry)?;
+                    continue;
+                };
+                let id16: [u8; 16] = id.try_into().unwrap_or([0; 16]);
+                let key = keys::owned(family.as_bytes(), &id16);
+                match tx.get_raw(TreeId::Meals, &key)?.map(|raw| Meal::decode(&raw)) {
+                    Some(Ok(meal)) if meal.child_id == child => {
                         tx.delete::<Meal>(&key, false)?;
-                        removed += 1;
+                    }
+                    Some(Err(e)) => {
+                        // Unreadable: remove it by its keys so the job can finish (its photo,
+                        // if any, is left to the admin's attention).
+                        tracing::error!(error = %e, "an unreadable meal of a deleted child removed");
+                        tx.remove_raw(TreeId::Meals, &key)?;
+                        tx.remove_raw(
+                            TreeId::MealsByTime,
+                            &keys::join(&[family.as_bytes(), time, id]),
+                        )?;
                     }
                     _ => {}
                 }
+                // Whatever it pointed at, this child's index entry goes.
+                tx.remove_raw(TreeId::MealsByChild, entry)?;
             }
-            Ok(removed)
+            Ok(entries.len())
         })?;
-        if removed == 0 && !ids.is_empty() {
-            // Index entries without their meal: drop them so the job can finish.
-            let tree = self.core.tree(TreeId::MealsByChild);
-            for key in tree.scan_prefix(&prefix).keys().take(limit) {
-                tree.remove(key?)?;
-            }
-            return Ok(ids.len());
-        }
         Ok(removed)
     }
 }

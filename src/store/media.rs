@@ -68,18 +68,21 @@ impl Media {
         Self { core }
     }
 
-    /// Stores a new, unattached upload with its two sizes.
+    /// Stores a new, unattached upload with its two sizes. `false` when the family was deleted
+    /// meanwhile (nothing stored).
     pub async fn insert(
         &self,
         record: &MediaRecord,
         full: &[u8],
         thumb: &[u8],
-    ) -> Result<(), StoreError> {
+    ) -> Result<bool, StoreError> {
         let mut record = record.clone();
         record.version = FIRST_VERSION;
         record.attached = false;
-        self.core
+        let result = self
+            .core
             .commit(|tx| {
+                tx.check_family(record.family)?;
                 tx.insert_raw(
                     TreeId::MediaBlobs,
                     &blob_key(record.family, record.id, Variant::Full),
@@ -93,8 +96,14 @@ impl Media {
                 // An upload changes nothing anyone sees until a meal or profile uses it.
                 tx.put_quietly(&record)
             })
-            .await?;
-        Ok(())
+            .await;
+        match result {
+            Ok(()) => Ok(true),
+            Err(sled::transaction::TransactionError::Abort(super::write::Abort::NotFound)) => {
+                Ok(false)
+            }
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// The family's photo; another family's id is simply not found.

@@ -234,6 +234,23 @@ pub(crate) mod tests {
         (dir, store)
     }
 
+    #[tokio::test]
+    async fn revisions_jump_at_each_start_so_none_is_handed_out_twice() {
+        let dir = tempfile::tempdir().unwrap();
+        let family = FamilyId::new();
+        let before = {
+            let store = Store::open(dir.path(), 4).unwrap();
+            store
+                .children
+                .insert(&children::tests::child(family, "Emma"))
+                .await
+                .unwrap();
+            store.revision(family).unwrap()
+        };
+        let store = Store::open(dir.path(), 4).unwrap();
+        assert_eq!(store.revision(family).unwrap(), before + write::RESTART_GAP);
+    }
+
     #[test]
     fn a_second_open_of_the_same_directory_is_refused() {
         let dir = tempfile::tempdir().unwrap();

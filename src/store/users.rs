@@ -173,8 +173,14 @@ impl Users {
     }
 
     /// Deletes an account in one step: the account, its e-mail, its sessions and reset links
-    /// go at once; the family's records are removed by a queued job. Returns the account.
-    pub async fn delete_account(&self, id: UserId) -> Result<Option<User>, StoreError> {
+    /// go at once; the family is marked deleted and its records are removed by a queued job.
+    /// `only_if` is checked on the account as it is inside the transaction. Returns the
+    /// account, or `None` when it did not exist or `only_if` said no.
+    pub async fn delete_account(
+        &self,
+        id: UserId,
+        only_if: impl Fn(&User) -> bool,
+    ) -> Result<Option<User>, StoreError> {
         let sessions: Vec<sled::IVec> = self
             .core
             .tree(TreeId::SessionsByUser)
@@ -185,6 +191,10 @@ impl Users {
         let user = self
             .core
             .commit(|tx| {
+                match tx.get::<User>(id.as_bytes())? {
+                    Some(user) if only_if(&user) => {}
+                    _ => return Ok(None),
+                }
                 let Some(user) = tx.delete::<User>(id.as_bytes(), true)? else {
                     return Ok(None);
                 };
@@ -201,6 +211,7 @@ impl Users {
                     user: id,
                     session: None,
                 });
+                tx.mark_family_deleted(user.family_id)?;
                 super::jobs::enqueue(
                     tx,
                     JobKind::DeleteFamily {
@@ -283,10 +294,22 @@ pub mod tests {
         let (_dir, store) = temp_store();
         let a = user("a@example.org");
         store.users.insert(&a, true).await.unwrap();
-        let gone = store.users.delete_account(a.id).await.unwrap().unwrap();
+        let gone = store
+            .users
+            .delete_account(a.id, |_| true)
+            .await
+            .unwrap()
+            .unwrap();
         assert_eq!(gone.id, a.id);
         assert!(store.users.get(a.id).unwrap().is_none());
-        assert!(store.users.delete_account(a.id).await.unwrap().is_none());
+        assert!(
+            store
+                .users
+                .delete_account(a.id, |_| true)
+                .await
+                .unwrap()
+                .is_none()
+        );
         assert_eq!(
             store.jobs.pending().unwrap().len(),
             1,

@@ -242,6 +242,33 @@ impl<'a> Tx<'a> {
         self.insert_raw(R::TREE, &record.key(), &value)
     }
 
+    /// The family's revision and whether it was deleted (`None`: never written).
+    fn family_state(&self, family: FamilyId) -> TxResult<Option<FamilyState>> {
+        Ok(self
+            .get_raw(TreeId::Families, family.as_bytes())?
+            .map(|v| FamilyState::decode(&v)))
+    }
+
+    /// Refuses writes for a deleted family (a request that began before the account was
+    /// deleted must not leave records behind the removal job).
+    pub(crate) fn check_family(&self, family: FamilyId) -> TxResult<()> {
+        match self.family_state(family)? {
+            Some(state) if state.deleted => abort(Abort::NotFound),
+            _ => Ok(()),
+        }
+    }
+
+    /// Marks a family deleted: no record of it can be written again. Its revision is kept, so
+    /// no answer cached under one of its revisions is ever reused.
+    pub(crate) fn mark_family_deleted(&self, family: FamilyId) -> TxResult<()> {
+        let revision = self.family_state(family)?.map_or(0, |s| s.revision);
+        let state = FamilyState {
+            revision,
+            deleted: true,
+        };
+        self.insert_raw(TreeId::Families, family.as_bytes(), &state.encode())
+    }
+
     /// Moves the family's revision on (once per transaction) and records the change.
     pub(crate) fn announce(&self, family: FamilyId, kind: Kind, id: uuid::Uuid) -> TxResult<u64> {
         let known = self
@@ -253,15 +280,17 @@ impl<'a> Tx<'a> {
         let revision = match known {
             Some(r) => r,
             None => {
-                let key = family.as_bytes();
-                let current = self
-                    .get_raw(TreeId::Families, key)?
-                    .and_then(|v| <[u8; 8]>::try_from(v.as_ref()).ok())
-                    .map_or(0, u64::from_be_bytes);
-                let next = current + 1;
-                self.insert_raw(TreeId::Families, key, &next.to_be_bytes())?;
-                self.revised.borrow_mut().push((family, next));
-                next
+                let current = self.family_state(family)?.unwrap_or_default();
+                if current.deleted {
+                    return abort(Abort::NotFound);
+                }
+                let next = FamilyState {
+                    revision: current.revision + 1,
+                    deleted: false,
+                };
+                self.insert_raw(TreeId::Families, family.as_bytes(), &next.encode())?;
+                self.revised.borrow_mut().push((family, next.revision));
+                next.revision
             }
         };
         self.changes.borrow_mut().push(Change::Family(FamilyChange {
@@ -373,6 +402,38 @@ impl<'a> Tx<'a> {
     }
 }
 
+/// A family's entry in the `families` tree: its revision (8 bytes), then 1 if it was deleted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct FamilyState {
+    pub revision: u64,
+    pub deleted: bool,
+}
+
+impl FamilyState {
+    pub(crate) fn decode(v: &[u8]) -> FamilyState {
+        FamilyState {
+            revision: v
+                .get(..8)
+                .and_then(|b| <[u8; 8]>::try_from(b).ok())
+                .map_or(0, u64::from_be_bytes),
+            deleted: v.get(8) == Some(&1),
+        }
+    }
+
+    pub(crate) fn encode(&self) -> Vec<u8> {
+        let mut v = self.revision.to_be_bytes().to_vec();
+        if self.deleted {
+            v.push(1);
+        }
+        v
+    }
+}
+
+/// How far every family's revision jumps at each start. A change is announced (and may be
+/// seen by a client) a moment before it reaches the disk; after a crash that lost it, its
+/// revision must not be handed out again, or a client holding it would think it is current.
+pub(crate) const RESTART_GAP: u64 = 1 << 20;
+
 /// Marks a family's photo as in use; unknown or already used photos abort.
 pub(crate) fn attach_photo(tx: &Tx<'_>, family: FamilyId, id: MediaId) -> TxResult<()> {
     let key = keys::owned(family.as_bytes(), id.as_bytes());
@@ -407,13 +468,28 @@ impl Core {
             .iter()
             .map(|t| db.open_tree(t.name()))
             .collect::<sled::Result<Vec<_>>>()?;
-        Ok(Core {
+        let core = Core {
             flusher: Flusher::new(db.clone()),
             db,
             trees,
             order: Mutex::new(()),
             hook: OnceLock::new(),
-        })
+        };
+        core.skip_revisions()?;
+        Ok(core)
+    }
+
+    /// Moves every family's revision on by `RESTART_GAP`, in one atomic batch.
+    fn skip_revisions(&self) -> sled::Result<()> {
+        let families = self.tree(TreeId::Families);
+        let mut batch = sled::Batch::default();
+        for entry in families.iter() {
+            let (key, value) = entry?;
+            let mut state = FamilyState::decode(&value);
+            state.revision += RESTART_GAP;
+            batch.insert(key, state.encode());
+        }
+        families.apply_batch(batch)
     }
 
     pub(crate) fn tree(&self, id: TreeId) -> &sled::Tree {
@@ -487,8 +563,7 @@ impl Core {
         Ok(self
             .tree(TreeId::Families)
             .get(family.as_bytes())?
-            .and_then(|v| <[u8; 8]>::try_from(v.as_ref()).ok())
-            .map_or(0, u64::from_be_bytes))
+            .map_or(0, |v| FamilyState::decode(&v).revision))
     }
 
     /// A record by key outside any transaction (reads see committed data only).
