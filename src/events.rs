@@ -300,7 +300,10 @@ mod tests {
         assert_eq!(feed.listened(), 1, "kept while someone listens");
         drop(second);
         assert_eq!(feed.listened(), 0, "nothing kept when nobody listens");
-        assert!(feed.subscribe(mine, None, || Err::<u64, _>("store down")).is_err());
+        assert!(
+            feed.subscribe(mine, None, || Err::<u64, _>("store down"))
+                .is_err()
+        );
         assert_eq!(feed.listened(), 0, "a failed subscription leaves nothing");
     }
 
