@@ -138,8 +138,10 @@ test("a parent keeps the children's profiles and their meals", async () => {
   // Filter by child.
   await phone.getByRole('tab', { name: 'Noah' }).click();
   await phone.getByRole('article', { name: 'Lunch of Emma' }).waitFor({ state: 'detached' });
+  await phone.getByRole('article', { name: 'Dinner of Noah' }).waitFor();
   assert.equal(await phone.getByRole('article').count(), 1);
   await phone.getByRole('tab', { name: 'Emma' }).click();
+  await phone.getByRole('article', { name: 'Dinner of Noah' }).waitFor({ state: 'detached' });
   await phone.getByRole('article', { name: 'Lunch of Emma' }).waitFor();
   assert.equal(await phone.getByRole('article').count(), 1);
   await phone.getByRole('tab', { name: 'All Children' }).click();
