@@ -270,12 +270,12 @@ impl MealsApi {
         let (child, cursor) = (child_id.0.as_deref(), cursor.0.as_deref());
         // Exactly as asked (`None` is not `Some(0)`): a bad value must not find a good page.
         let query = format!("childId={child:?}&cursor={cursor:?}&limit={:?}", limit.0);
-        let known = meals::revision(&app, family)?;
-        let etag = list_etag(family, known, &query);
+        let revision = meals::revision(&app, family)?;
+        let etag = list_etag(family, revision, &query);
         if etag_matches(if_none_match.0.as_deref(), &etag) {
             return Ok(MealList::NotModified(etag, LIST_CACHE.into()));
         }
-        let (revision, bytes) = meals::cached_page(&app, family, &query, || {
+        let bytes = meals::cached_page(&app, family, revision, &query, || {
             let (items, next_cursor) = meals::page(&app, family, child, cursor, limit.0)?;
             let page = MealPage {
                 items: items.into_iter().map(MealDto::from).collect(),
@@ -286,11 +286,7 @@ impl MealsApi {
                 ApiError::internal()
             })
         })?;
-        Ok(MealList::Ok(
-            JsonBytes::new(bytes),
-            list_etag(family, revision, &query),
-            LIST_CACHE.into(),
-        ))
+        Ok(MealList::Ok(JsonBytes::new(bytes), etag, LIST_CACHE.into()))
     }
 
     /// Records a meal.

@@ -11,19 +11,17 @@ use crate::store::meals::Cursor;
 pub const PAGE_DEFAULT: usize = 50;
 pub const PAGE_MAX: usize = 200;
 
-/// A page of meals as the API sends it, made by `render` from `page`, kept until the family's
-/// next write. Returns the family revision it is valid for (the list's ETag) and the bytes.
-pub fn cached_page<E: From<AppError>>(
+/// A page of meals as the API sends it, made by `render` from `page`, kept under `revision`
+/// (read before the page, so the page is never older than it) until the family's next write.
+pub fn cached_page<E>(
     app: &Services,
     family: FamilyId,
+    revision: u64,
     query: &str,
     render: impl FnOnce() -> Result<Vec<u8>, E>,
-) -> Result<(u64, std::sync::Arc<[u8]>), E> {
-    let revision = app.store.revision(family).map_err(AppError::from)?;
-    let bytes = app
-        .pages
-        .get_or_make(family, revision, &format!("meals?{query}"), render)?;
-    Ok((revision, bytes))
+) -> Result<std::sync::Arc<[u8]>, E> {
+    app.pages
+        .get_or_make(family, revision, &format!("meals?{query}"), render)
 }
 
 /// The family's revision now (what a list's ETag is made of).
