@@ -64,34 +64,36 @@ pub fn resume(app: &Services, token: &str) -> Result<Option<SignedIn>, StoreErro
 /// Whether the session behind `hash` is still valid (exists, unexpired, current epoch), without
 /// sliding it: an open event stream checks this, and must not keep a session alive by itself.
 pub fn is_live(app: &Services, hash: &[u8; 32]) -> Result<bool, StoreError> {
+    Ok(valid(app, hash, Utc::now())?.is_some())
+}
+
+/// The session behind `hash` and its account, when the session exists, has not expired at
+/// `now` and belongs to the account's current epoch.
+fn valid(
+    app: &Services,
+    hash: &[u8; 32],
+    now: DateTime<Utc>,
+) -> Result<Option<(Session, User)>, StoreError> {
     let Some(session) = app.store.sessions.get(hash)? else {
-        return Ok(false);
+        return Ok(None);
     };
-    if session.expires_at <= Utc::now() {
-        return Ok(false);
+    if session.expires_at <= now {
+        return Ok(None);
     }
     Ok(app
         .store
         .users
         .get(session.user_id)?
-        .is_some_and(|u| u.session_epoch == session.epoch))
+        .filter(|u| u.session_epoch == session.epoch)
+        .map(|u| (session, u)))
 }
 
 /// `resume` by the token's hash.
 pub fn resume_hash(app: &Services, hash: &[u8; 32]) -> Result<Option<SignedIn>, StoreError> {
-    let Some(session) = app.store.sessions.get(hash)? else {
-        return Ok(None);
-    };
     let now = Utc::now();
-    if session.expires_at <= now {
-        return Ok(None);
-    }
-    let Some(mut user) = app.store.users.get(session.user_id)? else {
+    let Some((session, mut user)) = valid(app, hash, now)? else {
         return Ok(None);
     };
-    if session.epoch != user.session_epoch {
-        return Ok(None);
-    }
     let mut expires_at = session.expires_at;
     if now - session.last_seen_at > TOUCH_EVERY {
         expires_at = now + Duration::days(i64::from(app.settings.auth.session_days));
