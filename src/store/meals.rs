@@ -127,17 +127,13 @@ impl Meals {
         let deleted = self
             .core
             .commit(|tx| {
-                let Some(meal) = tx.get::<Meal>(&key)? else {
-                    return Ok(false);
-                };
-                if !tx.exists(
-                    TreeId::Children,
-                    &super::children::child_key(family, meal.child_id),
-                )? {
-                    // Its child is being deleted: the meal already counts as gone.
-                    return Ok(false);
+                match tx.get::<Meal>(&key)? {
+                    // A meal of a child being deleted already counts as gone.
+                    Some(meal) if tx.check_requirements(&meal)? => {
+                        Ok(tx.delete::<Meal>(&key, true)?.is_some())
+                    }
+                    _ => Ok(false),
                 }
-                Ok(tx.delete::<Meal>(&key, true)?.is_some())
             })
             .await?;
         Ok(deleted)

@@ -307,7 +307,9 @@ impl<'a> Tx<'a> {
         self.changes.borrow_mut().push(change);
     }
 
-    fn check_requirements<R: Entity>(&self, record: &R) -> TxResult<bool> {
+    /// Whether every record `record` needs exists (a meal whose child is being deleted counts as
+    /// deleted already).
+    pub(crate) fn check_requirements<R: Entity>(&self, record: &R) -> TxResult<bool> {
         for (tree, key) in record.requires() {
             if !self.exists(tree, &key)? {
                 return Ok(false);
