@@ -148,6 +148,18 @@ pub struct LimitSettings {
     pub body_kb: u32,
     /// Largest photo upload, in MiB.
     pub upload_mb: u32,
+    /// A request's head (line and headers) must arrive within this many seconds of its first byte.
+    pub header_timeout_secs: u32,
+    /// A request body (or a response the client is reading) may stall this long, then the
+    /// connection is closed.
+    pub body_timeout_secs: u32,
+    /// A kept-alive connection with no request in progress is closed after this many seconds.
+    pub idle_timeout_secs: u32,
+    /// Open connections in all (further ones are refused with 503). Lowered at start when the
+    /// process may not open that many files.
+    pub max_connections: u32,
+    /// Open connections from one client IP (trusted proxies count only toward the total).
+    pub max_connections_per_ip: u32,
 }
 
 impl Default for LimitSettings {
@@ -155,6 +167,11 @@ impl Default for LimitSettings {
         Self {
             body_kb: 256,
             upload_mb: 15,
+            header_timeout_secs: 10,
+            body_timeout_secs: 30,
+            idle_timeout_secs: 60,
+            max_connections: 1000,
+            max_connections_per_ip: 64,
         }
     }
 }
@@ -409,6 +426,27 @@ impl Settings {
         }
         if !(1..=100).contains(&self.limits.upload_mb) {
             return fail("limits.upload_mb", "must be between 1 and 100 (MiB)");
+        }
+        for (key, value) in [
+            (
+                "limits.header_timeout_secs",
+                self.limits.header_timeout_secs,
+            ),
+            ("limits.body_timeout_secs", self.limits.body_timeout_secs),
+            ("limits.idle_timeout_secs", self.limits.idle_timeout_secs),
+        ] {
+            if !(1..=3600).contains(&value) {
+                return fail(key, "must be between 1 and 3600 (seconds)");
+            }
+        }
+        if !(16..=1_000_000).contains(&self.limits.max_connections) {
+            return fail("limits.max_connections", "must be between 16 and 1000000");
+        }
+        if !(1..=self.limits.max_connections).contains(&self.limits.max_connections_per_ip) {
+            return fail(
+                "limits.max_connections_per_ip",
+                "must be between 1 and limits.max_connections",
+            );
         }
         Ok(())
     }

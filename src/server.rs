@@ -1,25 +1,24 @@
 //! Assembles routes and middleware, and runs the HTTP server until shutdown.
 //!
+//! Connections are accepted and bounded in `connections`.
+//!
 //! Order, outermost first: request log (id, timing) → panic guard → security headers →
 //! client info (IP, HTTPS) → same-origin check for unsafe methods → body size limit → routes.
 
 mod body_limit;
+pub mod connections;
 mod origin;
 mod request_log;
 mod security_headers;
 
 use std::future::Future;
-use std::time::Duration;
 
-use poem::listener::{Acceptor, TcpAcceptor, UnixAcceptor};
+use poem::listener::UnixAcceptor;
 use poem::middleware::CatchPanic;
 use poem::{Endpoint, EndpointExt, IntoResponse, Route, Server};
 
 use crate::api;
 use crate::app::App;
-
-/// How long in-flight requests may take to finish after a shutdown signal.
-const SHUTDOWN_GRACE: Duration = Duration::from_secs(20);
 
 /// The whole application as one poem endpoint.
 pub fn endpoint(app: App) -> impl Endpoint<Output = poem::Response> {
@@ -58,16 +57,22 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send,
 ) -> std::io::Result<()> {
     listener.set_nonblocking(true)?;
-    let acceptor = TcpAcceptor::from_std(listener)?;
-    let addr = acceptor
-        .local_addr()
-        .first()
-        .and_then(|a| a.as_socket_addr().copied())
-        .map(|a| a.to_string())
-        .unwrap_or_default();
+    let listener = tokio::net::TcpListener::from_std(listener)?;
+    let addr = listener.local_addr()?;
+    let fd_limit = connections::raise_fd_limit();
+    let limits = connections::ConnectionLimits::from_settings(&app.settings, fd_limit);
+    if limits.max_total < app.settings.limits.max_connections as usize {
+        tracing::warn!(
+            max_connections = limits.max_total,
+            open_files_limit = fd_limit,
+            "fewer connections than limits.max_connections: the open-files limit is too low (LimitNOFILE)"
+        );
+    }
 
     let socket_path = app.store.dir().join(crate::admin::SOCKET);
-    let admin_acceptor = UnixAcceptor::from_std(crate::admin::socket::bind(&socket_path)?)?;
+    let admin_acceptor = crate::admin::socket::PeerChecked::new(UnixAcceptor::from_std(
+        crate::admin::socket::bind(&socket_path)?,
+    )?);
     let (stop_admin, admin_stopped) = tokio::sync::oneshot::channel::<()>();
     let admin = tokio::spawn(
         Server::new_with_acceptor(admin_acceptor).run_with_graceful_shutdown(
@@ -75,16 +80,14 @@ pub async fn serve(
             async {
                 let _ = admin_stopped.await;
             },
-            Some(SHUTDOWN_GRACE),
+            Some(connections::SHUTDOWN_GRACE),
         ),
     );
 
     let housekeeping = crate::service::housekeeping::spawn(app.clone());
     let jobs = crate::jobs::spawn(app.store.clone(), app.jobs_wake.clone());
     tracing::info!(address = %addr, data_dir = %app.store.dir().display(), "highchair is listening");
-    let result = Server::new_with_acceptor(acceptor)
-        .run_with_graceful_shutdown(endpoint(app.clone()), shutdown, Some(SHUTDOWN_GRACE))
-        .await;
+    let result = connections::serve(listener, endpoint(app.clone()), limits, shutdown).await;
 
     let _ = stop_admin.send(());
     let _ = admin.await;

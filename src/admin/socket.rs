@@ -4,9 +4,14 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use poem::http::StatusCode;
+use poem::http::uri::Scheme;
+use poem::listener::{Acceptor, UnixAcceptor};
 use poem::web::{Data, Json};
+use poem::web::{LocalAddr, RemoteAddr};
 use poem::{Endpoint, EndpointExt, IntoResponse, Response, Route, get, handler, post};
 use serde::Serialize;
+use tokio::io::AsyncWriteExt;
+use tokio::net::UnixStream;
 
 use super::Failure;
 use super::ops::{self, AddUser, EXIT_INVALID, EXIT_NOT_FOUND, EmailRequest};
@@ -74,6 +79,59 @@ pub fn endpoint(app: App) -> impl Endpoint {
 
 /// Binds the socket, readable and writable by the server's user only. A leftover socket from
 /// a crash is replaced; that is safe because we hold the data directory lock.
+/// The admin socket's acceptor: only the server's own user and root may use it (the socket's
+/// 0600 mode already says so; `SO_PEERCRED` checks it even if the mode is changed).
+pub struct PeerChecked {
+    inner: UnixAcceptor,
+    own_uid: u32,
+}
+
+impl PeerChecked {
+    pub fn new(inner: UnixAcceptor) -> Self {
+        let own_uid = rustix::process::geteuid().as_raw();
+        Self { inner, own_uid }
+    }
+}
+
+/// Whether a peer with this user id may use the admin socket.
+pub fn peer_allowed(peer_uid: u32, own_uid: u32) -> bool {
+    peer_uid == own_uid || peer_uid == 0
+}
+
+impl Acceptor for PeerChecked {
+    type Io = UnixStream;
+
+    fn local_addr(&self) -> Vec<LocalAddr> {
+        self.inner.local_addr()
+    }
+
+    async fn accept(&mut self) -> std::io::Result<(UnixStream, LocalAddr, RemoteAddr, Scheme)> {
+        loop {
+            let (mut stream, local, remote, scheme) = self.inner.accept().await?;
+            let peer = stream.peer_cred().map(|c| c.uid());
+            match peer {
+                Ok(uid) if peer_allowed(uid, self.own_uid) => {
+                    return Ok((stream, local, remote, scheme));
+                }
+                _ => {
+                    let uid = peer.map_or_else(|_| "unknown".to_string(), |u| u.to_string());
+                    tracing::warn!(peer_uid = %uid, "admin socket: refused a user other than the server's own or root");
+                    const BODY: &str = r#"{"message":"Only the user running the server (or root) may use the admin socket.","exit_code":1}"#;
+                    let reply = format!(
+                        "HTTP/1.1 403 Forbidden\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{BODY}",
+                        BODY.len()
+                    );
+                    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), async {
+                        let _ = stream.write_all(reply.as_bytes()).await;
+                        let _ = stream.shutdown().await;
+                    })
+                    .await;
+                }
+            }
+        }
+    }
+}
+
 pub fn bind(path: &Path) -> std::io::Result<std::os::unix::net::UnixListener> {
     match std::fs::remove_file(path) {
         Ok(()) => {}

@@ -1,7 +1,11 @@
 //! Request body limits. poem's `SizeLimit` only reads Content-Length, so chunked bodies are
-//! also counted here while they are read.
+//! also counted here while they are read, and a body that stops arriving for
+//! `body_timeout_secs` is answered 408 instead of holding its connection.
 
 use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::StreamExt;
 
 use poem::http::{StatusCode, header};
 use poem::{Body, Endpoint, IntoResponse, Request, Response, Result};
@@ -49,17 +53,35 @@ pub(super) async fn limit<E: Endpoint>(
     let chunked = req.headers().contains_key(header::TRANSFER_ENCODING);
     if chunked || declared.is_some_and(|len| len > 0) {
         let limit = usize::try_from(max).unwrap_or(usize::MAX);
-        match req.take_body().into_bytes_limit(limit).await {
-            Ok(bytes) => req.set_body(Body::from(bytes)),
-            Err(poem::error::ReadBodyError::PayloadTooLarge) => return too_large(),
-            Err(e) => {
-                return Ok(error_response(
-                    StatusCode::BAD_REQUEST,
-                    "Invalid request",
-                    &format!("The request body could not be read: {e}"),
-                ));
+        let stall = Duration::from_secs(u64::from(limits.body_timeout_secs));
+        let mut chunks = req.take_body().into_bytes_stream();
+        let mut body = Vec::with_capacity(declared.map_or(0, |n| n as usize).min(limit));
+        loop {
+            match tokio::time::timeout(stall, chunks.next()).await {
+                Err(_) => {
+                    return Ok(error_response(
+                        StatusCode::REQUEST_TIMEOUT,
+                        "Request timeout",
+                        "The request stopped arriving. Please try again.",
+                    ));
+                }
+                Ok(None) => break,
+                Ok(Some(Ok(chunk))) => {
+                    if body.len() + chunk.len() > limit {
+                        return too_large();
+                    }
+                    body.extend_from_slice(&chunk);
+                }
+                Ok(Some(Err(e))) => {
+                    return Ok(error_response(
+                        StatusCode::BAD_REQUEST,
+                        "Invalid request",
+                        &format!("The request body could not be read: {e}"),
+                    ));
+                }
             }
         }
+        req.set_body(Body::from(body));
     }
     ep.call(req).await.map(IntoResponse::into_response)
 }

@@ -1,10 +1,10 @@
 //! The real binary: help, version, configuration precedence and errors, the data-dir lock,
 //! graceful shutdown.
 
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
-use crate::harness::{free_port, highchair, http_status, wait_for_http};
+use crate::harness::{free_port, highchair, http_status, sigterm, start_serve};
 
 fn output(cmd: &mut Command) -> (i32, String, String) {
     let out = cmd.output().expect("binary runs");
@@ -198,47 +198,6 @@ fn config_errors_name_the_key_exit_2_and_never_start_the_server() {
         output(highchair(dir.path()).args(["config", "check", "--config", "/no/such/file.toml"]));
     assert_eq!(code, 2);
     assert!(err.contains("/no/such/file.toml"), "{err}");
-}
-
-/// A `highchair serve` child that is killed if the test fails.
-struct Running(std::process::Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn start_serve(dir: &std::path::Path, data: &std::path::Path) -> (Running, String) {
-    let port = free_port();
-    let child = highchair(dir)
-        .args([
-            "serve",
-            "--listen",
-            &format!("127.0.0.1:{port}"),
-            "--data-dir",
-        ])
-        .arg(data)
-        .env("HIGHCHAIR_LOG_LEVEL", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let url = format!("http://127.0.0.1:{port}");
-    assert!(
-        wait_for_http(&format!("{url}/api/health"), Duration::from_secs(15)),
-        "server starts"
-    );
-    (Running(child), url)
-}
-
-fn sigterm(child: &std::process::Child) {
-    let status = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
 }
 
 #[test]

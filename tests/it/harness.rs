@@ -352,3 +352,60 @@ pub fn http_status(url: &str) -> Option<u16> {
     let head = String::from_utf8_lossy(&buf[..buf.len().min(12)]).into_owned();
     head.strip_prefix("HTTP/1.1 ")?.get(..3)?.parse().ok()
 }
+
+/// A `highchair serve` child that is killed if the test fails.
+pub struct Running(pub std::process::Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+pub fn start_serve(dir: &std::path::Path, data: &std::path::Path) -> (Running, String) {
+    let port = free_port();
+    let child = highchair(dir)
+        .args([
+            "serve",
+            "--listen",
+            &format!("127.0.0.1:{port}"),
+            "--data-dir",
+        ])
+        .arg(data)
+        .env("HIGHCHAIR_LOG_LEVEL", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let url = format!("http://127.0.0.1:{port}");
+    assert!(
+        wait_for_http(&format!("{url}/api/health"), Duration::from_secs(15)),
+        "server starts"
+    );
+    (Running(child), url)
+}
+
+pub fn sigterm(child: &std::process::Child) {
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Whom the session probe says `client` is signed in as (e-mail); `None` when signed out.
+pub async fn signed_in_as(server: &TestServer, client: &reqwest::Client) -> Option<String> {
+    let resp = client
+        .get(server.url("/api/auth/session"))
+        .send()
+        .await
+        .unwrap();
+    let body = json(resp, 200).await;
+    assert_eq!(
+        body["user"].is_null(),
+        body["expiresAt"].is_null(),
+        "user and expiry go together: {body}"
+    );
+    body["user"]["email"].as_str().map(str::to_string)
+}

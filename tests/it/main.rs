@@ -8,6 +8,7 @@ mod admin_cli;
 mod children;
 mod cli;
 mod conflicts;
+mod connections;
 mod contact;
 mod errors;
 mod events;
