@@ -23,6 +23,14 @@ pub struct SessionInfo {
     pub expires_at: DateTime<Utc>,
 }
 
+/// The current session: `user` and `expiresAt` are null when nobody is signed in.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct SessionState {
+    pub user: Option<Profile>,
+    pub expires_at: Option<DateTime<Utc>>,
+}
+
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct SignupRequest {
@@ -195,13 +203,19 @@ impl AuthApi {
         Ok(SignedOutResponse::Done(clear_cookie(secure)))
     }
 
-    /// The signed-in user and when the session expires; 401 without a session.
+    /// The signed-in user and when the session expires; both null when nobody is signed in
+    /// (a probe, not an error: signed-out pages load without a failed request).
     #[oai(path = "/session", method = "get", operation_id = "getSession")]
-    async fn session(&self, user: CurrentUser) -> Result<Json<SessionInfo>, ApiError> {
-        let me = user.require_to_view("continue")?;
-        Ok(Json(SessionInfo {
-            user: Profile::from(&me.user),
-            expires_at: me.expires_at,
+    async fn session(&self, user: CurrentUser) -> Result<Json<SessionState>, ApiError> {
+        Ok(Json(match user.0 {
+            Some(me) => SessionState {
+                user: Some(Profile::from(&me.user)),
+                expires_at: Some(me.expires_at),
+            },
+            None => SessionState {
+                user: None,
+                expires_at: None,
+            },
         }))
     }
 

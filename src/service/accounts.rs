@@ -208,10 +208,14 @@ pub async fn create_reset_link(app: &Services, email: &Email) -> AppResult<Strin
         .get_by_email(email)?
         .ok_or(DomainError::NotFound)?;
     let token = new_token();
+    let now = Utc::now();
     let record = ResetToken {
         user_id: user.id,
-        expires_at: Utc::now() + RESET_VALID_FOR,
+        expires_at: now + RESET_VALID_FOR,
+        epoch: user.session_epoch,
     };
+    // At most one live link per account: a new one revokes the ones before it.
+    app.store.reset_tokens.purge(Some(user.id), now)?;
     app.store
         .reset_tokens
         .insert(&token_hash(&token), &record)
@@ -234,11 +238,11 @@ pub fn reset_target(app: &Services, token: &str) -> AppResult<User> {
         .reset_tokens
         .get_valid(&token_hash(token), Utc::now())?
         .ok_or_else(invalid_link)?;
-    Ok(app
-        .store
+    app.store
         .users
         .get(record.user_id)?
-        .ok_or_else(invalid_link)?)
+        .filter(|u| u.session_epoch == record.epoch)
+        .ok_or_else(|| invalid_link().into())
 }
 
 /// Sets a new password through a reset link and ends every session of the account.
@@ -258,6 +262,10 @@ pub async fn reset_password(app: &Services, token: &str, password: String) -> Ap
         .store
         .users
         .update(record.user_id, None, |u| {
+            // The password changed since the link was made (another link, the CLI): revoked.
+            if u.session_epoch != record.epoch {
+                return Err(invalid_link());
+            }
             u.password_hash = hash.clone();
             u.session_epoch += 1;
             u.updated_at = now;
@@ -266,6 +274,7 @@ pub async fn reset_password(app: &Services, token: &str, password: String) -> Ap
         .await
         .map_err(|e| AppError::from_write(e, "Password reset failed"))?;
     let ended = app.store.sessions.delete_all_for(user.id).await?;
+    app.store.reset_tokens.purge(Some(user.id), now)?;
     tracing::info!(user.id = %user.id, sessions_ended = ended, "password reset");
     Ok(user)
 }

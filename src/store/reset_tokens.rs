@@ -11,6 +11,10 @@ use crate::domain::ids::UserId;
 pub struct ResetToken {
     pub user_id: UserId,
     pub expires_at: DateTime<Utc>,
+    /// The account's `session_epoch` when the link was made. Every password change moves the
+    /// epoch on, so it revokes every link made before it.
+    #[serde(default)]
+    pub epoch: u64,
 }
 
 impl Record for ResetToken {
@@ -109,6 +113,7 @@ mod tests {
         let token = ResetToken {
             user_id: user,
             expires_at: now + Duration::hours(1),
+            epoch: 0,
         };
         store.reset_tokens.insert(&[7; 32], &token).await.unwrap();
         assert_eq!(
@@ -145,6 +150,7 @@ mod tests {
         let link = |user, hours| ResetToken {
             user_id: user,
             expires_at: now + Duration::hours(hours),
+            epoch: 0,
         };
         store
             .reset_tokens

@@ -3,7 +3,7 @@
 use chrono::Utc;
 use serde_json::{Value, json};
 
-use crate::harness::{TestServer, error, json, logs, sign_up};
+use crate::harness::{TestServer, error, json, logs, sign_up, signed_in_as};
 
 fn signup_body(overrides: Value) -> Value {
     let mut body = json!({
@@ -241,7 +241,10 @@ async fn login_answers_the_same_for_unknown_email_and_wrong_password() {
         .await;
     assert!(set_cookie(&resp).starts_with("highchair_session="));
     assert_eq!(json(resp, 200).await["user"]["email"], "amira@example.org");
-    assert_eq!(server.get("/api/auth/session").await.status(), 200);
+    assert_eq!(
+        signed_in_as(&server, &server.client).await.as_deref(),
+        Some("amira@example.org")
+    );
 }
 
 #[tokio::test]
@@ -256,12 +259,10 @@ async fn sessions_survive_a_restart_and_end_at_logout() {
     .await;
     let server = server.restart().await;
     let client = server.client.clone();
-    let resp = client
-        .get(server.url("/api/auth/session"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status(), 200, "the cookie still works after a restart");
+    assert!(
+        signed_in_as(&server, &client).await.is_some(),
+        "the cookie still works after a restart"
+    );
 
     let resp = client
         .post(server.url("/api/auth/logout"))
@@ -270,12 +271,9 @@ async fn sessions_survive_a_restart_and_end_at_logout() {
         .unwrap();
     assert_eq!(resp.status(), 204);
     assert!(set_cookie(&resp).contains("Max-Age=0"));
+    assert_eq!(signed_in_as(&server, &client).await, None);
     let (title, message, _) = error(
-        client
-            .get(server.url("/api/auth/session"))
-            .send()
-            .await
-            .unwrap(),
+        client.get(server.url("/api/profile")).send().await.unwrap(),
         401,
     )
     .await;
@@ -315,7 +313,95 @@ async fn an_old_cookie_value_replayed_after_logout_is_refused() {
         .send()
         .await
         .unwrap();
-    assert_eq!(replay.status(), 401);
+    assert!(json(replay, 200).await["user"].is_null());
+}
+
+/// The token of a fresh reset link for `email` (as `highchair user reset-password` makes).
+async fn reset_token(server: &TestServer, email: &str) -> String {
+    let link = highchair::admin::ops::reset_password(&server.app, email)
+        .await
+        .unwrap()
+        .link;
+    link.rsplit('/').next().unwrap().to_string()
+}
+
+async fn use_reset_link(server: &TestServer, token: &str, password: &str) -> reqwest::Response {
+    server
+        .new_client()
+        .post(server.url(&format!("/api/auth/reset-password/{token}")))
+        .json(&json!({ "password": password }))
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn only_the_newest_reset_link_works_and_a_password_change_revokes_the_rest() {
+    let server = TestServer::start().await;
+    sign_up(&server, &server.client, "amira@example.org", "old password").await;
+
+    let older = reset_token(&server, "amira@example.org").await;
+    let newer = reset_token(&server, "amira@example.org").await;
+    let check = |token: &str| server.url(&format!("/api/auth/reset-password/{token}"));
+    let status = |url: String| async move { reqwest::get(url).await.unwrap().status() };
+    assert_eq!(
+        status(check(&older)).await,
+        404,
+        "a new link revokes the older one"
+    );
+    assert_eq!(status(check(&newer)).await, 200);
+    error(
+        use_reset_link(&server, &older, "attacker's choice").await,
+        404,
+    )
+    .await;
+    json(use_reset_link(&server, &newer, "new password").await, 200).await;
+
+    // A link made before a password change (here a reset through another link) is revoked
+    // by it, even if it was never superseded by issuing.
+    let first = reset_token(&server, "amira@example.org").await;
+    let stale = {
+        let record = server
+            .app
+            .store
+            .reset_tokens
+            .get_valid(
+                &highchair::auth::tokens::token_hash(&first),
+                chrono::Utc::now(),
+            )
+            .unwrap()
+            .unwrap();
+        // Re-insert it under a second key, as if two links were live at once.
+        let key = highchair::auth::tokens::token_hash("a-second-live-link");
+        server
+            .app
+            .store
+            .reset_tokens
+            .insert(&key, &record)
+            .await
+            .unwrap();
+        "a-second-live-link"
+    };
+    json(
+        use_reset_link(&server, &first, "newest password").await,
+        200,
+    )
+    .await;
+    error(
+        use_reset_link(&server, stale, "attacker's choice").await,
+        404,
+    )
+    .await;
+    json(
+        server
+            .post_json(
+                "/api/auth/login",
+                json!({"email": "amira@example.org", "password": "newest password"}),
+            )
+            .await,
+        200,
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -386,24 +472,11 @@ async fn password_reset_link_sets_a_new_password_and_ends_other_sessions() {
         .await
         .unwrap();
     assert_eq!(json(resp, 200).await["user"]["email"], "amira@example.org");
-    assert_eq!(
-        browser
-            .get(server.url("/api/auth/session"))
-            .send()
-            .await
-            .unwrap()
-            .status(),
-        200,
-        "signed in"
-    );
+    assert!(signed_in_as(&server, &browser).await.is_some(), "signed in");
     for old in [&phone, &laptop] {
         assert_eq!(
-            old.get(server.url("/api/auth/session"))
-                .send()
-                .await
-                .unwrap()
-                .status(),
-            401,
+            signed_in_as(&server, old).await,
+            None,
             "other sessions ended"
         );
     }
@@ -458,6 +531,7 @@ async fn password_reset_link_sets_a_new_password_and_ends_other_sessions() {
             &highchair::store::reset_tokens::ResetToken {
                 user_id: user.id,
                 expires_at: Utc::now() - chrono::Duration::minutes(1),
+                epoch: user.session_epoch,
             },
         )
         .await
@@ -598,7 +672,10 @@ async fn guests_get_a_generated_account_and_are_signed_in() {
     let (local, domain) = email.split_once('@').unwrap();
     assert_eq!(domain, "guest.invalid");
     assert_eq!(local.len(), 10);
-    assert_eq!(server.get("/api/auth/session").await.status(), 200);
+    assert_eq!(
+        signed_in_as(&server, &server.client).await.as_deref(),
+        Some(email)
+    );
 
     let stored = server
         .app
@@ -829,7 +906,7 @@ async fn deleting_an_account_ends_its_sessions_and_frees_the_email() {
     highchair::admin::ops::delete_user(&server.app, "amira@example.org")
         .await
         .unwrap();
-    assert_eq!(server.get("/api/auth/session").await.status(), 401);
+    assert_eq!(signed_in_as(&server, &server.client).await, None);
     assert!(server.app.store.sessions.is_empty());
     sign_up(
         &server,
@@ -890,8 +967,8 @@ async fn idle_guests_are_purged_with_their_sessions() {
         .collect();
     assert_eq!(names, ["Guest_New"]);
     assert_eq!(
-        server.get("/api/auth/session").await.status(),
-        401,
+        signed_in_as(&server, &server.client).await,
+        None,
         "the purged guest's session is gone"
     );
 }

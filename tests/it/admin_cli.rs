@@ -269,8 +269,8 @@ async fn user_commands_go_through_the_admin_socket_while_the_server_runs() {
     )
     .await;
     assert_eq!(
-        server.get("/api/auth/session").await.status(),
-        401,
+        crate::harness::signed_in_as(&server, &server.client).await,
+        None,
         "the reset ended the earlier session"
     );
 

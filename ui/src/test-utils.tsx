@@ -76,6 +76,12 @@ export const amira = {
   version: 1,
 };
 
+/** What the session probe answers when nobody is signed in. */
+export const noSession: Answer = {
+  status: 200,
+  body: { user: null, expiresAt: null },
+};
+
 export const signedIn: Answer = {
   status: 200,
   body: { user: amira, expiresAt: '2030-01-01T00:00:00Z' },
@@ -87,7 +93,7 @@ export const signedIn: Answer = {
  */
 export function mockApi(answers: Record<string, Answer | ((request: Request) => Answer)> = {}) {
   const table: Record<string, Answer | ((request: Request) => Answer)> = {
-    'GET /api/auth/session': signedOut,
+    'GET /api/auth/session': noSession,
     'GET /api/site': { status: 200, body: site },
     ...answers,
   };

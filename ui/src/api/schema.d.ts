@@ -130,7 +130,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user and when the session expires; 401 without a session. */
+        /**
+         * The signed-in user and when the session expires; both null when nobody is signed in
+         *     (a probe, not an error: signed-out pages load without a failed request).
+         */
         get: operations["getSession"];
         put?: never;
         post?: never;
@@ -601,6 +604,15 @@ export interface components {
             user: components["schemas"]["Profile"];
             /** Format: date-time */
             expiresAt: string;
+        };
+        /**
+         * SessionState
+         * @description The current session: `user` and `expiresAt` are null when nobody is signed in.
+         */
+        SessionState: {
+            user?: components["schemas"]["Profile"];
+            /** Format: date-time */
+            expiresAt?: string;
         };
         /** SignupRequest */
         SignupRequest: {
@@ -1316,7 +1328,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["SessionInfo"];
+                    "application/json; charset=utf-8": components["schemas"]["SessionState"];
                 };
             };
             /** @description The request is malformed or a field is invalid. */

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, type ReactNode } from 'react';
 import useSWR from 'swr';
 
-import { ApiFailure, api, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { keys } from '../hooks/keys';
 import {
   AuthContext,
@@ -13,14 +13,10 @@ import {
 
 type Session = { user: User; expiresAt: string } | null;
 
-/** Reads the session once at start; 401 means signed out. */
+/** Reads the session; a null user means signed out (the server answers 200 either way). */
 async function fetchSession(): Promise<Session> {
-  try {
-    return await unwrap(api.GET('/auth/session'), 'Authentication error');
-  } catch (err) {
-    if (err instanceof ApiFailure && err.status === 401) return null;
-    throw err;
-  }
+  const session = await unwrap(api.GET('/auth/session'), 'Authentication error');
+  return session.user && session.expiresAt ? { user: session.user, expiresAt: session.expiresAt } : null;
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {

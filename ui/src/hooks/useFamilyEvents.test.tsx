@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { useAuth } from '../auth/auth-context';
-import { calls, mockApi, renderAt, signedIn, signedOut } from '../test-utils';
+import { calls, mockApi, noSession, renderAt, signedIn } from '../test-utils';
 import { keys } from './keys';
 import { EVENTS_URL, RESYNC, parseChange, staleAfter, useFamilyEvents } from './useFamilyEvents';
 import { useChildren } from './useChildren';
@@ -127,7 +127,7 @@ function family() {
     fetch,
     count,
     rename: (name: string) => (childName = name),
-    endSession: () => (session = signedOut),
+    endSession: () => (session = noSession),
   };
 }
 
