@@ -2,6 +2,8 @@
 //! The session token only ever travels in the HttpOnly cookie.
 
 use chrono::{DateTime, Utc};
+use poem::Request;
+use poem::http::header::SET_COOKIE;
 use poem::web::Data;
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
@@ -9,7 +11,9 @@ use poem_openapi::{ApiResponse, Object, OpenApi};
 
 use super::client::ClientInfo;
 use super::profile::Profile;
-use super::session::{CurrentUser, clear_cookie, secure_cookies, session_cookie};
+use super::session::{
+    CurrentUser, clear_cookie, device_cookie, device_cookie_of, secure_cookies, session_cookie,
+};
 use super::{ApiError, ApiTags, number_input};
 use crate::app::App;
 use crate::domain::user::{GuestDraft, SignupDraft, User};
@@ -89,15 +93,20 @@ pub struct NewPassword {
     pub password: String,
 }
 
+/// Sign-in answers. Their cookies (the session, and after a password the browser's device
+/// cookie) are two `Set-Cookie` headers, added by [`WithCookies`].
 #[derive(ApiResponse)]
 pub enum SignedInResponse {
     /// Signed in; the session cookie is set.
     #[oai(status = 200)]
-    Ok(Json<SessionInfo>, #[oai(header = "Set-Cookie")] String),
+    Ok(Json<SessionInfo>),
     /// Account created and signed in; the session cookie is set.
     #[oai(status = 201)]
-    Created(Json<SessionInfo>, #[oai(header = "Set-Cookie")] String),
+    Created(Json<SessionInfo>),
 }
+
+/// A sign-in answer with its `Set-Cookie` headers (an `ApiResponse` header field holds one).
+type WithCookies = poem_openapi::payload::Response<SignedInResponse>;
 
 #[derive(ApiResponse)]
 pub enum SignedOutResponse {
@@ -113,19 +122,31 @@ pub enum AcceptedResponse {
     Accepted(Json<Notice>),
 }
 
+/// Starts a session for `user` and answers with its cookie, and the device cookie if given.
 async fn signed_in(
     app: &App,
     client: &ClientInfo,
     user: &User,
-) -> Result<(Json<SessionInfo>, String), ApiError> {
+    device: Option<&str>,
+    created: bool,
+) -> Result<WithCookies, ApiError> {
     let started = sessions::start(app, user).await?;
-    Ok((
-        Json(SessionInfo {
-            user: Profile::from(user),
-            expires_at: started.expires_at,
-        }),
-        session_cookie(&started, secure_cookies(app, client)),
-    ))
+    let secure = secure_cookies(app, client);
+    let body = Json(SessionInfo {
+        user: Profile::from(user),
+        expires_at: started.expires_at,
+    });
+    let answer = if created {
+        SignedInResponse::Created(body)
+    } else {
+        SignedInResponse::Ok(body)
+    };
+    let mut response =
+        WithCookies::new(answer).header(SET_COOKIE, session_cookie(&started, secure));
+    if let Some(device) = device {
+        response = response.header(SET_COOKIE, device_cookie(device, secure));
+    }
+    Ok(response)
 }
 
 #[derive(Default)]
@@ -139,8 +160,9 @@ impl AuthApi {
         &self,
         app: Data<&App>,
         client: Data<&ClientInfo>,
+        req: &Request,
         body: Json<SignupRequest>,
-    ) -> Result<SignedInResponse, ApiError> {
+    ) -> Result<WithCookies, ApiError> {
         let Json(b) = body;
         let draft = SignupDraft {
             first_name: b.first_name,
@@ -152,8 +174,8 @@ impl AuthApi {
         };
         let user = accounts::signup(&app, draft, &client.ip_key()).await?;
         tracing::info!(user.id = %user.id, admin = user.is_admin, "account created");
-        let (body, cookie) = signed_in(&app, &client, &user).await?;
-        Ok(SignedInResponse::Created(body, cookie))
+        let known = accounts::remembered(&app, user, device_cookie_of(req));
+        signed_in(&app, &client, &known.user, Some(&known.device_cookie), true).await
     }
 
     /// Signs in with e-mail and password. Limited per IP and per account.
@@ -162,12 +184,24 @@ impl AuthApi {
         &self,
         app: Data<&App>,
         client: Data<&ClientInfo>,
+        req: &Request,
         body: Json<LoginRequest>,
-    ) -> Result<SignedInResponse, ApiError> {
+    ) -> Result<WithCookies, ApiError> {
         let Json(b) = body;
-        let user = accounts::login(&app, &b.email, &b.password, &client.ip_key()).await?;
-        let (body, cookie) = signed_in(&app, &client, &user).await?;
-        Ok(SignedInResponse::Ok(body, cookie))
+        let ip = client.ip_key();
+        let who = accounts::Client {
+            ip: &ip,
+            device_cookie: device_cookie_of(req),
+        };
+        let known = accounts::login(&app, &b.email, &b.password, who).await?;
+        signed_in(
+            &app,
+            &client,
+            &known.user,
+            Some(&known.device_cookie),
+            false,
+        )
+        .await
     }
 
     /// Creates a guest account and signs it in.
@@ -177,15 +211,14 @@ impl AuthApi {
         app: Data<&App>,
         client: Data<&ClientInfo>,
         body: Json<GuestRequest>,
-    ) -> Result<SignedInResponse, ApiError> {
+    ) -> Result<WithCookies, ApiError> {
         let Json(b) = body;
         let draft = GuestDraft {
             first_name: b.first_name,
             children: number_input(b.children),
         };
         let user = accounts::start_guest(&app, draft, &client.ip_key()).await?;
-        let (body, cookie) = signed_in(&app, &client, &user).await?;
-        Ok(SignedInResponse::Created(body, cookie))
+        signed_in(&app, &client, &user, None, true).await
     }
 
     /// Ends the current session (and clears the cookie even when there is none).
@@ -264,11 +297,19 @@ impl AuthApi {
         &self,
         app: Data<&App>,
         client: Data<&ClientInfo>,
+        req: &Request,
         token: Path<String>,
         body: Json<NewPassword>,
-    ) -> Result<SignedInResponse, ApiError> {
+    ) -> Result<WithCookies, ApiError> {
         let user = accounts::reset_password(&app, &token.0, body.0.password).await?;
-        let (body, cookie) = signed_in(&app, &client, &user).await?;
-        Ok(SignedInResponse::Ok(body, cookie))
+        let known = accounts::remembered(&app, user, device_cookie_of(req));
+        signed_in(
+            &app,
+            &client,
+            &known.user,
+            Some(&known.device_cookie),
+            false,
+        )
+        .await
     }
 }

@@ -27,6 +27,25 @@ pub fn clear_cookie(secure: bool) -> String {
     cookie("", 0, secure)
 }
 
+/// The `Set-Cookie` value for a browser's device cookie: only ever sent to `/api/auth`.
+pub fn device_cookie(value: &str, secure: bool) -> String {
+    let secure = if secure { "; Secure" } else { "" };
+    let max_age = crate::auth::device::DEVICE_VALID_FOR.num_seconds();
+    format!(
+        "{}={value}; Path=/api/auth; Max-Age={max_age}; HttpOnly; SameSite=Strict{secure}",
+        crate::auth::device::DEVICE_COOKIE
+    )
+}
+
+/// The device cookie a request carries, if any.
+pub fn device_cookie_of(req: &Request) -> Option<&str> {
+    req.headers()
+        .get_all(poem::http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(crate::auth::device::from_cookie_header)
+}
+
 /// Whether cookies must be marked Secure for this request.
 pub fn secure_cookies(app: &App, client: &ClientInfo) -> bool {
     client.secure || app.settings.server.public_url.starts_with("https://")

@@ -1,6 +1,7 @@
-//! Authentication primitives: password hashing, random tokens and attempt limits. No HTTP and no
+//! Authentication primitives: password hashing, random tokens, device cookies and attempt limits. No HTTP and no
 //! account flows (those are in `service`).
 
+pub mod device;
 pub mod hasher;
 pub mod limiter;
 pub mod password;

@@ -79,23 +79,60 @@ pub async fn signup(app: &Services, draft: SignupDraft, ip: &str) -> AppResult<U
     create_parent(app, signup, false).await
 }
 
+/// Who is signing in: the client's IP key and the device cookie its browser sent, if any.
+#[derive(Debug, Clone, Copy)]
+pub struct Client<'a> {
+    pub ip: &'a str,
+    pub device_cookie: Option<&'a str>,
+}
+
+/// A successful sign-in: the account, and the browser's device cookie value to set.
+pub struct SignedInAs {
+    pub user: User,
+    pub device_cookie: String,
+}
+
 /// `POST /api/auth/login`. The answer is the same whether the e-mail exists or not.
-pub async fn login(app: &Services, email: &str, password: &str, ip: &str) -> AppResult<User> {
+///
+/// Limits, checked before the password so a refused attempt costs no hashing: a browser with a
+/// device cookie for the account only has its own limit; any other client has one per IP, one
+/// per account and IP, and the account-wide slowdown. A guesser on one address runs into its
+/// own limits long before the account-wide one, so it never locks the owner out; a guesser on
+/// many addresses slows new browsers down but not the owner's known ones.
+pub async fn login(
+    app: &Services,
+    email: &str,
+    password: &str,
+    client: Client<'_>,
+) -> AppResult<SignedInAs> {
     validate_login(email, password)?;
-    app.limits.login_ip.check(ip).map_err(too_many)?;
     let email = Email::parse(email);
     let account_key = email
         .as_ref()
         .map_or_else(email_key_fallback, |e| e.as_str().to_string());
-    app.limits
-        .login_account
-        .check(&account_key)
-        .map_err(too_many)?;
-
     let user = match &email {
         Some(email) => app.store.users.get_by_email(email)?,
         None => None,
     };
+    let now = Utc::now();
+    let device = user.as_ref().and_then(|u| {
+        client
+            .device_cookie
+            .and_then(|cookie| app.device_key.find(cookie, u.id, now))
+    });
+    let limits = &app.limits;
+    match &device {
+        Some(device) => limits.login_device.check(&device.id).map_err(too_many)?,
+        None => {
+            limits.login_ip.check(client.ip).map_err(too_many)?;
+            limits
+                .login_account_ip
+                .check(&format!("{account_key} {}", client.ip))
+                .map_err(too_many)?;
+            limits.login_account.check(&account_key).map_err(too_many)?;
+        }
+    }
+
     let stored = user
         .as_ref()
         .and_then(|u| PasswordHash::parse(&u.password_hash));
@@ -104,6 +141,7 @@ pub async fn login(app: &Services, email: &str, password: &str, ip: &str) -> App
         .is_some_and(|h| h.iterations() < app.hasher.iterations());
     let ok = app.hasher.verify(password.to_string(), stored).await;
     let (true, Some(user)) = (ok, user) else {
+        tracing::info!(known_browser = device.is_some(), "sign-in failed");
         return Err(DomainError::unauthorized(SIGN_IN_FAILED, "Invalid email or password").into());
     };
     if upgrade {
@@ -118,7 +156,16 @@ pub async fn login(app: &Services, email: &str, password: &str, ip: &str) -> App
         app.store.flush().await?;
         tracing::info!(user.id = %user.id, "password hash upgraded");
     }
-    Ok(user)
+    Ok(remembered(app, user, client.device_cookie))
+}
+
+/// The account, with this browser's device cookie renewed for it.
+pub fn remembered(app: &Services, user: User, device_cookie: Option<&str>) -> SignedInAs {
+    let device_cookie = app.device_key.remember(device_cookie, user.id, Utc::now());
+    SignedInAs {
+        user,
+        device_cookie,
+    }
 }
 
 /// Malformed addresses share one limit bucket.

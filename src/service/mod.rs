@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
 
+use crate::auth::device::DeviceKey;
 use crate::auth::password::ITERATIONS;
 use crate::auth::{AttemptLimiter, Hasher};
 use crate::config::Settings;
@@ -45,10 +46,15 @@ impl Default for Tuning {
 pub struct Limits {
     /// Contact form messages per client IP.
     pub contact: AttemptLimiter,
-    /// Sign-in attempts per client IP.
+    /// Sign-in attempts per client IP (browsers without a device cookie for the account).
     pub login_ip: AttemptLimiter,
-    /// Sign-in attempts per account (e-mail).
+    /// Sign-in attempts per account and client IP (idem).
+    pub login_account_ip: AttemptLimiter,
+    /// The account-wide slowdown: attempts per account from browsers that have not signed in
+    /// to it before. A browser with a device cookie for the account is never held by it.
     pub login_account: AttemptLimiter,
+    /// Sign-in attempts per device cookie (a browser that signed in to the account before).
+    pub login_device: AttemptLimiter,
     pub signup_ip: AttemptLimiter,
     pub guest_ip: AttemptLimiter,
     pub forgot_ip: AttemptLimiter,
@@ -66,8 +72,10 @@ impl Limits {
         };
         Self {
             contact: limit("contact-ip", 5, 60),
-            login_ip: limit("login-ip", 20, 15),
-            login_account: limit("login-account", 10, 15),
+            login_ip: limit("login-ip", 30, 15),
+            login_account_ip: limit("login-account-ip", 5, 15),
+            login_account: limit("login-account-untrusted", 10, 15),
+            login_device: limit("login-device", 10, 15),
             signup_ip: limit("signup-ip", 10, 60),
             guest_ip: limit("guest-ip", 10, 60),
             forgot_ip: limit("forgot-ip", 5, 60),
@@ -82,6 +90,8 @@ pub struct Services {
     pub feed: Arc<Feed>,
     pub limits: Limits,
     pub hasher: Hasher,
+    /// Signs device cookies.
+    pub device_key: DeviceKey,
     pub images: Images,
     /// Woken when a persisted job is queued.
     pub jobs_wake: Arc<Notify>,
@@ -108,8 +118,18 @@ impl Services {
                 }
             }));
         }
+        let device_key =
+            DeviceKey::new(
+                store
+                    .secret("device-cookie")
+                    .map_err(|e| OpenError::Unusable {
+                        dir: settings.storage.data_dir.clone(),
+                        reason: e.to_string(),
+                    })?,
+            );
         Ok(Services {
             limits: Limits::new(&store),
+            device_key,
             settings,
             store,
             feed,

@@ -197,6 +197,30 @@ impl Store {
         self.core.flush().await
     }
 
+    /// A random 32-byte secret called `name`, made on first use and kept in the store (signing
+    /// keys that must survive a restart).
+    pub fn secret(&self, name: &str) -> Result<[u8; 32], StoreError> {
+        use rand::RngCore;
+        let key = format!("secret:{name}");
+        let parse = |v: &[u8]| <[u8; 32]>::try_from(v).ok();
+        if let Some(found) = self.meta.get(&key)?.as_deref().and_then(parse) {
+            return Ok(found);
+        }
+        let mut fresh = [0u8; 32];
+        rand::rng().fill_bytes(&mut fresh);
+        match self
+            .meta
+            .compare_and_swap(&key, None::<&[u8]>, Some(&fresh[..]))?
+        {
+            Ok(()) => {
+                self.meta.flush()?;
+                Ok(fresh)
+            }
+            // Made by someone else meanwhile: use theirs.
+            Err(cas) => Ok(cas.current.as_deref().and_then(parse).unwrap_or(fresh)),
+        }
+    }
+
     /// A cheap liveness probe for `/api/health`.
     pub fn is_healthy(&self) -> bool {
         migrate::version_in(&self.meta).is_ok_and(|v| v == migrate::CURRENT)

@@ -17,4 +17,5 @@ mod isolation;
 mod meals;
 mod photos;
 mod races;
+mod signin;
 mod spa;

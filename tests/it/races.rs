@@ -340,10 +340,18 @@ async fn no_session_started_before_a_reset_survives_it() {
         let new_password = format!("password {round}");
         let (signed_in, _) = together(
             async move {
-                let user = accounts::login(&a, "mum@example.org", &old_password, "10.0.0.1")
-                    .await
-                    .ok()?;
-                sessions::start(&a, &user).await.ok()
+                let user = accounts::login(
+                    &a,
+                    "mum@example.org",
+                    &old_password,
+                    accounts::Client {
+                        ip: "10.0.0.1",
+                        device_cookie: None,
+                    },
+                )
+                .await
+                .ok()?;
+                sessions::start(&a, &user.user).await.ok()
             },
             async move {
                 accounts::reset_password(&b, &token, new_password)

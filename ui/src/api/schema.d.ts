@@ -842,7 +842,6 @@ export interface operations {
             /** @description Signed in; the session cookie is set. */
             200: {
                 headers: {
-                    "SET-COOKIE": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -852,7 +851,6 @@ export interface operations {
             /** @description Account created and signed in; the session cookie is set. */
             201: {
                 headers: {
-                    "SET-COOKIE": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -968,7 +966,6 @@ export interface operations {
             /** @description Signed in; the session cookie is set. */
             200: {
                 headers: {
-                    "SET-COOKIE": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -978,7 +975,6 @@ export interface operations {
             /** @description Account created and signed in; the session cookie is set. */
             201: {
                 headers: {
-                    "SET-COOKIE": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1094,7 +1090,6 @@ export interface operations {
             /** @description Signed in; the session cookie is set. */
             200: {
                 headers: {
-                    "SET-COOKIE": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1104,7 +1099,6 @@ export interface operations {
             /** @description Account created and signed in; the session cookie is set. */
             201: {
                 headers: {
-                    "SET-COOKIE": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1669,7 +1663,6 @@ export interface operations {
             /** @description Signed in; the session cookie is set. */
             200: {
                 headers: {
-                    "SET-COOKIE": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1679,7 +1672,6 @@ export interface operations {
             /** @description Account created and signed in; the session cookie is set. */
             201: {
                 headers: {
-                    "SET-COOKIE": string;
                     [name: string]: unknown;
                 };
                 content: {
