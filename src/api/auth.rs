@@ -31,7 +31,9 @@ pub struct SessionInfo {
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct SessionState {
+    #[oai(nullable)]
     pub user: Option<Profile>,
+    #[oai(nullable)]
     pub expires_at: Option<DateTime<Utc>>,
 }
 

@@ -19,6 +19,7 @@ pub struct ChildDto {
     pub id: String,
     pub name: String,
     /// Years, 0 to 18, when known.
+    #[oai(nullable)]
     pub age: Option<u8>,
     pub dietary_restrictions: Vec<String>,
     pub allergies: Vec<String>,

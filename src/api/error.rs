@@ -16,6 +16,7 @@ pub struct ErrorBody {
     pub title: String,
     pub message: String,
     /// The request field the error is about, when there is one.
+    #[oai(nullable)]
     pub field: Option<String>,
 }
 
@@ -34,7 +35,9 @@ impl ErrorBody {
 pub struct ConflictBody {
     pub title: String,
     pub message: String,
+    #[oai(nullable)]
     pub field: Option<String>,
+    #[oai(nullable)]
     pub current: Option<Box<Current>>,
 }
 

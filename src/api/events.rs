@@ -6,10 +6,13 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use futures_util::stream::{self, BoxStream, StreamExt};
+use poem::IntoResponse;
 use poem::web::Data;
 use poem::web::sse::Event;
 use poem_openapi::param::Header;
-use poem_openapi::payload::EventStream;
+use poem_openapi::payload::{EventStream, Payload};
+use poem_openapi::registry::{MetaSchema, MetaSchemaRef, Registry};
+use poem_openapi::types::Type;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 use tokio::sync::broadcast::error::RecvError;
 
@@ -45,7 +48,9 @@ pub enum EventKind {
 #[derive(Debug, Clone, Object)]
 pub struct FeedEvent {
     pub kind: EventKind,
-    /// The record that changed (created, updated or deleted).
+    /// The record that changed (created, updated or deleted); null for ready, resync and
+    /// superseded.
+    #[oai(nullable)]
     pub id: Option<String>,
     pub revision: u64,
 }
@@ -94,9 +99,49 @@ fn to_event(e: FeedEvent) -> Event {
 
 #[derive(ApiResponse)]
 pub enum EventsResponse {
-    /// `text/event-stream` of `FeedEvent`s.
+    /// `text/event-stream`: each event's `data` is a `FeedEvent` as JSON.
     #[oai(status = 200)]
-    Stream(EventStream<BoxStream<'static, FeedEvent>>),
+    Stream(FeedStream),
+}
+
+/// The stream, documented as one event looks (how OpenAPI 3.0 tools read a
+/// `text/event-stream` schema); poem-openapi's `EventStream` documents it as an array.
+pub struct FeedStream(EventStream<BoxStream<'static, FeedEvent>>);
+
+impl Payload for FeedStream {
+    const CONTENT_TYPE: &'static str = "text/event-stream";
+
+    fn schema_ref() -> MetaSchemaRef {
+        let names = ["ready", "change", "resync", "superseded"];
+        let event = MetaSchema {
+            enum_items: names.iter().map(|n| serde_json::json!(n)).collect(),
+            ..MetaSchema::new("string")
+        };
+        let data = MetaSchema {
+            description: Some("A FeedEvent as JSON."),
+            ..MetaSchema::new("string")
+        };
+        MetaSchemaRef::Inline(Box::new(MetaSchema {
+            required: vec!["data"],
+            properties: vec![
+                ("event", MetaSchemaRef::Inline(Box::new(event))),
+                ("id", String::schema_ref()),
+                ("retry", u64::schema_ref()),
+                ("data", MetaSchemaRef::Inline(Box::new(data))),
+            ],
+            ..MetaSchema::new("object")
+        }))
+    }
+
+    fn register(registry: &mut Registry) {
+        FeedEvent::register(registry);
+    }
+}
+
+impl IntoResponse for FeedStream {
+    fn into_response(self) -> poem::Response {
+        self.0.into_response()
+    }
 }
 
 struct Live {
@@ -242,10 +287,10 @@ impl EventsApi {
             superseded: false,
         };
         let events = stream::unfold(live, next).boxed();
-        Ok(EventsResponse::Stream(
+        Ok(EventsResponse::Stream(FeedStream(
             EventStream::new(events)
                 .keep_alive(KEEP_ALIVE)
                 .to_event(to_event),
-        ))
+        )))
     }
 }

@@ -27,11 +27,15 @@ pub struct MealDto {
     pub foods: Vec<String>,
     pub portion: Portion,
     pub mood: Mood,
+    #[oai(nullable)]
     pub feedback: Option<Feedback>,
     pub notes: String,
     /// The photo's media id.
+    #[oai(nullable)]
     pub photo: Option<String>,
+    #[oai(nullable)]
     pub photo_url: Option<String>,
+    #[oai(nullable)]
     pub thumbnail_url: Option<String>,
     #[serde(with = "super::json::rfc3339")]
     pub meal_date: DateTime<Utc>,
@@ -203,7 +207,8 @@ impl From<MealRequest> for MealDraft {
 #[serde(rename_all = "camelCase")]
 pub struct MealPage {
     pub items: Vec<MealDto>,
-    /// Pass as `cursor` for the next page; absent on the last page.
+    /// Pass as `cursor` for the next page; null on the last page.
+    #[oai(nullable)]
     pub next_cursor: Option<String>,
 }
 

@@ -23,6 +23,7 @@ pub struct Profile {
     pub is_guest: bool,
     pub is_admin: bool,
     /// The profile picture, when one is set.
+    #[oai(nullable)]
     pub avatar_url: Option<String>,
     /// +1 with every change; send it back with an update.
     pub version: u64,

@@ -355,7 +355,7 @@ export interface components {
              * Format: uint8
              * @description Years, 0 to 18, when known.
              */
-            age?: number;
+            age?: number | null;
             dietaryRestrictions: string[];
             allergies: string[];
             /** Format: date-time */
@@ -392,8 +392,8 @@ export interface components {
         ConflictBody: {
             title: string;
             message: string;
-            field?: string;
-            current?: components["schemas"]["Current"];
+            field?: string | null;
+            current?: (components["schemas"]["Current"] & unknown) | null;
         };
         /** ContactReceipt */
         ContactReceipt: {
@@ -420,20 +420,7 @@ export interface components {
             title: string;
             message: string;
             /** @description The request field the error is about, when there is one. */
-            field?: string;
-        };
-        /** @enum {string} */
-        EventKind: "child" | "meal" | "media" | "profile" | "resync" | "ready" | "superseded";
-        /**
-         * FeedEvent
-         * @description One event. `event:` is `change` for record kinds, otherwise the kind itself.
-         */
-        FeedEvent: {
-            kind: components["schemas"]["EventKind"];
-            /** @description The record that changed (created, updated or deleted). */
-            id?: string;
-            /** Format: uint64 */
-            revision: number;
+            field?: string | null;
         };
         /**
          * @description What the parent noted about the meal.
@@ -480,12 +467,12 @@ export interface components {
             foods: string[];
             portion: components["schemas"]["Portion"];
             mood: components["schemas"]["Mood"];
-            feedback?: components["schemas"]["Feedback"];
+            feedback?: (components["schemas"]["Feedback"] & unknown) | null;
             notes: string;
             /** @description The photo's media id. */
-            photo?: string;
-            photoUrl?: string;
-            thumbnailUrl?: string;
+            photo?: string | null;
+            photoUrl?: string | null;
+            thumbnailUrl?: string | null;
             /** Format: date-time */
             mealDate: string;
             /** Format: date-time */
@@ -501,8 +488,8 @@ export interface components {
         /** MealPage */
         MealPage: {
             items: components["schemas"]["MealDto"][];
-            /** @description Pass as `cursor` for the next page; absent on the last page. */
-            nextCursor?: string;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor?: string | null;
         };
         /** MealRequest */
         MealRequest: {
@@ -573,7 +560,7 @@ export interface components {
             isGuest: boolean;
             isAdmin: boolean;
             /** @description The profile picture, when one is set. */
-            avatarUrl?: string;
+            avatarUrl?: string | null;
             /**
              * Format: uint64
              * @description +1 with every change; send it back with an update.
@@ -610,9 +597,9 @@ export interface components {
          * @description The current session: `user` and `expiresAt` are null when nobody is signed in.
          */
         SessionState: {
-            user?: components["schemas"]["Profile"];
+            user?: (components["schemas"]["Profile"] & unknown) | null;
             /** Format: date-time */
-            expiresAt?: string;
+            expiresAt?: string | null;
         };
         /** SignupRequest */
         SignupRequest: {
@@ -3519,13 +3506,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `text/event-stream` of `FeedEvent`s. */
+            /** @description `text/event-stream`: each event's `data` is a `FeedEvent` as JSON. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["FeedEvent"][];
+                    "text/event-stream": {
+                        /** @enum {string} */
+                        event?: "ready" | "change" | "resync" | "superseded";
+                        id?: string;
+                        /** Format: uint64 */
+                        retry?: number;
+                        /** @description A FeedEvent as JSON. */
+                        data: string;
+                    };
                 };
             };
             /** @description The request is malformed or a field is invalid. */
