@@ -14,6 +14,7 @@ pub mod keys;
 pub mod meals;
 pub mod media;
 mod migrate;
+mod permissions;
 pub mod rate_limits;
 pub mod reset_tokens;
 pub mod sessions;
@@ -121,6 +122,15 @@ impl Store {
                     lock_path.display()
                 )));
             }
+        }
+        match permissions::tighten(&dir) {
+            Ok(0) => {}
+            Ok(n) => tracing::warn!(
+                data_dir = %dir.display(),
+                fixed = n,
+                "the data directory was readable by other users; made it private (0700, files 0600)"
+            ),
+            Err(e) => return Err(unusable(format!("cannot make it private: {e}"))),
         }
         // The pid helps an admin find the process holding the directory.
         let _ = lock.set_len(0);
@@ -231,6 +241,8 @@ impl Store {
         self.core.db.size_on_disk().unwrap_or(0)
     }
 }
+
+pub use permissions::private_umask;
 
 fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::DirBuilderExt;

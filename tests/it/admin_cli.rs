@@ -311,3 +311,51 @@ async fn error_login(server: &TestServer) {
         .await;
     assert_eq!(resp.status(), 401, "the deleted account cannot sign in");
 }
+
+/// The socket's mode already keeps other users out; even with it opened up, the server checks
+/// the peer's user (SO_PEERCRED). Needs root to act as another user; skipped otherwise.
+#[tokio::test]
+async fn the_admin_socket_refuses_other_users_even_when_its_mode_lets_them_in() {
+    use std::os::unix::fs::PermissionsExt;
+    if !std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0\n"))
+    {
+        eprintln!("skipped: needs root to connect as another user");
+        return;
+    }
+    let server = TestServer::start().await;
+    let data = server.app.store.dir().to_path_buf();
+    let open_up = |path: &std::path::Path, mode| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap()
+    };
+    for dir in data.ancestors().take(2) {
+        open_up(dir, 0o711);
+    }
+    open_up(&data.join("admin.sock"), 0o666);
+
+    let data_arg = data.clone();
+    let (code, _, err) = tokio::task::spawn_blocking(move || {
+        let mut cmd = Command::new("setpriv");
+        cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(crate::harness::binary())
+            .args(["user", "list", "--data-dir"])
+            .arg(&data_arg)
+            .current_dir("/");
+        run(&mut cmd, None)
+    })
+    .await
+    .unwrap();
+    assert_ne!(code, 0, "{err}");
+    assert!(
+        err.contains("Only the user running the server (or root) may use the admin socket"),
+        "{err}"
+    );
+    // The server's own user (root here) still can.
+    let (code, _, err) =
+        tokio::task::spawn_blocking(move || run(&mut user_cmd(&data, &["list"]), None))
+            .await
+            .unwrap();
+    assert_eq!(code, 0, "{err}");
+}

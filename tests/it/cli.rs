@@ -309,3 +309,53 @@ fn openapi_command_prints_the_document() {
     let spec: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(spec["paths"]["/health"].is_object());
 }
+
+#[test]
+fn an_open_data_directory_is_made_private_at_start_and_the_log_says_so() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (mut server, _) = start_serve(dir.path(), &data);
+    sigterm(&server.0);
+    server.0.wait().unwrap();
+    // What an older version left behind: a world-readable directory and store files.
+    let mut files = 0;
+    for entry in walk(&data) {
+        let mode = if entry.is_dir() { 0o755 } else { 0o644 };
+        std::fs::set_permissions(&entry, std::fs::Permissions::from_mode(mode)).unwrap();
+        files += 1;
+    }
+    assert!(files > 3, "{files}");
+
+    let (mut server, _) = start_serve(dir.path(), &data);
+    sigterm(&server.0);
+    server.0.wait().unwrap();
+    let mut log = String::new();
+    std::io::Read::read_to_string(&mut server.0.stderr.take().unwrap(), &mut log).unwrap();
+    assert!(log.contains("made it private"), "{log}");
+    for entry in walk(&data) {
+        let mode = std::fs::symlink_metadata(&entry)
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777;
+        let want = if entry.is_dir() { 0o700 } else { 0o600 };
+        assert_eq!(mode, want, "{}", entry.display());
+    }
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut found = vec![dir.to_path_buf()];
+    let mut i = 0;
+    while i < found.len() {
+        if found[i].is_dir() {
+            let children: Vec<_> = std::fs::read_dir(&found[i])
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
+            found.extend(children);
+        }
+        i += 1;
+    }
+    found
+}

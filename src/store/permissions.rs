@@ -1,0 +1,69 @@
+//! The data directory holds password hashes and children's photos: only the server's own user
+//! may read it. New files get that from the umask; an existing directory made by an older
+//! version (0755 directories, 0644 files) is tightened at every start.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+/// Sets the process umask so every file and directory created from now on is private.
+pub fn private_umask() {
+    rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o077));
+}
+
+/// Makes `dir` and everything under it 0700 (directories) or 0600 (files), without following
+/// symlinks. Returns how many entries were changed.
+pub fn tighten(dir: &Path) -> std::io::Result<usize> {
+    let mut changed = 0;
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(path) = pending.pop() {
+        let meta = std::fs::symlink_metadata(&path)?;
+        let wanted = if meta.is_dir() {
+            for entry in std::fs::read_dir(&path)? {
+                pending.push(entry?.path());
+            }
+            0o700
+        } else if meta.is_file() {
+            0o600
+        } else {
+            continue;
+        };
+        if meta.permissions().mode() & 0o7777 != wanted {
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(wanted))?;
+            changed += 1;
+        }
+    }
+    Ok(changed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mode(path: &Path) -> u32 {
+        std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn an_open_directory_is_made_private_and_a_private_one_left_alone() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("data");
+        std::fs::create_dir_all(dir.join("db/blobs")).unwrap();
+        std::fs::write(dir.join("db/conf"), b"x").unwrap();
+        std::fs::write(dir.join("db/blobs/1"), b"x").unwrap();
+        for (path, m) in [
+            (dir.clone(), 0o755),
+            (dir.join("db"), 0o755),
+            (dir.join("db/blobs"), 0o775),
+            (dir.join("db/conf"), 0o644),
+            (dir.join("db/blobs/1"), 0o666),
+        ] {
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(m)).unwrap();
+        }
+        assert_eq!(tighten(&dir).unwrap(), 5);
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&dir.join("db/blobs")), 0o700);
+        assert_eq!(mode(&dir.join("db/conf")), 0o600);
+        assert_eq!(mode(&dir.join("db/blobs/1")), 0o600);
+        assert_eq!(tighten(&dir).unwrap(), 0, "nothing left to fix");
+    }
+}
