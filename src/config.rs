@@ -39,6 +39,10 @@ pub struct ServerSettings {
     pub trusted_proxies: Vec<String>,
     /// Shown on the contact page as a second way to reach the admin. Empty: not shown.
     pub contact_email: String,
+    /// Host names the server answers to besides IP addresses, `localhost`, `*.local` and the
+    /// host of `public_url` (`*.example.org` allows its subdomains). Others get 400, so a
+    /// DNS-rebinding page cannot reach the server under its own name.
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Default for ServerSettings {
@@ -48,6 +52,7 @@ impl Default for ServerSettings {
             public_url: String::new(),
             trusted_proxies: Vec::new(),
             contact_email: String::new(),
+            allowed_hosts: Vec::new(),
         }
     }
 }
@@ -378,6 +383,24 @@ impl Settings {
                 return fail(
                     "server.trusted_proxies",
                     format!("`{proxy}` is not an IP address or CIDR range such as 10.0.0.0/8"),
+                );
+            }
+        }
+        for host in &self.server.allowed_hosts {
+            let name = host.strip_prefix("*.").unwrap_or(host);
+            let valid = !name.is_empty()
+                && name.len() <= 253
+                && name.split('.').all(|label| {
+                    !label.is_empty()
+                        && label.len() <= 63
+                        && label
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                });
+            if !valid {
+                return fail(
+                    "server.allowed_hosts",
+                    format!("`{host}` is not a host name such as meals.example.org or *.ts.net"),
                 );
             }
         }

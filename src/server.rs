@@ -3,7 +3,7 @@
 //! Connections are accepted and bounded in `connections`.
 //!
 //! Order, outermost first: request log (id, timing) → panic guard → security headers →
-//! client info (IP, HTTPS) → same-origin check for unsafe methods → body size limit → routes.
+//! client info (IP, HTTPS) → known Host, and same origin for unsafe methods → body size limit → routes.
 
 mod body_limit;
 pub mod connections;
@@ -34,14 +34,17 @@ pub fn endpoint(app: App) -> impl Endpoint<Output = poem::Response> {
 
     let proxies = app.settings.trusted_proxy_nets();
     let limits = app.settings.limits.clone();
-    let public_url = app.settings.server.public_url.clone();
+    let sites = std::sync::Arc::new(origin::Sites::new(
+        &app.settings.server.public_url,
+        &app.settings.server.allowed_hosts,
+    ));
 
     Route::new()
         .nest("/api", api_routes)
         .nest("/", crate::ui_assets::UiEndpoint)
         .data(app)
         .around(move |ep, req| body_limit::limit(ep, req, limits.clone()))
-        .around(move |ep, req| origin::same_origin_only(ep, req, public_url.clone()))
+        .around(move |ep, req| origin::check(ep, req, sites.clone()))
         .around(move |ep, req| api::client::resolve(ep, req, proxies.clone()))
         .around(security_headers::add)
         .with(CatchPanic::new().with_handler(|_| api::ApiError::internal().into_response()))

@@ -10,7 +10,7 @@ use poem::web::{Data, Json};
 use poem::web::{LocalAddr, RemoteAddr};
 use poem::{Endpoint, EndpointExt, IntoResponse, Response, Route, get, handler, post};
 use serde::Serialize;
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::UnixStream;
 
 use super::Failure;
@@ -121,9 +121,13 @@ impl Acceptor for PeerChecked {
                         "HTTP/1.1 403 Forbidden\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{BODY}",
                         BODY.len()
                     );
+                    // Read the request before closing, or the close resets the connection
+                    // before the client reads why.
                     let _ = tokio::time::timeout(std::time::Duration::from_secs(1), async {
                         let _ = stream.write_all(reply.as_bytes()).await;
                         let _ = stream.shutdown().await;
+                        let mut sink = [0u8; 4096];
+                        while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {}
                     })
                     .await;
                 }

@@ -45,7 +45,8 @@ async fn a_flood_of_idle_and_half_sent_connections_leaves_a_parent_served() {
                 continue;
             };
             if i < 50 {
-                let _ = stream.write_all(b"GET /api/meals HTTP/1.1\r\nHost: x\r\nCookie: a");
+                let _ =
+                    stream.write_all(b"GET /api/meals HTTP/1.1\r\nHost: localhost\r\nCookie: a");
             }
             held.push(stream);
         }
@@ -90,19 +91,19 @@ async fn half_sent_idle_and_stalled_connections_are_closed() {
 
     tokio::task::spawn_blocking(move || {
         let mut half = connect(&addr);
-        half.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+        half.write_all(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\n")
             .unwrap();
         let idle = connect(&addr);
         let mut stalled = connect(&addr);
         stalled
             .write_all(
-                b"POST /api/contact HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+                b"POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
                   Content-Length: 100\r\n\r\n{\"name\":",
             )
             .unwrap();
         let mut kept_alive = connect(&addr);
         kept_alive
-            .write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            .write_all(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n")
             .unwrap();
 
         let (answer, waited) = read_until_closed(half);
@@ -148,8 +149,8 @@ fn sigterm_exits_within_seconds_whatever_clients_hold_open() {
     for i in 0..20 {
         let mut stream = connect(addr);
         let partial: &[u8] = match i % 3 {
-            0 => b"GET /api/health HTTP/1.1\r\nHost: x\r\n",
-            1 => b"POST /api/contact HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\n{",
+            0 => b"GET /api/health HTTP/1.1\r\nHost: localhost\r\n",
+            1 => b"POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Length: 500\r\n\r\n{",
             _ => b"",
         };
         stream.write_all(partial).unwrap();

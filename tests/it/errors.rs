@@ -76,7 +76,7 @@ async fn body_over_the_limit_is_a_413_declared_or_chunked() {
 
     // No Content-Length: the body arrives chunked and is counted while it is read.
     let mut request = String::from(
-        "POST /api/contact HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+        "POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
          Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
     );
     for chunk in big.as_bytes().chunks(100) {

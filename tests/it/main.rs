@@ -18,4 +18,5 @@ mod meals;
 mod photos;
 mod races;
 mod signin;
+mod sites;
 mod spa;
