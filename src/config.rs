@@ -165,6 +165,16 @@ pub struct LimitSettings {
     pub max_connections: u32,
     /// Open connections from one client IP (trusted proxies count only toward the total).
     pub max_connections_per_ip: u32,
+    /// Photo storage per family, in MiB.
+    pub family_storage_mb: u32,
+    /// Photo storage per guest, in MiB.
+    pub guest_storage_mb: u32,
+    /// Photo uploads per family per hour.
+    pub uploads_per_hour: u32,
+    /// Photo uploads per guest per hour.
+    pub guest_uploads_per_hour: u32,
+    /// Uploads are refused (507) while the data directory's disk has less free space, in MiB.
+    pub min_free_disk_mb: u64,
 }
 
 impl Default for LimitSettings {
@@ -177,6 +187,11 @@ impl Default for LimitSettings {
             idle_timeout_secs: 60,
             max_connections: 1000,
             max_connections_per_ip: 64,
+            family_storage_mb: 4096,
+            guest_storage_mb: 25,
+            uploads_per_hour: 120,
+            guest_uploads_per_hour: 20,
+            min_free_disk_mb: 1024,
         }
     }
 }
@@ -188,6 +203,20 @@ impl LimitSettings {
 
     pub fn upload_bytes(&self) -> u64 {
         u64::from(self.upload_mb) * 1024 * 1024
+    }
+
+    /// The photo storage quota of a family (or a guest), in bytes.
+    pub fn storage_quota_bytes(&self, guest: bool) -> u64 {
+        let mb = if guest {
+            self.guest_storage_mb
+        } else {
+            self.family_storage_mb
+        };
+        u64::from(mb) * 1024 * 1024
+    }
+
+    pub fn min_free_disk_bytes(&self) -> u64 {
+        self.min_free_disk_mb.saturating_mul(1024 * 1024)
     }
 }
 
@@ -464,6 +493,28 @@ impl Settings {
         }
         if !(16..=1_000_000).contains(&self.limits.max_connections) {
             return fail("limits.max_connections", "must be between 16 and 1000000");
+        }
+        for (key, value) in [
+            ("limits.family_storage_mb", self.limits.family_storage_mb),
+            ("limits.guest_storage_mb", self.limits.guest_storage_mb),
+        ] {
+            if !(1..=16_777_216).contains(&value) {
+                return fail(key, "must be between 1 and 16777216 (MiB)");
+            }
+        }
+        for (key, value) in [
+            ("limits.uploads_per_hour", self.limits.uploads_per_hour),
+            (
+                "limits.guest_uploads_per_hour",
+                self.limits.guest_uploads_per_hour,
+            ),
+        ] {
+            if !(1..=100_000).contains(&value) {
+                return fail(key, "must be between 1 and 100000");
+            }
+        }
+        if self.limits.min_free_disk_mb > 16_777_216 {
+            return fail("limits.min_free_disk_mb", "must be at most 16777216 (MiB)");
         }
         if !(1..=self.limits.max_connections).contains(&self.limits.max_connections_per_ip) {
             return fail(

@@ -82,6 +82,9 @@ pub enum ApiError {
     /// A needed service (such as the recipe model) is unavailable.
     #[oai(status = 503)]
     Unavailable(Json<ErrorBody>),
+    /// The family's storage quota or the server's disk is full.
+    #[oai(status = 507)]
+    StorageFull(Json<ErrorBody>),
 }
 
 impl ApiError {
@@ -144,6 +147,9 @@ impl From<DomainError> for ApiError {
             }
             DomainError::Unavailable { title, message } => {
                 ApiError::Unavailable(body(title, message))
+            }
+            DomainError::StorageFull { title, message } => {
+                ApiError::StorageFull(body(title, message))
             }
         }
     }

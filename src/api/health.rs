@@ -16,11 +16,14 @@ pub struct Health {
     pub store: String,
     /// The configured recipe generator: `builtin` or `ollama`.
     pub generator: String,
+    /// `ok`, or `low` when the data directory's disk has less free space than
+    /// `min_free_disk_mb` (photo uploads are refused; status is `degraded`).
+    pub disk: String,
 }
 
 #[derive(ApiResponse)]
 pub enum HealthResponse {
-    /// Everything works.
+    /// The server works (`status` says `degraded` when the disk is low).
     #[oai(status = 200)]
     Ok(Json<Health>),
     /// The server runs but cannot read its store.
@@ -37,11 +40,21 @@ impl HealthApi {
     #[oai(path = "/health", method = "get", operation_id = "getHealth")]
     async fn health(&self, app: Data<&App>) -> HealthResponse {
         let store_ok = app.store.is_healthy();
+        let disk_low = app
+            .store
+            .free_space()
+            .is_some_and(|free| free < app.settings.limits.min_free_disk_bytes());
         let health = Health {
-            status: if store_ok { "ok" } else { "degraded" }.into(),
+            status: if store_ok && !disk_low {
+                "ok"
+            } else {
+                "degraded"
+            }
+            .into(),
             version: env!("CARGO_PKG_VERSION").into(),
             store: if store_ok { "ok" } else { "error" }.into(),
             generator: app.settings.recipes.generator.to_string(),
+            disk: if disk_low { "low" } else { "ok" }.into(),
         };
         if store_ok {
             HealthResponse::Ok(Json(health))

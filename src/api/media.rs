@@ -89,7 +89,7 @@ impl MediaApi {
     ) -> Result<Uploaded, ApiError> {
         let me = user.require_to_save("upload photos")?;
         let bytes = upload_bytes(form, "Photo upload failed").await?;
-        let record = photos::upload(&app, me.user.family_id, bytes).await?;
+        let record = photos::upload(&app, &me.user, bytes).await?;
         let (url, thumbnail_url) = media_urls(record.id);
         Ok(Uploaded::Created(Json(MediaDto {
             id: record.id.to_string(),

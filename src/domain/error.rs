@@ -51,6 +51,9 @@ pub enum DomainError {
     Unsupported { title: String, message: String },
     #[error("{title}: {message}")]
     Unavailable { title: String, message: String },
+    /// A storage quota or the server's disk is full.
+    #[error("{title}: {message}")]
+    StorageFull { title: String, message: String },
 }
 
 impl DomainError {
@@ -77,6 +80,13 @@ impl DomainError {
 
     pub fn too_large(title: &str, message: impl Into<String>) -> Self {
         Self::TooLarge {
+            title: title.into(),
+            message: message.into(),
+        }
+    }
+
+    pub fn storage_full(title: &str, message: impl Into<String>) -> Self {
+        Self::StorageFull {
             title: title.into(),
             message: message.into(),
         }

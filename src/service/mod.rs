@@ -56,12 +56,15 @@ pub struct Limits {
     /// Sign-in attempts per device cookie (a browser that signed in to the account before).
     pub login_device: AttemptLimiter,
     pub signup_ip: AttemptLimiter,
+    /// Photo uploads per family, and per guest.
+    pub upload_family: AttemptLimiter,
+    pub upload_guest: AttemptLimiter,
     pub guest_ip: AttemptLimiter,
     pub forgot_ip: AttemptLimiter,
 }
 
 impl Limits {
-    fn new(store: &Store) -> Self {
+    fn new(store: &Store, limits: &crate::config::LimitSettings) -> Self {
         let limit = |name, burst, minutes: u64| {
             AttemptLimiter::new(
                 &store.rate_limits,
@@ -77,6 +80,8 @@ impl Limits {
             login_account: limit("login-account-untrusted", 10, 15),
             login_device: limit("login-device", 10, 15),
             signup_ip: limit("signup-ip", 10, 60),
+            upload_family: limit("upload-family", limits.uploads_per_hour, 60),
+            upload_guest: limit("upload-guest", limits.guest_uploads_per_hour, 60),
             guest_ip: limit("guest-ip", 10, 60),
             forgot_ip: limit("forgot-ip", 5, 60),
         }
@@ -128,7 +133,7 @@ impl Services {
                     })?,
             );
         Ok(Services {
-            limits: Limits::new(&store),
+            limits: Limits::new(&store, &settings.limits),
             device_key,
             settings,
             store,

@@ -31,9 +31,52 @@ fn refused(err: MediaError, title: &str) -> DomainError {
     }
 }
 
+/// Room on the server's disk, and in the family's quota and upload rate, for one more photo.
+/// Checked before the image is decoded, so a refused upload costs nothing.
+fn check_room(app: &Services, family: FamilyId, guest: bool, title: &str) -> AppResult<u64> {
+    let limits = &app.settings.limits;
+    if app
+        .store
+        .free_space()
+        .is_some_and(|free| free < limits.min_free_disk_bytes())
+    {
+        tracing::warn!("photo refused: the data directory's disk is nearly full");
+        return Err(DomainError::storage_full(
+            title,
+            "The server's disk is nearly full, so photos cannot be added right now. \
+             Please tell the person who runs Highchair.",
+        )
+        .into());
+    }
+    let limiter = if guest {
+        &app.limits.upload_guest
+    } else {
+        &app.limits.upload_family
+    };
+    limiter
+        .check(&family.to_string())
+        .map_err(|wait| DomainError::TooManyAttempts { retry_after: wait })?;
+    let used = app.store.media.family_usage(family)?;
+    if used >= limits.storage_quota_bytes(guest) {
+        return Err(quota_full(limits.storage_quota_bytes(guest), title).into());
+    }
+    Ok(used)
+}
+
+fn quota_full(quota: u64, title: &str) -> DomainError {
+    DomainError::storage_full(
+        title,
+        format!(
+            "Your family's photos use all of its {} MB of space. Delete some photos to add new ones.",
+            quota / (1024 * 1024)
+        ),
+    )
+}
+
 async fn store(
     app: &Services,
     family: FamilyId,
+    guest: bool,
     bytes: Vec<u8>,
     long_edge: u32,
     title: &str,
@@ -56,11 +99,17 @@ async fn store(
         )
         .into());
     }
+    let used = check_room(app, family, guest, title)?;
     let processed = app
         .images
         .process(bytes, long_edge)
         .await
         .map_err(|e| refused(e, title))?;
+    let size = (processed.full.len() + processed.thumb.len()) as u64;
+    let quota = app.settings.limits.storage_quota_bytes(guest);
+    if used + size > quota {
+        return Err(quota_full(quota, title).into());
+    }
     let record = MediaRecord {
         id: MediaId::new(),
         family,
@@ -69,6 +118,7 @@ async fn store(
         height: processed.height,
         attached: false,
         created_at: Utc::now(),
+        bytes: size,
     };
     if !app
         .store
@@ -82,21 +132,32 @@ async fn store(
 }
 
 /// `POST /api/media`: a meal photo, stored until a meal uses it (or for a day).
-pub async fn upload(app: &Services, family: FamilyId, bytes: Vec<u8>) -> AppResult<MediaRecord> {
-    store(app, family, bytes, PHOTO_EDGE, "Photo upload failed").await
+pub async fn upload(app: &Services, uploader: &User, bytes: Vec<u8>) -> AppResult<MediaRecord> {
+    store(
+        app,
+        uploader.family_id,
+        uploader.is_guest,
+        bytes,
+        PHOTO_EDGE,
+        "Photo upload failed",
+    )
+    .await
 }
 
 /// `PUT /api/profile/avatar`: replaces the profile picture. The new picture is attached and the
 /// old one removed in the same transaction as the account change.
 pub async fn set_avatar(app: &Services, user: UserId, bytes: Vec<u8>) -> AppResult<User> {
     const TITLE: &str = "Upload failed";
-    let family = app
-        .store
-        .users
-        .get(user)?
-        .ok_or(DomainError::NotFound)?
-        .family_id;
-    let record = store(app, family, bytes, AVATAR_EDGE, TITLE).await?;
+    let account = app.store.users.get(user)?.ok_or(DomainError::NotFound)?;
+    let record = store(
+        app,
+        account.family_id,
+        account.is_guest,
+        bytes,
+        AVATAR_EDGE,
+        TITLE,
+    )
+    .await?;
     let now = Utc::now();
     app.store
         .users

@@ -22,6 +22,10 @@ pub struct MediaRecord {
     pub height: u32,
     pub attached: bool,
     pub created_at: DateTime<Utc>,
+    /// Bytes stored for it (both sizes), for the family's quota. 0 in records made before
+    /// quotas: their blobs are measured instead.
+    #[serde(default)]
+    pub bytes: u64,
 }
 
 impl Record for MediaRecord {
@@ -107,6 +111,28 @@ impl Media {
     }
 
     /// The family's photo; another family's id is simply not found.
+    /// Bytes the family's photos take (both sizes).
+    pub fn family_usage(&self, family: FamilyId) -> Result<u64, StoreError> {
+        let mut total = 0u64;
+        for entry in self.core.tree(TreeId::Media).scan_prefix(family.as_bytes()) {
+            let (_, value) = entry?;
+            let record = MediaRecord::decode(&value)?;
+            total += if record.bytes > 0 {
+                record.bytes
+            } else {
+                [Variant::Full, Variant::Thumb]
+                    .into_iter()
+                    .map(|v| self.bytes(family, record.id, v))
+                    .collect::<Result<Vec<_>, _>>()?
+                    .into_iter()
+                    .flatten()
+                    .map(|b| b.len() as u64)
+                    .sum()
+            };
+        }
+        Ok(total)
+    }
+
     pub fn get(&self, family: FamilyId, id: MediaId) -> Result<Option<MediaRecord>, StoreError> {
         self.core
             .read(&keys::owned(family.as_bytes(), id.as_bytes()))
@@ -171,6 +197,7 @@ mod tests {
             height: 10,
             attached: false,
             created_at,
+            bytes: 0,
         }
     }
 

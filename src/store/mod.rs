@@ -236,6 +236,12 @@ impl Store {
         migrate::version_in(&self.meta).is_ok_and(|v| v == migrate::CURRENT)
     }
 
+    /// Free space for unprivileged writers on the data directory's disk, in bytes.
+    pub fn free_space(&self) -> Option<u64> {
+        let stat = rustix::fs::statvfs(&self.dir).ok()?;
+        Some(stat.f_bavail.saturating_mul(stat.f_frsize))
+    }
+
     /// Bytes the database uses on disk.
     pub fn size_on_disk(&self) -> u64 {
         self.core.db.size_on_disk().unwrap_or(0)

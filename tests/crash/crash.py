@@ -146,7 +146,8 @@ class ServerProc:
     def __init__(self, data_dir, log_path):
         self.port = free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith("HIGHCHAIR_")}
-        env.update(HIGHCHAIR_AUTH_ALLOW_SIGNUP="true", HIGHCHAIR_LOG_LEVEL="info")
+        env.update(HIGHCHAIR_AUTH_ALLOW_SIGNUP="true", HIGHCHAIR_LOG_LEVEL="info",
+                   HIGHCHAIR_LIMITS_MIN_FREE_DISK_MB="0")
         self.log_path = log_path
         with open(log_path, "ab") as log:
             self.proc = subprocess.Popen(

@@ -91,7 +91,7 @@ log "starting $BIN serve on $BASE (data in $WORK/data)"
 # Default settings: the built-in recipe generator, so nothing leaves the machine. A clean
 # environment, because the server refuses any HIGHCHAIR_* variable that is not a setting
 # (HIGHCHAIR_BIN included).
-env -i PATH="$PATH" HOME="${HOME:-/tmp}" HIGHCHAIR_LOG_LEVEL=info \
+env -i PATH="$PATH" HOME="${HOME:-/tmp}" HIGHCHAIR_LOG_LEVEL=info HIGHCHAIR_LIMITS_MIN_FREE_DISK_MB=0 \
   "$BIN" serve --listen "127.0.0.1:$PORT" --data-dir "$WORK/data" >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 

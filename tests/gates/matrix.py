@@ -313,7 +313,7 @@ class Server:
         self.log_path = tmp / "server.log"
         env = {k: v for k, v in os.environ.items() if not k.startswith("HIGHCHAIR_")}
         env.update(HIGHCHAIR_AUTH_ALLOW_SIGNUP="true", HIGHCHAIR_AUTH_ALLOW_GUESTS="true",
-                   HIGHCHAIR_LOG_LEVEL="warn")
+                   HIGHCHAIR_LOG_LEVEL="warn", HIGHCHAIR_LIMITS_MIN_FREE_DISK_MB="0")
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
                 [BIN, "serve", "--listen", f"127.0.0.1:{self.port}", "--data-dir", str(self.data)],

@@ -90,6 +90,8 @@ impl TestServer {
         let mut settings = Settings::default();
         settings.storage.data_dir = dir.path().join("data");
         settings.storage.cache_mb = 8;
+        // Test machines can be short of disk; the low-disk guard has its own test.
+        settings.limits.min_free_disk_mb = 0;
         configure(&mut settings);
         settings.validate().expect("test settings are valid");
         let app = App::with_tuning(

@@ -20,3 +20,4 @@ mod races;
 mod signin;
 mod sites;
 mod spa;
+mod storage;

@@ -183,6 +183,7 @@ async fn unattached_uploads_are_removed_after_a_day_and_used_ones_kept() {
         height: 1,
         attached: false,
         created_at: chrono::Utc::now() - chrono::Duration::days(2),
+        bytes: 0,
     };
     server
         .app

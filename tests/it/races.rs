@@ -105,6 +105,7 @@ async fn upload(server: &TestServer, family: FamilyId, age: Duration) -> MediaId
         height: 1,
         attached: false,
         created_at: Utc::now() - age,
+        bytes: 0,
     };
     server
         .app
