@@ -48,15 +48,18 @@ function watch(page, serverUrl) {
   const problems = [];
   page.on('request', (r) => requests.push(r.url()));
   page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(m.text());
+    if (m.type() === 'error') problems.push(`${m.text()} ${m.location()?.url ?? ''}`.trim());
   });
   page.on('pageerror', (e) => problems.push(String(e)));
   page.foreign = () =>
     requests.filter((u) => !u.startsWith(serverUrl) && !u.startsWith('data:') && !u.startsWith('blob:'));
   // Chrome reports every non-2xx answer as a console error. A 404 for a page that does not
-  // exist and a 401 for a visitor's session check are expected; anything else is a problem.
-  page.problems = () =>
-    problems.filter((p) => !p.includes('status of 404 (Not Found)') && !p.includes('status of 401 (Unauthorized)'));
+  // exist and a 401 from a refused sign-in are expected; the session probe never fails (it
+  // answers 200 with no user), and anything else is a problem.
+  const expected = (p) =>
+    p.includes('status of 404 (Not Found)') ||
+    (p.includes('status of 401 (Unauthorized)') && !p.includes('/api/auth/session'));
+  page.problems = () => problems.filter((p) => !expected(p));
   return page;
 }
 

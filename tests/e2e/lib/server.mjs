@@ -5,8 +5,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
+import { overlayUi } from './ui-overlay.mjs';
+
 const root = resolve(import.meta.dirname, '../../..');
 export const BINARY = process.env.HIGHCHAIR_BIN ?? join(root, 'target/release/highchair');
+/** A built UI directory (ui/dist) to serve instead of the one embedded in the binary; see ui-overlay.mjs. */
+const UI_DIST = process.env.HIGHCHAIR_UI_DIST ? resolve(process.env.HIGHCHAIR_UI_DIST) : null;
 
 function freePort() {
   return new Promise((ok, fail) => {
@@ -34,26 +38,43 @@ async function waitHealthy(url, child, logs) {
   throw new Error(`highchair did not become healthy:\n${logs.join('')}`);
 }
 
-/** Starts `highchair serve`; `env` adds HIGHCHAIR_* settings. */
+/**
+ * Starts `highchair serve`; `env` adds HIGHCHAIR_* settings. `url` is where the browser goes
+ * (the UI overlay when HIGHCHAIR_UI_DIST is set, the binary otherwise).
+ */
 export async function startServer(env = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'highchair-e2e-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const logs = [];
+  // With an overlay, links the server prints (password resets) point at the overlay.
+  const overlay = UI_DIST ? await overlayUi(url, UI_DIST) : null;
+  const publicUrl = overlay ? { HIGHCHAIR_SERVER_PUBLIC_URL: overlay.url } : {};
   const child = spawn(BINARY, ['serve', '--listen', `127.0.0.1:${port}`, '--data-dir', join(dataDir, 'data')], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, HIGHCHAIR_LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, HIGHCHAIR_LOG_LEVEL: 'info',
+      // CI machines can be short of disk; the low-disk guard has its own test.
+      HIGHCHAIR_LIMITS_MIN_FREE_DISK_MB: '0',
+      ...publicUrl,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.on('data', (d) => logs.push(d.toString()));
   child.stderr.on('data', (d) => logs.push(d.toString()));
-  await waitHealthy(url, child, logs);
+  try {
+    await waitHealthy(url, child, logs);
+  } catch (err) {
+    await overlay?.stop();
+    throw err;
+  }
   return {
-    url,
+    url: overlay?.url ?? url,
     dataDir,
     /** The directory `serve` uses (for admin CLI commands). */
     dataPath: join(dataDir, 'data'),
     logs: () => logs.join(''),
     async stop() {
+      await overlay?.stop();
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');

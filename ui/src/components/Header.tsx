@@ -1,5 +1,5 @@
 import { LogOut, Menu, User as UserIcon, X } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Link, NavLink } from 'react-router-dom';
 
@@ -7,6 +7,7 @@ import { greetingName, useAuth } from '../auth/auth-context';
 import { useSignOut } from '../hooks/useSignOut';
 import { routes } from '../routes';
 import { LogoMark } from './Logo';
+import { closeModal, keepFocusInside, showModal } from './ui/dialog';
 import { accountLinks, featureLinks } from './nav';
 
 export function Header() {
@@ -35,7 +36,7 @@ export function Header() {
 
   const close = () => setMenuOpen(false);
   const navClass = ({ isActive }: { isActive: boolean }) =>
-    `btn btn-ghost btn-sm font-medium ${isActive ? 'text-primary' : ''}`;
+    `btn btn-ghost btn-sm font-medium ${isActive ? 'bg-primary/10 text-primary' : ''}`;
 
   return (
     <header className="sticky top-0 z-40 border-b border-base-300 bg-base-100/95 backdrop-blur">
@@ -99,86 +100,104 @@ export function Header() {
         </button>
       </div>
 
-      {/* In a portal: the header's backdrop blur would otherwise contain the fixed overlay. */}
-      {menuOpen
-        ? createPortal(
-            <div className="fixed inset-0 z-50 md:hidden">
-              <button
-                type="button"
-                className="absolute inset-0 h-full w-full cursor-default bg-neutral/40"
-                aria-label="Close menu"
-                tabIndex={-1}
+      {menuOpen ? (
+        <MobileMenu onClose={close}>
+          <div className="mb-2 flex items-center justify-between">
+            <span className="flex items-center gap-2 text-lg font-bold">
+              <LogoMark className="h-7 w-7" /> Highchair
+            </span>
+            <button
+              ref={closeButton}
+              type="button"
+              className="btn btn-ghost btn-square btn-sm"
+              aria-label="Close menu"
+              onClick={close}
+            >
+              <X aria-hidden />
+            </button>
+          </div>
+          {signedIn ? <p className="px-1 font-medium">{greeting}</p> : null}
+          <nav aria-label="Mobile" className="flex flex-col gap-1">
+            {featureLinks.map((l) => (
+              <NavLink
+                key={l.to}
+                to={l.to}
+                className="btn btn-ghost justify-start text-base"
                 onClick={close}
-              />
-              <div
-                id="mobile-menu"
-                role="dialog"
-                aria-modal="true"
-                aria-label="Menu"
-                className="absolute inset-y-0 right-0 flex w-72 max-w-[85vw] flex-col gap-2 bg-base-100 p-4 shadow-xl"
               >
-                <div className="mb-2 flex items-center justify-between">
-                  <span className="flex items-center gap-2 text-lg font-bold">
-                    <LogoMark className="h-7 w-7" /> Highchair
-                  </span>
-                  <button
-                    ref={closeButton}
-                    type="button"
-                    className="btn btn-ghost btn-square btn-sm"
-                    aria-label="Close menu"
-                    onClick={close}
-                  >
-                    <X aria-hidden />
-                  </button>
-                </div>
-                {signedIn ? <p className="px-1 font-medium">{greeting}</p> : null}
-                <nav aria-label="Mobile" className="flex flex-col gap-1">
-                  {featureLinks.map((l) => (
-                    <NavLink
-                      key={l.to}
-                      to={l.to}
-                      className="btn btn-ghost justify-start text-base"
-                      onClick={close}
-                    >
-                      {l.label}
-                    </NavLink>
-                  ))}
-                </nav>
-                <div className="mt-auto flex flex-col gap-2 border-t border-base-300 pt-4">
-                  {signedIn ? (
-                    <>
-                      <Link to={routes.profile} className="btn btn-outline" onClick={close}>
-                        Profile
-                      </Link>
-                      <button
-                        type="button"
-                        className="btn btn-primary"
-                        onClick={() => {
-                          close();
-                          void signOut();
-                        }}
-                      >
-                        Log Out
-                      </button>
-                    </>
-                  ) : (
-                    accountLinks.map((l) => (
-                      <Link
-                        key={l.to}
-                        to={l.to}
-                        className={`btn ${l.primary ? 'btn-primary' : 'btn-outline'}`}
-                        onClick={close}
-                      >
-                        {l.label}
-                      </Link>
-                    ))
-                  )}
-                </div>
-              </div>
-            </div>,
-            document.body,
-          )
-        : null}
+                {l.label}
+              </NavLink>
+            ))}
+          </nav>
+          <div className="mt-auto flex flex-col gap-2 border-t border-base-300 pt-4">
+            {signedIn ? (
+              <>
+                <Link to={routes.profile} className="btn btn-outline" onClick={close}>
+                  Profile
+                </Link>
+                <button
+                  type="button"
+                  className="btn btn-primary"
+                  onClick={() => {
+                    close();
+                    void signOut();
+                  }}
+                >
+                  Log Out
+                </button>
+              </>
+            ) : (
+              accountLinks.map((l) => (
+                <Link
+                  key={l.to}
+                  to={l.to}
+                  className={`btn ${l.primary ? 'btn-primary' : 'btn-outline'}`}
+                  onClick={close}
+                >
+                  {l.label}
+                </Link>
+              ))
+            )}
+          </div>
+        </MobileMenu>
+      ) : null}
     </header>
+  );
+}
+
+/**
+ * The phone menu: a native modal <dialog> at the right edge, so the page behind is
+ * inert and Tab stays inside. A click on the dimmed backdrop (the dialog element itself, outside
+ * the panel) closes it, as does Escape. In a portal: the header's backdrop blur would otherwise
+ * contain the panel.
+ */
+function MobileMenu({ onClose, children }: { onClose: () => void; children: ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    showModal(dialog);
+    return () => closeModal(dialog);
+  }, []);
+
+  return createPortal(
+    <dialog
+      ref={ref}
+      id="mobile-menu"
+      aria-label="Menu"
+      className="fixed inset-y-0 left-auto right-0 m-0 h-dvh max-h-none w-72 max-w-[85vw] border-0 bg-base-100 p-0 text-base-content shadow-xl backdrop:bg-neutral/40"
+      onKeyDown={keepFocusInside}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+      onClick={(e) => {
+        if (e.target === e.currentTarget) onClose();
+      }}
+    >
+      <div className="flex h-full flex-col gap-2 p-4">{children}</div>
+    </dialog>,
+    document.body,
   );
 }

@@ -1,5 +1,5 @@
 import { EllipsisVertical, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 import type { Meal } from '../hooks/useMeals';
 import { feedbackLabel, formatShortDate, moodEmoji, moodLabel, portionLabel } from '../lib/meals';
@@ -34,32 +34,7 @@ export function MealCard({ meal, childName, onDelete }: MealCardProps) {
               {meal.mealType} · {formatShortDate(meal.mealDate)}
             </p>
           </div>
-          <div className="dropdown dropdown-end">
-            <button
-              type="button"
-              tabIndex={0}
-              className="btn btn-ghost btn-sm btn-square"
-              aria-label="Meal actions"
-            >
-              <EllipsisVertical aria-hidden size={18} />
-            </button>
-            <ul
-              tabIndex={0}
-              className="menu dropdown-content z-10 w-36 rounded-box bg-base-100 p-1 shadow"
-              role="menu"
-            >
-              <li role="none">
-                <button
-                  type="button"
-                  role="menuitem"
-                  className="text-error"
-                  onClick={() => onDelete(meal)}
-                >
-                  <Trash2 aria-hidden size={16} /> Delete
-                </button>
-              </li>
-            </ul>
-          </div>
+          <ActionsMenu onDelete={() => onDelete(meal)} />
         </header>
         {meal.thumbnailUrl ? (
           <a href={meal.photoUrl ?? undefined} target="_blank" rel="noreferrer">
@@ -97,5 +72,73 @@ export function MealCard({ meal, childName, onDelete }: MealCardProps) {
         ) : null}
       </div>
     </article>
+  );
+}
+
+/**
+ * The meal's menu button (WAI-ARIA menu button): opens on click, Enter or Space with focus on
+ * the first item; Escape, Tab away or a click elsewhere closes it. Choosing an item closes it
+ * and puts focus back on the button first, so a dialog the item opens returns focus there.
+ */
+function ActionsMenu({ onDelete }: { onDelete: () => void }) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLUListElement>(null);
+
+  useEffect(() => {
+    if (open) menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+  }, [open]);
+
+  const choose = (action: () => void) => {
+    setOpen(false);
+    button.current?.focus();
+    action();
+  };
+
+  return (
+    <div
+      className="relative"
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setOpen(false);
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open) {
+          e.stopPropagation();
+          setOpen(false);
+          button.current?.focus();
+        }
+      }}
+    >
+      <button
+        ref={button}
+        type="button"
+        className="btn btn-ghost btn-sm btn-square"
+        aria-label="Meal actions"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+      >
+        <EllipsisVertical aria-hidden size={18} />
+      </button>
+      {open ? (
+        <ul
+          ref={menu}
+          role="menu"
+          aria-label="Meal actions"
+          className="menu absolute right-0 top-full z-10 mt-1 w-36 rounded-box bg-base-100 p-1 shadow"
+        >
+          <li role="none">
+            <button
+              type="button"
+              role="menuitem"
+              className="text-error"
+              onClick={() => choose(onDelete)}
+            >
+              <Trash2 aria-hidden size={16} /> Delete
+            </button>
+          </li>
+        </ul>
+      ) : null}
+    </div>
   );
 }

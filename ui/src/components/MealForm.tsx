@@ -115,7 +115,7 @@ export function MealForm({ childList, childId, onDone, onCancel }: MealFormProps
         </Select>
       </div>
       <fieldset>
-        <legend className="label pb-1 font-medium">Mood</legend>
+        <legend className="label pb-1 font-medium text-base-content">Mood</legend>
         <div className="grid grid-cols-3 gap-2">
           {MOODS.map((m) => (
             <label

@@ -90,7 +90,8 @@ export default function MealTracker() {
             type="button"
             role="tab"
             aria-selected={tab === c.id}
-            className={`tab whitespace-nowrap ${tab === c.id ? 'tab-active' : ''}`}
+            // daisyUI's inactive tab text (half opacity) is too faint to read.
+            className={`tab whitespace-nowrap ${tab === c.id ? 'tab-active' : 'text-base-content/80'}`}
             onClick={() => setTab(c.id)}
           >
             {c.name}

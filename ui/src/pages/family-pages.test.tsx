@@ -106,6 +106,30 @@ describe('MealCard', () => {
     expect(screen.getByText('Unknown Child')).toBeInTheDocument();
     expect(screen.queryByRole('img', { name: /Photo of/ })).not.toBeInTheDocument();
   });
+
+  it('has a menu button: focus moves into the menu, Escape closes it, an item returns focus', async () => {
+    mockApi();
+    const user = userEvent.setup();
+    const onDelete = vi.fn();
+    renderAt(<MealCard meal={meal} childName="Emma" onDelete={onDelete} />);
+    const actions = screen.getByRole('button', { name: 'Meal actions' });
+    expect(actions).toHaveAttribute('aria-haspopup', 'menu');
+    expect(actions).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+
+    await user.click(actions);
+    expect(actions).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('menuitem', { name: 'Delete' })).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+    expect(actions).toHaveFocus();
+
+    await user.keyboard('{Enter}');
+    await user.keyboard('{Enter}');
+    expect(onDelete).toHaveBeenCalledWith(meal);
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+    expect(actions).toHaveFocus();
+  });
 });
 
 describe('Children page', () => {

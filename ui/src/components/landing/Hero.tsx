@@ -47,7 +47,7 @@ function HeroPreview() {
       aria-hidden
       className="mx-auto w-full max-w-sm rounded-[2rem] border-8 border-neutral bg-base-100 p-4 shadow-2xl"
     >
-      <p className="text-sm font-semibold text-base-content/60">Today</p>
+      <p className="text-sm font-semibold text-base-content/70">Today</p>
       <p className="text-lg font-bold">Meal Tracker</p>
       <ul className="mt-3 space-y-3">
         {meals.map((m) => (

@@ -1,6 +1,8 @@
 import { X } from 'lucide-react';
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
+import { closeModal, keepFocusInside, showModal } from './dialog';
+
 interface ModalProps {
   open: boolean;
   title: string;
@@ -10,22 +12,22 @@ interface ModalProps {
   wide?: boolean;
 }
 
-/** A native <dialog> (focus trap, Escape, screen readers) styled by daisyUI; a sheet on phones. */
+/**
+ * A native modal <dialog> styled by daisyUI; a sheet on phones. While open the page behind is
+ * inert, Tab stays inside, Escape closes it, and focus goes back to what opened it.
+ */
 export function Modal({ open, title, onClose, children, wide }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  // Whether the parent still thinks the dialog is open, for the browser closing it on its own.
+  const wanted = useRef(open);
 
   useEffect(() => {
+    wanted.current = open;
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) {
-      // jsdom has no showModal; browsers do.
-      if (typeof dialog.showModal === 'function') dialog.showModal();
-      else dialog.setAttribute('open', '');
-    } else if (!open && dialog.open) {
-      if (typeof dialog.close === 'function') dialog.close();
-      else dialog.removeAttribute('open');
-    }
+    if (open) showModal(dialog);
+    else closeModal(dialog);
   }, [open]);
 
   return (
@@ -33,9 +35,15 @@ export function Modal({ open, title, onClose, children, wide }: ModalProps) {
       ref={ref}
       className="modal modal-bottom sm:modal-middle"
       aria-labelledby={titleId}
+      onKeyDown={keepFocusInside}
       onCancel={(e) => {
         e.preventDefault();
         onClose();
+      }}
+      onClose={() => {
+        // Chrome may close a dialog on Escape without a cancel event (repeated Escapes with no
+        // click in between); tell the parent so its state follows.
+        if (wanted.current) onClose();
       }}
     >
       {open ? (

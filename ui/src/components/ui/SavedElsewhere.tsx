@@ -10,7 +10,10 @@ export interface SavedValue {
 export function SavedElsewhere({ values }: { values: SavedValue[] }) {
   if (values.length === 0) return null;
   return (
-    <div role="status" className="alert alert-warning alert-soft items-start text-sm">
+    <div
+      role="status"
+      className="alert alert-warning alert-soft items-start text-sm text-warning-content"
+    >
       <div>
         <p className="font-medium">Saved elsewhere:</p>
         <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3">
