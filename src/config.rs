@@ -175,6 +175,9 @@ pub struct LimitSettings {
     pub guest_uploads_per_hour: u32,
     /// Uploads are refused (507) while the data directory's disk has less free space, in MiB.
     pub min_free_disk_mb: u64,
+    /// Memory all photos being processed at once may take, in MiB. Uploads queue for it; a
+    /// photo that needs more on its own is refused (413).
+    pub image_memory_mb: u32,
 }
 
 impl Default for LimitSettings {
@@ -192,6 +195,7 @@ impl Default for LimitSettings {
             uploads_per_hour: 120,
             guest_uploads_per_hour: 20,
             min_free_disk_mb: 1024,
+            image_memory_mb: 128,
         }
     }
 }
@@ -512,6 +516,12 @@ impl Settings {
             if !(1..=100_000).contains(&value) {
                 return fail(key, "must be between 1 and 100000");
             }
+        }
+        if !(16..=65_536).contains(&self.limits.image_memory_mb) {
+            return fail(
+                "limits.image_memory_mb",
+                "must be between 16 and 65536 (MiB)",
+            );
         }
         if self.limits.min_free_disk_mb > 16_777_216 {
             return fail("limits.min_free_disk_mb", "must be at most 16777216 (MiB)");

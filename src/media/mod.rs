@@ -1,4 +1,4 @@
-//! Photos and avatars: a safe image pipeline and a bounded number of decodes at once.
+//! Photos and avatars: a safe image pipeline under a memory budget.
 
 #[doc(hidden)]
 pub mod fixtures;
@@ -10,27 +10,45 @@ use tokio::sync::Semaphore;
 
 pub use pipeline::{MediaError, Processed};
 
-/// Runs the pipeline on blocking threads, at most one image per core at a time, so uploads
-/// cannot exhaust a Raspberry Pi's memory or stall other requests.
+const MIB: u64 = 1024 * 1024;
+
+/// Runs the pipeline on blocking threads within a memory budget: each image's cost is worked
+/// out from its header before decoding; images wait until their cost fits in what the ones
+/// being processed leave, and one that could never fit is refused. So parallel uploads cannot
+/// exhaust a Raspberry Pi's memory, however large their pictures.
 #[derive(Clone)]
 pub struct Images {
-    permits: Arc<Semaphore>,
-}
-
-impl Default for Images {
-    fn default() -> Self {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        Images {
-            permits: Arc::new(Semaphore::new(cores)),
-        }
-    }
+    /// One permit per MiB.
+    budget: Arc<Semaphore>,
+    budget_mb: u64,
 }
 
 impl Images {
+    pub fn new(budget_mb: u32) -> Self {
+        let budget_mb = u64::from(budget_mb.max(1));
+        Images {
+            budget: Arc::new(Semaphore::new(budget_mb as usize)),
+            budget_mb,
+        }
+    }
+
     /// Decodes, orients, strips and re-encodes `bytes`, fitting the long edge into `long_edge`.
     pub async fn process(&self, bytes: Vec<u8>, long_edge: u32) -> Result<Processed, MediaError> {
-        let _permit = self.permits.acquire().await.ok();
-        match tokio::task::spawn_blocking(move || pipeline::process(&bytes, long_edge)).await {
+        let plan = pipeline::plan(&bytes)?;
+        let needed_mb = plan.memory_cost(bytes.len(), long_edge).div_ceil(MIB);
+        if needed_mb > self.budget_mb {
+            return Err(MediaError::NeedsTooMuchMemory {
+                needed_mb,
+                budget_mb: self.budget_mb,
+            });
+        }
+        let _permit = self
+            .budget
+            .acquire_many(needed_mb as u32)
+            .await
+            .map_err(|_| MediaError::Damaged)?;
+        let work = move || pipeline::process_planned(&bytes, &plan, long_edge);
+        match tokio::task::spawn_blocking(work).await {
             Ok(result) => result,
             Err(e) => std::panic::resume_unwind(e.into_panic()),
         }

@@ -1,16 +1,22 @@
 //! The image pipeline. Accepts JPEG, PNG, WebP and GIF (first frame), recognised by content.
-//! Refuses anything over 12,000 px a side or needing more than `MAX_DECODE_BYTES` to decode,
-//! before decoding it. Applies the EXIF orientation, then re-encodes as JPEG: the output carries
-//! no metadata at all, so a phone's GPS position never reaches the store.
+//! Reads the header first ([`plan`]): the size, and so the memory a decode needs, is known
+//! before anything is decoded, so the caller can refuse or queue it. Applies the EXIF
+//! orientation, then re-encodes as JPEG: the output carries no metadata at all, so a phone's
+//! GPS position never reaches the store. JPEGs are decoded in strict mode: a cut-off upload is
+//! refused, even one that happens to end with an end-of-image marker.
 
 use std::io::Cursor;
 
 use image::codecs::jpeg::JpegEncoder;
-use image::{DynamicImage, ImageDecoder, ImageError, ImageFormat, ImageReader, Limits, RgbImage};
+use image::metadata::Orientation;
+use image::{
+    DynamicImage, GrayImage, ImageDecoder, ImageError, ImageFormat, ImageReader, Limits, RgbImage,
+};
+use zune_core::bytestream::ZCursor;
+use zune_core::colorspace::ColorSpace;
+use zune_core::options::DecoderOptions;
 
 pub const MAX_SIDE: u32 = 12_000;
-/// The most memory one decode may take (a 48-megapixel RGB photo needs 144 MiB).
-pub const MAX_DECODE_BYTES: u64 = 192 * 1024 * 1024;
 /// Long edge of a stored meal photo.
 pub const PHOTO_EDGE: u32 = 2048;
 /// Long edge of a stored avatar.
@@ -27,6 +33,9 @@ pub enum MediaError {
     Damaged,
     #[error("the image is too large")]
     TooLarge,
+    /// Decoding it would need more memory than the server allows for images at once.
+    #[error("the image needs {needed_mb} MiB to process; the limit is {budget_mb} MiB")]
+    NeedsTooMuchMemory { needed_mb: u64, budget_mb: u64 },
 }
 
 /// A cleaned image: the stored size and its thumbnail, both JPEG.
@@ -51,37 +60,215 @@ impl std::fmt::Debug for Processed {
     }
 }
 
-pub fn process(bytes: &[u8], long_edge: u32) -> Result<Processed, MediaError> {
+/// What an upload is, read from its header without decoding it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Plan {
+    pub format: ImageFormat,
+    pub width: u32,
+    pub height: u32,
+    /// Bytes of the decoded pixels.
+    pub decoded_bytes: u64,
+    /// A progressive JPEG keeps every coefficient (2 bytes per sample) until its last scan.
+    pub progressive: bool,
+}
+
+impl Plan {
+    /// The most memory processing it takes: the input, the decoder's buffers, the decoded
+    /// pixels and the resized copy with its thumbnail and encodings. Measured, rounded up.
+    pub fn memory_cost(&self, input_len: usize, long_edge: u32) -> u64 {
+        let coefficients = if self.progressive {
+            self.decoded_bytes * 2
+        } else {
+            0
+        };
+        let (w, h) = fit_within(self.width, self.height, long_edge);
+        let resized = u64::from(w) * u64::from(h) * 4;
+        // Decoders other than JPEG keep a working copy about half the output's size.
+        let working = if self.format == ImageFormat::Jpeg {
+            0
+        } else {
+            self.decoded_bytes / 2
+        };
+        input_len as u64 + self.decoded_bytes + coefficients + working + resized * 2
+    }
+}
+
+fn sniff(bytes: &[u8]) -> Result<ImageFormat, MediaError> {
     let format = image::guess_format(bytes).map_err(|_| MediaError::NotAnImage)?;
-    if !matches!(
-        format,
-        ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::WebP | ImageFormat::Gif
-    ) {
-        return Err(MediaError::NotAnImage);
+    match format {
+        ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::WebP | ImageFormat::Gif => Ok(format),
+        _ => Err(MediaError::NotAnImage),
     }
-    // The JPEG decoder fills in missing data silently; an upload cut off mid-way must be refused.
-    if format == ImageFormat::Jpeg && !jpeg_is_complete(bytes) {
-        return Err(MediaError::Damaged);
-    }
+}
+
+fn jpeg_decoder(bytes: &[u8]) -> zune_jpeg::JpegDecoder<ZCursor<&[u8]>> {
+    let options = DecoderOptions::default()
+        .set_strict_mode(true)
+        .set_max_width(MAX_SIDE as usize)
+        .set_max_height(MAX_SIDE as usize);
+    zune_jpeg::JpegDecoder::new_with_options(ZCursor::new(bytes), options)
+}
+
+fn other_decoder(bytes: &[u8], format: ImageFormat) -> Result<impl ImageDecoder + '_, MediaError> {
     let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
     let mut limits = Limits::default();
     limits.max_image_width = Some(MAX_SIDE);
     limits.max_image_height = Some(MAX_SIDE);
-    limits.max_alloc = Some(MAX_DECODE_BYTES);
+    limits.max_alloc = None;
     reader.limits(limits);
-    let mut decoder = reader.into_decoder().map_err(classify)?;
-    // Checked here as well: not every decoder honours max_alloc.
-    let (w, h) = decoder.dimensions();
-    if w > MAX_SIDE || h > MAX_SIDE || decoder.total_bytes() > MAX_DECODE_BYTES {
+    reader.into_decoder().map_err(classify)
+}
+
+/// Reads the header: format, size and what decoding will take. Refuses what is not an image we
+/// take, or is larger than [`MAX_SIDE`] on a side.
+pub fn plan(bytes: &[u8]) -> Result<Plan, MediaError> {
+    let format = sniff(bytes)?;
+    let plan = if format == ImageFormat::Jpeg {
+        let mut decoder = jpeg_decoder(bytes);
+        decoder.decode_headers().map_err(|e| match e {
+            zune_jpeg::errors::DecodeErrors::LargeDimensions(_) => MediaError::TooLarge,
+            _ => MediaError::Damaged,
+        })?;
+        let (w, h) = decoder.dimensions().ok_or(MediaError::Damaged)?;
+        let (w, h) = (w as u32, h as u32);
+        let channels: u64 = if is_luma(decoder.input_colorspace()) {
+            1
+        } else {
+            3
+        };
+        Plan {
+            format,
+            width: w,
+            height: h,
+            decoded_bytes: u64::from(w) * u64::from(h) * channels,
+            progressive: decoder.info().is_some_and(|i| i.sof.is_progressive()),
+        }
+    } else {
+        let decoder = other_decoder(bytes, format)?;
+        let (w, h) = decoder.dimensions();
+        Plan {
+            format,
+            width: w,
+            height: h,
+            decoded_bytes: decoder.total_bytes(),
+            progressive: false,
+        }
+    };
+    if plan.width > MAX_SIDE || plan.height > MAX_SIDE {
         return Err(MediaError::TooLarge);
     }
-    if w == 0 || h == 0 {
+    if plan.width == 0 || plan.height == 0 {
         return Err(MediaError::Damaged);
     }
+    Ok(plan)
+}
+
+fn is_luma(space: Option<ColorSpace>) -> bool {
+    matches!(space, Some(ColorSpace::Luma | ColorSpace::LumaA))
+}
+
+/// Where the main image's end-of-image marker is: segments are walked from the start (an EXIF
+/// thumbnail inside APP1 is skipped whole), then the entropy-coded scans, whose bytes never
+/// hold a marker other than RSTn. `None` when the file ends first.
+fn end_of_image(bytes: &[u8]) -> Option<usize> {
+    let mut at = 2; // after SOI
+    let mut in_scan = false;
+    while at + 1 < bytes.len() {
+        if bytes[at] != 0xFF {
+            if !in_scan {
+                return None;
+            }
+            at += 1;
+            continue;
+        }
+        let marker = bytes[at + 1];
+        match marker {
+            0xD9 => return Some(at),
+            // Stuffed 0xFF, fill bytes and restart markers belong to the scan.
+            0x00 | 0xFF | 0xD0..=0xD7 if in_scan => at += if marker == 0xFF { 1 } else { 2 },
+            0x01 | 0xD0..=0xD8 => at += 2,
+            _ => {
+                let len = usize::from(u16::from_be_bytes([
+                    *bytes.get(at + 2)?,
+                    *bytes.get(at + 3)?,
+                ]));
+                at += 2 + len;
+                in_scan = marker == 0xDA;
+            }
+        }
+    }
+    None
+}
+
+/// The JPEG as the strict decode reads it: a baseline image is cut before its end marker, with
+/// a few zero bytes instead. zune-jpeg fills a scan that an end marker cuts short with zeros
+/// even in strict mode; without the marker it runs out of data and says so. A progressive
+/// image must find a marker after its last scan, so it keeps its end: a cut inside its final
+/// scan is filled (as browsers show it), a cut anywhere else is refused.
+fn strict_input(bytes: &[u8], progressive: bool) -> Result<Vec<u8>, MediaError> {
+    let end = end_of_image(bytes).ok_or(MediaError::Damaged)?;
+    if progressive {
+        return Ok(bytes[..end + 2].to_vec());
+    }
+    let mut input = Vec::with_capacity(end + 16);
+    input.extend_from_slice(&bytes[..end]);
+    input.extend_from_slice(&[0; 16]);
+    Ok(input)
+}
+
+/// Decodes a JPEG completely (strict: missing data is an error, not grey blocks).
+fn decode_jpeg(bytes: &[u8], progressive: bool) -> Result<(DynamicImage, Orientation), MediaError> {
+    let input = strict_input(bytes, progressive)?;
+    let mut decoder = jpeg_decoder(&input);
+    decoder.decode_headers().map_err(|_| MediaError::Damaged)?;
+    let luma = is_luma(decoder.input_colorspace());
+    let out = if luma {
+        ColorSpace::Luma
+    } else {
+        ColorSpace::RGB
+    };
+    decoder.set_options(decoder.options().jpeg_set_out_colorspace(out));
     let orientation = decoder
-        .orientation()
-        .unwrap_or(image::metadata::Orientation::NoTransforms);
-    let img = DynamicImage::from_decoder(decoder).map_err(classify)?;
+        .exif()
+        .and_then(|exif| Orientation::from_exif_chunk(exif))
+        .unwrap_or(Orientation::NoTransforms);
+    let (w, h) = decoder.dimensions().ok_or(MediaError::Damaged)?;
+    let pixels = decoder.decode().map_err(|_| MediaError::Damaged)?;
+    let (w, h) = (w as u32, h as u32);
+    let img = if luma {
+        GrayImage::from_raw(w, h, pixels).map(DynamicImage::ImageLuma8)
+    } else {
+        RgbImage::from_raw(w, h, pixels).map(DynamicImage::ImageRgb8)
+    };
+    Ok((img.ok_or(MediaError::Damaged)?, orientation))
+}
+
+fn decode_other(
+    bytes: &[u8],
+    format: ImageFormat,
+) -> Result<(DynamicImage, Orientation), MediaError> {
+    let mut decoder = other_decoder(bytes, format)?;
+    let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
+    Ok((
+        DynamicImage::from_decoder(decoder).map_err(classify)?,
+        orientation,
+    ))
+}
+
+/// Reads the header, then decodes and cleans the image (see [`process_planned`]).
+pub fn process(bytes: &[u8], long_edge: u32) -> Result<Processed, MediaError> {
+    let plan = plan(bytes)?;
+    process_planned(bytes, &plan, long_edge)
+}
+
+/// Decodes an image whose header [`plan`] read, fits its long edge into `long_edge`, turns it
+/// upright and encodes it and its thumbnail as JPEG.
+pub fn process_planned(bytes: &[u8], plan: &Plan, long_edge: u32) -> Result<Processed, MediaError> {
+    let (img, orientation) = if plan.format == ImageFormat::Jpeg {
+        decode_jpeg(bytes, plan.progressive)?
+    } else {
+        decode_other(bytes, plan.format)?
+    };
     // Shrink first with a box filter (area average: no aliasing, and no float buffers the size
     // of the photo), then turn upright: rotating the small image is cheaper. The bound is
     // square, so the order does not change the result's size.
@@ -100,21 +287,6 @@ pub fn process(bytes: &[u8], long_edge: u32) -> Result<Processed, MediaError> {
         full: encode(&full)?,
         thumb: encode(&thumb)?,
     })
-}
-
-/// A complete JPEG has an end-of-image marker after its (first) start-of-scan marker. Data after
-/// the marker is allowed: some cameras append their own.
-fn jpeg_is_complete(bytes: &[u8]) -> bool {
-    let find = |marker: [u8; 2], from: usize| {
-        bytes
-            .get(from..)
-            .and_then(|rest| rest.windows(2).position(|w| w == marker))
-            .map(|i| i + from)
-    };
-    match find([0xFF, 0xDA], 2) {
-        Some(scan) => find([0xFF, 0xD9], scan + 2).is_some(),
-        None => false,
-    }
 }
 
 fn classify(err: ImageError) -> MediaError {
@@ -163,7 +335,7 @@ fn encode(img: &RgbImage) -> Result<Vec<u8>, MediaError> {
 mod tests {
     use super::*;
     use crate::media::fixtures::{
-        GPS_MARKER, contains, png_header_only, two_colour_jpeg, with_exif,
+        GPS_MARKER, contains, photo_like_jpeg, png_header_only, two_colour_jpeg, with_exif,
     };
 
     #[test]
@@ -253,13 +425,67 @@ mod tests {
     #[test]
     fn a_decompression_bomb_is_refused_before_decoding() {
         assert_eq!(
-            process(&png_header_only(20_000, 20_000), PHOTO_EDGE).unwrap_err(),
+            plan(&png_header_only(20_000, 20_000)).unwrap_err(),
             MediaError::TooLarge
         );
-        // Within the side limit but too much memory to decode (11,000² RGBA = 484 MB).
-        assert_eq!(
-            process(&png_header_only(11_000, 11_000), PHOTO_EDGE).unwrap_err(),
-            MediaError::TooLarge
-        );
+        // Within the side limit: the plan says what it would cost, without decoding.
+        let bomb = png_header_only(11_000, 11_000);
+        let cost = plan(&bomb).unwrap().memory_cost(bomb.len(), PHOTO_EDGE);
+        assert!(cost > 400 * 1024 * 1024, "{cost}");
+    }
+
+    #[test]
+    fn a_cut_off_jpeg_is_refused_even_when_it_ends_with_an_end_marker() {
+        let jpeg = photo_like_jpeg(640, 480);
+        let mut cut = jpeg[..jpeg.len() * 2 / 3].to_vec();
+        cut.extend_from_slice(&[0xFF, 0xD9]);
+        assert_eq!(process(&cut, PHOTO_EDGE).unwrap_err(), MediaError::Damaged);
+        assert!(process(&jpeg, PHOTO_EDGE).is_ok());
+    }
+
+    #[test]
+    fn a_progressive_jpeg_decodes_whole_and_is_refused_when_cut() {
+        let jpeg = include_bytes!("../../tests/fixtures/progressive.jpg");
+        let plan = plan(jpeg).unwrap();
+        assert!(plan.progressive);
+        let out = process(jpeg, PHOTO_EDGE).unwrap();
+        assert_eq!((out.width, out.height), (160, 120));
+        // Cut off: refused.
+        for keep in [jpeg.len() / 2, jpeg.len() * 3 / 4, jpeg.len() - 40] {
+            let cut = jpeg[..keep].to_vec();
+            assert_eq!(
+                process(&cut, PHOTO_EDGE).unwrap_err(),
+                MediaError::Damaged,
+                "cut at {keep} of {}",
+                jpeg.len()
+            );
+        }
+    }
+
+    #[test]
+    fn trailing_data_and_an_exif_thumbnail_do_not_hide_the_end() {
+        let jpeg = with_exif(&two_colour_jpeg(64, 64), 1);
+        let end = end_of_image(&jpeg).unwrap();
+        assert_eq!(end, jpeg.len() - 2);
+        let mut trailer = jpeg.clone();
+        trailer.extend_from_slice(b"\xFF\xD8camera trailer\xFF\xD9");
+        assert_eq!(end_of_image(&trailer), Some(end));
+        assert!(process(&trailer, PHOTO_EDGE).is_ok());
+    }
+
+    #[test]
+    fn the_memory_cost_follows_the_pixels_and_the_kind_of_jpeg() {
+        let jpeg = two_colour_jpeg(4000, 3000);
+        let baseline = plan(&jpeg).unwrap();
+        assert_eq!((baseline.width, baseline.height), (4000, 3000));
+        assert!(!baseline.progressive);
+        let cost = baseline.memory_cost(jpeg.len(), PHOTO_EDGE);
+        // 12 MP: 36 MB of pixels, plus the resized copy; well under the default budget.
+        assert!((36_000_000..80 * 1024 * 1024).contains(&cost), "{cost}");
+        let progressive = Plan {
+            progressive: true,
+            ..baseline
+        };
+        assert!(progressive.memory_cost(jpeg.len(), PHOTO_EDGE) > cost + 70_000_000);
     }
 }

@@ -132,6 +132,7 @@ impl Services {
                         reason: e.to_string(),
                     })?,
             );
+        let images = Images::new(settings.limits.image_memory_mb);
         Ok(Services {
             limits: Limits::new(&store, &settings.limits),
             device_key,
@@ -139,7 +140,7 @@ impl Services {
             store,
             feed,
             hasher: Hasher::new(tuning.password_iterations),
-            images: Images::default(),
+            images,
             jobs_wake,
             pages: page_cache::PageCache::default(),
             started: Instant::now(),

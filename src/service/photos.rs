@@ -28,6 +28,11 @@ fn refused(err: MediaError, title: &str) -> DomainError {
             title,
             format!("The image is too large; it can be at most {MAX_SIDE} pixels on each side."),
         ),
+        MediaError::NeedsTooMuchMemory { .. } => DomainError::too_large(
+            title,
+            "The image has too many pixels for this server to process. Please choose a \
+             smaller photo (most phones can save at a lower resolution).",
+        ),
     }
 }
 

@@ -371,3 +371,22 @@ async fn profile_picture_is_set_replaced_and_private() {
     );
     assert_eq!(server.get(&second).await.status(), 401);
 }
+
+#[tokio::test]
+async fn photos_wait_for_the_memory_budget_and_one_too_big_for_it_is_refused() {
+    // A budget that one 12 MP photo fits in, but not two at once.
+    let server = TestServer::start_with(|s| s.limits.image_memory_mb = 64).await;
+    let mum = family(&server, "mum@example.org").await;
+    let photo = two_colour_jpeg(4000, 3000);
+    let uploads = (0..4).map(|_| upload(&server, &mum, "/api/media", photo.clone(), "big.jpg"));
+    for resp in futures_util::future::join_all(uploads).await {
+        assert_eq!(resp.status(), 201, "queued, then processed");
+    }
+
+    let server = TestServer::start_with(|s| s.limits.image_memory_mb = 16).await;
+    let mum = family(&server, "mum@example.org").await;
+    let resp = upload(&server, &mum, "/api/media", photo, "big.jpg").await;
+    let (title, message, _) = error(resp, 413).await;
+    assert_eq!(title, "Photo upload failed");
+    assert!(message.contains("too many pixels"), "{message}");
+}
