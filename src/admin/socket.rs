@@ -116,7 +116,7 @@ impl Acceptor for PeerChecked {
                 _ => {
                     let uid = peer.map_or_else(|_| "unknown".to_string(), |u| u.to_string());
                     tracing::warn!(peer_uid = %uid, "admin socket: refused a user other than the server's own or root");
-                    const BODY: &str = r#"{"message":"Only the user running the server (or root) may use the admin socket.","exit_code":1}"#;
+                    const BODY: &str = r#"{"message":"Only the user running the server (or root) may use the admin socket.","exit_code":5}"#;
                     let reply = format!(
                         "HTTP/1.1 403 Forbidden\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{BODY}",
                         BODY.len()
