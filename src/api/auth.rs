@@ -124,6 +124,23 @@ pub enum AcceptedResponse {
     Accepted(Json<Notice>),
 }
 
+/// [`signed_in`] after a password: the browser's device cookie is renewed too.
+async fn remembered(
+    app: &App,
+    client: &ClientInfo,
+    known: &accounts::SignedInAs,
+    created: bool,
+) -> Result<WithCookies, ApiError> {
+    signed_in(
+        app,
+        client,
+        &known.user,
+        Some(&known.device_cookie),
+        created,
+    )
+    .await
+}
+
 /// Starts a session for `user` and answers with its cookie, and the device cookie if given.
 async fn signed_in(
     app: &App,
@@ -196,14 +213,7 @@ impl AuthApi {
             device_cookie: device_cookie_of(req),
         };
         let known = accounts::login(&app, &b.email, &b.password, who).await?;
-        signed_in(
-            &app,
-            &client,
-            &known.user,
-            Some(&known.device_cookie),
-            false,
-        )
-        .await
+        remembered(&app, &client, &known, false).await
     }
 
     /// Creates a guest account and signs it in.
@@ -305,13 +315,6 @@ impl AuthApi {
     ) -> Result<WithCookies, ApiError> {
         let user = accounts::reset_password(&app, &token.0, body.0.password).await?;
         let known = accounts::remembered(&app, user, device_cookie_of(req));
-        signed_in(
-            &app,
-            &client,
-            &known.user,
-            Some(&known.device_cookie),
-            false,
-        )
-        .await
+        remembered(&app, &client, &known, false).await
     }
 }

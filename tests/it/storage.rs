@@ -47,42 +47,31 @@ async fn a_guest_fills_its_small_quota_and_then_gets_a_507() {
     assert!(used <= 1024 * 1024, "{used} bytes stored over a 1 MB quota");
 }
 
+async fn small_photo(server: &TestServer, client: &reqwest::Client) -> reqwest::Response {
+    upload(
+        server,
+        client,
+        "/api/media",
+        photo_like_jpeg(64, 64),
+        "p.jpg",
+    )
+    .await
+}
+
 #[tokio::test]
 async fn uploads_are_rate_limited_per_family() {
     let server = TestServer::start_with(|s| s.limits.guest_uploads_per_hour = 3).await;
     let client = guest(&server).await;
     for _ in 0..3 {
-        let resp = upload(
-            &server,
-            &client,
-            "/api/media",
-            photo_like_jpeg(64, 64),
-            "p.jpg",
-        )
-        .await;
-        assert_eq!(resp.status(), 201);
+        assert_eq!(small_photo(&server, &client).await.status(), 201);
     }
-    let resp = upload(
-        &server,
-        &client,
-        "/api/media",
-        photo_like_jpeg(64, 64),
-        "p.jpg",
-    )
-    .await;
+    let resp = small_photo(&server, &client).await;
     assert!(resp.headers().contains_key("retry-after"));
     let (title, _, _) = error(resp, 429).await;
     assert_eq!(title, "Too many attempts");
     // Another family is not held by it.
     let other = guest(&server).await;
-    let resp = upload(
-        &server,
-        &other,
-        "/api/media",
-        photo_like_jpeg(64, 64),
-        "p.jpg",
-    )
-    .await;
+    let resp = small_photo(&server, &other).await;
     assert_eq!(resp.status(), 201);
 }
 
@@ -91,14 +80,7 @@ async fn a_low_disk_refuses_uploads_keeps_meals_and_shows_in_health() {
     // More free space asked for than any disk has: the disk counts as low.
     let server = TestServer::start_with(|s| s.limits.min_free_disk_mb = 16_777_216).await;
     let client = guest(&server).await;
-    let resp = upload(
-        &server,
-        &client,
-        "/api/media",
-        photo_like_jpeg(64, 64),
-        "p.jpg",
-    )
-    .await;
+    let resp = small_photo(&server, &client).await;
     let (_, message, _) = error(resp, 507).await;
     assert!(message.contains("disk is nearly full"), "{message}");
     let health = json(server.get("/api/health").await, 200).await;
