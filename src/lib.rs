@@ -13,6 +13,7 @@ pub mod domain;
 pub mod events;
 pub mod jobs;
 pub mod media;
+pub mod memory;
 pub mod server;
 pub mod service;
 pub mod store;

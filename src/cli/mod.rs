@@ -73,6 +73,7 @@ enum ConfigCommand {
 /// Parses the command line and runs the command.
 pub fn run() -> ExitCode {
     install_panic_hook();
+    crate::memory::tune_allocator();
     // Everything the program creates (store files, the admin socket, exports) is private.
     crate::store::private_umask();
     let cli = Cli::parse();
