@@ -146,8 +146,12 @@ class ServerProc:
     def __init__(self, data_dir, log_path):
         self.port = free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith("HIGHCHAIR_")}
+        # A load test, not a test of the limits: photo uploads are not rate-limited here, and
+        # the low-disk guard is off (CI disks can be small).
         env.update(HIGHCHAIR_AUTH_ALLOW_SIGNUP="true", HIGHCHAIR_LOG_LEVEL="info",
-                   HIGHCHAIR_LIMITS_MIN_FREE_DISK_MB="0")
+                   HIGHCHAIR_LIMITS_MIN_FREE_DISK_MB="0",
+                   HIGHCHAIR_LIMITS_UPLOADS_PER_HOUR="100000",
+                   HIGHCHAIR_LIMITS_GUEST_UPLOADS_PER_HOUR="100000")
         self.log_path = log_path
         with open(log_path, "ab") as log:
             self.proc = subprocess.Popen(
