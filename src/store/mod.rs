@@ -141,8 +141,20 @@ impl Store {
             .cache_capacity(u64::from(cache_mb) * 1024 * 1024)
             .flush_every_ms(Some(500));
         // sled can panic on some damaged files; report that as an unusable directory, not a trace.
-        let opened = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| config.open()))
-            .map_err(|_| unusable("the database files are damaged".into()))?;
+        let open = || {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| config.open()))
+                .map_err(|_| unusable("the database files are damaged".into()))
+        };
+        // We hold the directory lock, so sled's own lock can only be held by a store of this
+        // process that was just dropped and whose flush thread has not finished: wait for it.
+        let mut opened = open()?;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while matches!(&opened, Err(sled::Error::Io(e)) if e.to_string().contains("could not acquire lock"))
+            && std::time::Instant::now() < deadline
+        {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            opened = open()?;
+        }
         let db = opened.map_err(|e| match e {
             sled::Error::Io(io) if io.kind() == std::io::ErrorKind::WouldBlock => {
                 OpenError::InUse(dir.clone())
