@@ -16,10 +16,22 @@ pub struct ClientInfo {
 }
 
 impl ClientInfo {
-    /// A key for per-IP limits.
+    /// A key for per-IP limits: the IPv4 address, or the IPv6 /64 (one client's share).
     pub fn ip_key(&self) -> String {
         self.ip
-            .map_or_else(|| "unknown".into(), |ip| ip.to_string())
+            .map_or_else(|| "unknown".into(), |ip| client_key(ip).to_string())
+    }
+}
+
+/// Where requests come from, for limits: IPv4 addresses, and IPv6 /64 networks (a client
+/// usually has a whole /64 and could otherwise take a new address for every attempt).
+pub fn client_key(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            IpAddr::V6(std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+        }
+        v4 => v4,
     }
 }
 

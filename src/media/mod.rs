@@ -42,12 +42,19 @@ impl Images {
                 budget_mb: self.budget_mb,
             });
         }
-        let _permit = self
+        let permit = self
             .budget
-            .acquire_many(needed_mb as u32)
+            .clone()
+            .acquire_many_owned(needed_mb as u32)
             .await
             .map_err(|_| MediaError::Damaged)?;
-        let work = move || pipeline::process_planned(&bytes, &plan, long_edge);
+        // The permit goes with the work: if the request is dropped, the decode still runs to its
+        // end and keeps its share of the budget until then.
+        let work = move || {
+            let result = pipeline::process_planned(&bytes, &plan, long_edge);
+            drop(permit);
+            result
+        };
         match tokio::task::spawn_blocking(work).await {
             Ok(result) => result,
             Err(e) => std::panic::resume_unwind(e.into_panic()),

@@ -109,12 +109,22 @@ fn jpeg_decoder(bytes: &[u8]) -> zune_jpeg::JpegDecoder<ZCursor<&[u8]>> {
     zune_jpeg::JpegDecoder::new_with_options(ZCursor::new(bytes), options)
 }
 
-fn other_decoder(bytes: &[u8], format: ImageFormat) -> Result<impl ImageDecoder + '_, MediaError> {
+/// What reading a header may allocate (a PNG's colour profile is inflated while the header is
+/// read; a real one is a few KiB).
+const HEADER_ALLOC: u64 = 8 * 1024 * 1024;
+
+/// A PNG, WebP or GIF decoder that may allocate at most `max_alloc` bytes in all: a GIF frame
+/// larger than its screen or a compressed colour profile cannot take more than was planned.
+fn other_decoder(
+    bytes: &[u8],
+    format: ImageFormat,
+    max_alloc: u64,
+) -> Result<impl ImageDecoder + '_, MediaError> {
     let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
     let mut limits = Limits::default();
     limits.max_image_width = Some(MAX_SIDE);
     limits.max_image_height = Some(MAX_SIDE);
-    limits.max_alloc = None;
+    limits.max_alloc = Some(max_alloc);
     reader.limits(limits);
     reader.into_decoder().map_err(classify)
 }
@@ -144,7 +154,7 @@ pub fn plan(bytes: &[u8]) -> Result<Plan, MediaError> {
             progressive: decoder.info().is_some_and(|i| i.sof.is_progressive()),
         }
     } else {
-        let decoder = other_decoder(bytes, format)?;
+        let decoder = other_decoder(bytes, format, HEADER_ALLOC)?;
         let (w, h) = decoder.dimensions();
         Plan {
             format,
@@ -246,8 +256,9 @@ fn decode_jpeg(bytes: &[u8], progressive: bool) -> Result<(DynamicImage, Orienta
 fn decode_other(
     bytes: &[u8],
     format: ImageFormat,
+    max_alloc: u64,
 ) -> Result<(DynamicImage, Orientation), MediaError> {
-    let mut decoder = other_decoder(bytes, format)?;
+    let mut decoder = other_decoder(bytes, format, max_alloc)?;
     let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
     Ok((
         DynamicImage::from_decoder(decoder).map_err(classify)?,
@@ -267,7 +278,8 @@ pub fn process_planned(bytes: &[u8], plan: &Plan, long_edge: u32) -> Result<Proc
     let (img, orientation) = if plan.format == ImageFormat::Jpeg {
         decode_jpeg(bytes, plan.progressive)?
     } else {
-        decode_other(bytes, plan.format)?
+        // The decoded pixels were planned for; anything beyond is a hostile file.
+        decode_other(bytes, plan.format, plan.decoded_bytes + HEADER_ALLOC)?
     };
     // Shrink first with a box filter (area average: no aliasing, and no float buffers the size
     // of the photo), then turn upright: rotating the small image is cheaper. The bound is
@@ -432,6 +444,18 @@ mod tests {
         let bomb = png_header_only(11_000, 11_000);
         let cost = plan(&bomb).unwrap().memory_cost(bomb.len(), PHOTO_EDGE);
         assert!(cost > 400 * 1024 * 1024, "{cost}");
+    }
+
+    #[test]
+    fn a_gif_frame_larger_than_its_screen_and_a_colour_profile_bomb_are_refused() {
+        // A 1x1 screen holding a 6000x6000 frame (16 KB; 144 MB to decode).
+        let gif = include_bytes!("../../tests/fixtures/gif-frame-bomb.gif");
+        assert_eq!(process(gif, PHOTO_EDGE).unwrap_err(), MediaError::TooLarge);
+        // A 1x1 PNG whose colour profile inflates to 64 MiB (65 KB): png stops inflating at the
+        // allocation limit and drops the profile (the output carries none anyway).
+        let png = include_bytes!("../../tests/fixtures/png-iccp-bomb.png");
+        let out = process(png, PHOTO_EDGE).unwrap();
+        assert_eq!((out.width, out.height), (1, 1));
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! The HTTP accept loop. poem's own `Server` holds an idle or half-sent connection for ever and
+//! The HTTP/1.1 accept loop. poem's own `Server` holds an idle or half-sent connection for ever and
 //! spins when the process runs out of file descriptors, so connections are served here: capped
 //! in total and per client IP (refused with a short 503 rather than exhausting descriptors),
 //! closed when a request head, a body or an idle keep-alive takes too long, and all gone within
@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::io;
-use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -16,11 +16,12 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http_body::{Body as HttpBody, Frame, SizeHint};
-use hyper_util::rt::{TokioExecutor, TokioIo};
-use hyper_util::server::conn::auto;
+use hyper_util::rt::TokioIo;
 use ipnet::IpNet;
 use poem::web::{LocalAddr, RemoteAddr};
 use poem::{Addr, Endpoint, Response};
+
+use crate::api::client::client_key;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, watch};
@@ -199,26 +200,6 @@ fn refuse(stream: TcpStream) {
     while matches!(stream.try_read(&mut sink), Ok(n) if n > 0) {}
     if let Ok(stream) = stream.into_std() {
         let _ = stream.shutdown(std::net::Shutdown::Write);
-    }
-}
-
-/// Where connections come from: IPv4 addresses, and IPv6 /64 networks (one client's share).
-fn client_key(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V4(_) => ip,
-        IpAddr::V6(v6) => {
-            let segments = v6.segments();
-            IpAddr::V6(Ipv6Addr::new(
-                segments[0],
-                segments[1],
-                segments[2],
-                segments[3],
-                0,
-                0,
-                0,
-                0,
-            ))
-        }
     }
 }
 
@@ -521,13 +502,12 @@ async fn serve_connection<E>(
         }
     });
 
-    let mut builder = auto::Builder::new(TokioExecutor::new());
-    builder.http1().max_buf_size(MAX_HEAD_BYTES);
-    builder
-        .http2()
-        .max_concurrent_streams(32)
-        .max_header_list_size(MAX_HEAD_BYTES as u32);
-    let conn = builder.serve_connection(io, service);
+    // HTTP/1.1 only: browsers speak HTTP/2 only over TLS, which a proxy in front terminates,
+    // and plain-text HTTP/2 would bypass the body limits and the deadlines above (a stream
+    // whose flow-control window stays at zero never blocks a write).
+    let conn = hyper::server::conn::http1::Builder::new()
+        .max_buf_size(MAX_HEAD_BYTES)
+        .serve_connection(io, service);
     tokio::pin!(conn);
 
     let mut tick = tokio::time::interval(TICK);

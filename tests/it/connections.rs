@@ -173,3 +173,23 @@ fn sigterm_exits_within_seconds_whatever_clients_hold_open() {
     assert_eq!(status.code(), Some(0));
     drop(held);
 }
+
+#[tokio::test]
+async fn plain_text_http2_is_not_spoken() {
+    // HTTP/2 without TLS would bypass the body limits and deadlines; browsers never use it.
+    let server = TestServer::start().await;
+    let addr = server.url.trim_start_matches("http://").to_string();
+    let answer = tokio::task::spawn_blocking(move || {
+        let mut stream = connect(&addr);
+        stream
+            .write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
+            .unwrap();
+        read_until_closed(stream).0
+    })
+    .await
+    .unwrap();
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 "),
+        "{answer:?}"
+    );
+}
