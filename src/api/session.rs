@@ -39,11 +39,16 @@ pub fn device_cookie(value: &str, secure: bool) -> String {
 
 /// The device cookie a request carries, if any.
 pub fn device_cookie_of(req: &Request) -> Option<&str> {
+    cookie_of(req, crate::auth::device::DEVICE_COOKIE)
+}
+
+/// The non-empty value of cookie `name` in a request's `Cookie` headers.
+fn cookie_of<'a>(req: &'a Request, name: &str) -> Option<&'a str> {
     req.headers()
         .get_all(poem::http::header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
-        .find_map(crate::auth::device::from_cookie_header)
+        .find_map(|header| cookie_value(header, name))
 }
 
 /// Whether cookies must be marked Secure for this request.
@@ -53,10 +58,15 @@ pub fn secure_cookies(app: &App, client: &ClientInfo) -> bool {
 
 /// The session cookie's token in a `Cookie` header, if any.
 pub fn token_from_cookie_header(header: &str) -> Option<&str> {
+    cookie_value(header, SESSION_COOKIE)
+}
+
+/// The non-empty value of cookie `name` in one `Cookie` header.
+fn cookie_value<'a>(header: &'a str, name: &str) -> Option<&'a str> {
     header
         .split(';')
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == SESSION_COOKIE)
+        .find(|(n, _)| *n == name)
         .map(|(_, value)| value.trim())
         .filter(|value| !value.is_empty())
 }
@@ -93,13 +103,7 @@ impl<'a> FromRequest<'a> for CurrentUser {
         let Some(app) = req.data::<App>() else {
             return Ok(CurrentUser(None));
         };
-        let token = req
-            .headers()
-            .get_all(poem::http::header::COOKIE)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .find_map(token_from_cookie_header);
-        let Some(token) = token else {
+        let Some(token) = cookie_of(req, SESSION_COOKIE) else {
             return Ok(CurrentUser(None));
         };
         match sessions::resume(app, token) {
@@ -135,5 +139,9 @@ mod tests {
         );
         assert_eq!(token_from_cookie_header("highchair_session="), None);
         assert_eq!(token_from_cookie_header("other=1"), None);
+        assert_eq!(
+            cookie_value("a=b; highchair_device=t1~t2; c=d", "highchair_device"),
+            Some("t1~t2")
+        );
     }
 }

@@ -106,16 +106,6 @@ fn tokens(cookie: &str) -> impl Iterator<Item = &str> {
     cookie.split('~').map(str::trim).filter(|t| !t.is_empty())
 }
 
-/// The device cookie's value in a `Cookie` header, if any.
-pub fn from_cookie_header(header: &str) -> Option<&str> {
-    header
-        .split(';')
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == DEVICE_COOKIE)
-        .map(|(_, value)| value.trim())
-        .filter(|value| !value.is_empty())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,10 +171,6 @@ mod tests {
             again.split('~').count(),
             MAX_ENTRIES,
             "no duplicate entries"
-        );
-        assert_eq!(
-            from_cookie_header(&format!("a=b; {DEVICE_COOKIE}={again}; c=d")),
-            Some(again.as_str())
         );
     }
 }

@@ -85,6 +85,11 @@ impl DomainError {
         }
     }
 
+    /// Refused by an attempt limit; `retry_after` is how long until the next attempt counts.
+    pub fn too_many(retry_after: Duration) -> Self {
+        Self::TooManyAttempts { retry_after }
+    }
+
     pub fn storage_full(title: &str, message: impl Into<String>) -> Self {
         Self::StorageFull {
             title: title.into(),

@@ -24,10 +24,6 @@ pub const FORGOT_PASSWORD_MESSAGE: &str = "Highchair runs on your family's own s
 not send e-mail. Ask the person who runs it to reset your password: they run \
 `highchair user reset-password <your e-mail>` and give you a link that is valid for one hour.";
 
-fn too_many(wait: std::time::Duration) -> DomainError {
-    DomainError::TooManyAttempts { retry_after: wait }
-}
-
 /// Creates a parent account. The very first account on a server is always allowed and becomes
 /// the admin; after that `allow_signup` decides (unless the admin creates it).
 pub async fn create_parent(app: &Services, signup: Signup, by_admin: bool) -> AppResult<User> {
@@ -75,7 +71,10 @@ pub async fn create_parent(app: &Services, signup: Signup, by_admin: bool) -> Ap
 /// `POST /api/auth/signup`.
 pub async fn signup(app: &Services, draft: SignupDraft, ip: &str) -> AppResult<User> {
     let signup = draft.validate()?;
-    app.limits.signup_ip.check(ip).map_err(too_many)?;
+    app.limits
+        .signup_ip
+        .check(ip)
+        .map_err(DomainError::too_many)?;
     create_parent(app, signup, false).await
 }
 
@@ -122,14 +121,23 @@ pub async fn login(
     });
     let limits = &app.limits;
     match &device {
-        Some(device) => limits.login_device.check(&device.id).map_err(too_many)?,
+        Some(device) => limits
+            .login_device
+            .check(&device.id)
+            .map_err(DomainError::too_many)?,
         None => {
-            limits.login_ip.check(client.ip).map_err(too_many)?;
+            limits
+                .login_ip
+                .check(client.ip)
+                .map_err(DomainError::too_many)?;
             limits
                 .login_account_ip
                 .check(&format!("{account_key} {}", client.ip))
-                .map_err(too_many)?;
-            limits.login_account.check(&account_key).map_err(too_many)?;
+                .map_err(DomainError::too_many)?;
+            limits
+                .login_account
+                .check(&account_key)
+                .map_err(DomainError::too_many)?;
         }
     }
 
@@ -183,7 +191,10 @@ pub async fn start_guest(app: &Services, draft: GuestDraft, ip: &str) -> AppResu
         .into());
     }
     let guest = draft.validate()?;
-    app.limits.guest_ip.check(ip).map_err(too_many)?;
+    app.limits
+        .guest_ip
+        .check(ip)
+        .map_err(DomainError::too_many)?;
     let password = format!("Guest{}!", random_alphanumeric(10));
     let hash = app.hasher.hash(password).await;
     let now = Utc::now();
@@ -211,7 +222,10 @@ pub async fn start_guest(app: &Services, draft: GuestDraft, ip: &str) -> AppResu
 
 /// `POST /api/auth/forgot-password`: nothing is revealed about the address; limited per IP.
 pub fn forgot_password(app: &Services, ip: &str) -> AppResult<&'static str> {
-    app.limits.forgot_ip.check(ip).map_err(too_many)?;
+    app.limits
+        .forgot_ip
+        .check(ip)
+        .map_err(DomainError::too_many)?;
     tracing::info!("password reset asked for on the sign-in page");
     Ok(FORGOT_PASSWORD_MESSAGE)
 }

@@ -10,7 +10,7 @@ pub async fn send(app: &Services, draft: ContactDraft, ip: &str) -> AppResult<Co
     app.limits
         .contact
         .check(ip)
-        .map_err(|wait| DomainError::TooManyAttempts { retry_after: wait })?;
+        .map_err(DomainError::too_many)?;
     app.store.contact_messages.insert(&message).await?;
     tracing::info!(id = %message.id, "contact message stored");
     Ok(message)

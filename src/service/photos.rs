@@ -60,7 +60,7 @@ fn check_room(app: &Services, family: FamilyId, guest: bool, title: &str) -> App
     };
     limiter
         .check(&family.to_string())
-        .map_err(|wait| DomainError::TooManyAttempts { retry_after: wait })?;
+        .map_err(DomainError::too_many)?;
     let used = app.store.media.family_usage(family)?;
     if used >= limits.storage_quota_bytes(guest) {
         return Err(quota_full(limits.storage_quota_bytes(guest), title).into());
