@@ -108,7 +108,7 @@ pub enum SignedInResponse {
 }
 
 /// A sign-in answer with its `Set-Cookie` headers (an `ApiResponse` header field holds one).
-type WithCookies = poem_openapi::payload::Response<SignedInResponse>;
+pub(super) type WithCookies = poem_openapi::payload::Response<SignedInResponse>;
 
 #[derive(ApiResponse)]
 pub enum SignedOutResponse {
@@ -142,7 +142,7 @@ async fn remembered(
 }
 
 /// Starts a session for `user` and answers with its cookie, and the device cookie if given.
-async fn signed_in(
+pub(super) async fn signed_in(
     app: &App,
     client: &ClientInfo,
     user: &User,

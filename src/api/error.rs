@@ -67,6 +67,9 @@ pub enum ApiError {
     /// Someone else changed it first (`current` is the record as it is now), or it exists.
     #[oai(status = 409)]
     Conflict(Json<ConflictBody>),
+    /// The link has expired.
+    #[oai(status = 410)]
+    Gone(Json<ErrorBody>),
     /// The body or upload is too large.
     #[oai(status = 413)]
     TooLarge(Json<ErrorBody>),
@@ -151,6 +154,7 @@ impl From<DomainError> for ApiError {
             DomainError::StorageFull { title, message } => {
                 ApiError::StorageFull(body(title, message))
             }
+            DomainError::Gone { title, message } => ApiError::Gone(body(title, message)),
         }
     }
 }

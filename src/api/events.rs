@@ -35,6 +35,8 @@ pub enum EventKind {
     Meal,
     Media,
     Profile,
+    /// The family's members or invite links.
+    Family,
     /// Reload everything of the family: changes were missed.
     Resync,
     /// First event of a stream: the revision it starts at.
@@ -63,6 +65,7 @@ impl From<FamilyChange> for FeedEvent {
                 Kind::Meal => EventKind::Meal,
                 Kind::Media => EventKind::Media,
                 Kind::Profile => EventKind::Profile,
+                Kind::Family => EventKind::Family,
             },
             id: Some(c.id.to_string()),
             revision: c.revision,
@@ -76,6 +79,7 @@ fn kind_name(kind: EventKind) -> &'static str {
         EventKind::Meal => "meal",
         EventKind::Media => "media",
         EventKind::Profile => "profile",
+        EventKind::Family => "family",
         EventKind::Resync => "resync",
         EventKind::Ready => "ready",
         EventKind::Superseded => "superseded",

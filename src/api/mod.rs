@@ -6,6 +6,7 @@ pub mod client;
 pub mod contact;
 pub mod error;
 pub mod events;
+pub mod family;
 pub mod health;
 pub mod json;
 pub mod meals;
@@ -29,6 +30,8 @@ pub enum ApiTags {
     Auth,
     /// The signed-in user's profile.
     Profile,
+    /// The adults who share a family, and invite links for another parent.
+    Family,
     /// Child profiles.
     Children,
     /// The meal log.
@@ -45,6 +48,7 @@ pub type Apis = (
     contact::ContactApi,
     auth::AuthApi,
     profile::ProfileApi,
+    family::FamilyApi,
     children::ChildrenApi,
     meals::MealsApi,
     media::MediaApi,

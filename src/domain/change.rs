@@ -19,6 +19,8 @@ pub enum Kind {
     Meal,
     Media,
     Profile,
+    /// The family's members and adult invites.
+    Family,
 }
 
 impl Kind {
@@ -28,6 +30,7 @@ impl Kind {
             Kind::Meal => "meal",
             Kind::Media => "media",
             Kind::Profile => "profile",
+            Kind::Family => "family",
         }
     }
 }

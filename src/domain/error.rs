@@ -51,6 +51,9 @@ pub enum DomainError {
     Unsupported { title: String, message: String },
     #[error("{title}: {message}")]
     Unavailable { title: String, message: String },
+    /// A link that existed but has expired (410).
+    #[error("{title}: {message}")]
+    Gone { title: String, message: String },
     /// A storage quota or the server's disk is full.
     #[error("{title}: {message}")]
     StorageFull { title: String, message: String },
@@ -88,6 +91,13 @@ impl DomainError {
     /// Refused by an attempt limit; `retry_after` is how long until the next attempt counts.
     pub fn too_many(retry_after: Duration) -> Self {
         Self::TooManyAttempts { retry_after }
+    }
+
+    pub fn gone(title: &str, message: impl Into<String>) -> Self {
+        Self::Gone {
+            title: title.into(),
+            message: message.into(),
+        }
     }
 
     pub fn storage_full(title: &str, message: impl Into<String>) -> Self {

@@ -73,6 +73,11 @@ typed_id!(
 );
 
 typed_id!(
+    /// An adult invite to a family (its id; the link carries a separate random token).
+    InviteId
+);
+
+typed_id!(
     /// A persisted background job (cascading deletes, purges).
     JobId
 );

@@ -6,6 +6,7 @@ pub mod child;
 pub mod contact;
 pub mod email;
 pub mod error;
+pub mod family;
 pub mod ids;
 pub mod meal;
 pub mod number;

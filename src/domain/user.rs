@@ -74,6 +74,9 @@ pub struct User {
     pub updated_at: DateTime<Utc>,
     /// Last time a session of this user was used (updated at most hourly).
     pub last_seen_at: DateTime<Utc>,
+    /// When the account joined its current family (`None`: when it was created).
+    #[serde(default)]
+    pub joined_family_at: Option<DateTime<Utc>>,
 }
 
 impl User {
@@ -103,7 +106,13 @@ impl User {
             created_at: now,
             updated_at: now,
             last_seen_at: now,
+            joined_family_at: None,
         }
+    }
+
+    /// When the account joined its current family.
+    pub fn joined_at(&self) -> DateTime<Utc> {
+        self.joined_family_at.unwrap_or(self.created_at)
     }
 
     /// The role shown on the profile: `guest` for guest accounts, otherwise the parent's role.
@@ -122,6 +131,11 @@ impl User {
 }
 
 const SIGNUP: &str = "Sign up failed";
+
+/// A sign-up with an address that already has an account.
+pub fn email_taken() -> super::DomainError {
+    super::DomainError::conflict(SIGNUP, "An account with this email already exists")
+}
 const MISSING: &str = "Missing information";
 
 fn check_name(value: &str, field: &str, title: &str) -> Result<String, Invalid> {
@@ -544,6 +558,7 @@ mod tests {
             created_at: now,
             updated_at: now,
             last_seen_at: now - chrono::Duration::days(31),
+            joined_family_at: None,
         };
         assert!(u.is_stale_guest(now));
         assert_eq!(u.display_role(), "guest");

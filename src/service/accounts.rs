@@ -10,7 +10,7 @@ use crate::domain::DomainError;
 use crate::domain::email::Email;
 use crate::domain::ids::UserId;
 use crate::domain::user::{
-    GUEST_DOMAIN, GuestDraft, ParentRole, Signup, SignupDraft, User, check_password,
+    GUEST_DOMAIN, GuestDraft, ParentRole, Signup, SignupDraft, User, check_password, email_taken,
     validate_login, validate_profile,
 };
 use crate::store::reset_tokens::ResetToken;
@@ -37,13 +37,7 @@ pub async fn create_parent(app: &Services, signup: Signup, by_admin: bool) -> Ap
         hash.encode(),
         now,
     );
-    let taken = || {
-        DomainError::conflict(
-            "Sign up failed",
-            "An account with this email already exists",
-        )
-        .into()
-    };
+    let taken = || email_taken().into();
     if app.store.users.is_empty() {
         user.is_admin = true;
         match app.store.users.insert(&user, true).await {

@@ -6,6 +6,7 @@ pub mod accounts;
 pub mod children;
 pub mod contact;
 pub mod error;
+pub mod family;
 pub mod housekeeping;
 pub mod meals;
 pub mod page_cache;

@@ -49,7 +49,8 @@ pub(crate) fn enqueue(tx: &Tx<'_>, job: JobKind) -> TxResult<JobId> {
 }
 
 /// Trees whose keys start with the family id.
-const FAMILY_TREES: [TreeId; 6] = [
+const FAMILY_TREES: [TreeId; 7] = [
+    TreeId::FamilyInvites,
     TreeId::MealsByTime,
     TreeId::MealsByChild,
     TreeId::Meals,

@@ -59,6 +59,10 @@ pub enum Variant {
     Thumb = 1,
 }
 
+impl Variant {
+    pub(crate) const ALL: [Variant; 2] = [Variant::Full, Variant::Thumb];
+}
+
 pub(crate) fn blob_key(family: FamilyId, id: MediaId, variant: Variant) -> Vec<u8> {
     keys::join(&[family.as_bytes(), id.as_bytes(), &[variant as u8]])
 }

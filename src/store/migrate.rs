@@ -3,30 +3,59 @@
 use std::path::Path;
 
 use sled::Transactional;
-use sled::transaction::{ConflictableTransactionResult, TransactionError, TransactionalTree};
+use sled::transaction::{ConflictableTransactionError, TransactionError};
 
 use super::OpenError;
 
 /// The schema this build writes. Bump it and add a step to `STEPS` when stored data changes shape.
-pub const CURRENT: u32 = 2;
+pub const CURRENT: u32 = 3;
 
 pub(super) const META: &str = "meta";
 const KEY_APP: &[u8] = b"app";
 const KEY_VERSION: &[u8] = b"schema_version";
 const APP: &[u8] = b"highchair";
 
-/// An upgrade step: the trees it rewrites, and the rewrite, run inside one transaction with the
-/// version bump (a crash leaves the store at the old version, never half-migrated). Steps must
-/// stay small enough for one transaction; bulk rewrites belong in record `upgrade`s, which
-/// run when a record is read.
+/// An upgrade step: the trees it writes, and a function that reads the database and returns
+/// the writes (`(index into trees, key, value)`; `None` removes). The writes are applied in
+/// one transaction with the version bump (a crash leaves the store at the old version, never
+/// half-migrated). Reading happens before the transaction: sled cannot read a tree outside a
+/// transaction while one runs. Steps must stay small enough for one transaction; bulk rewrites
+/// belong in record `upgrade`s, which run when a record is read.
 pub(super) struct Step {
     pub trees: &'static [&'static str],
-    pub run: fn(&[TransactionalTree]) -> ConflictableTransactionResult<(), String>,
+    pub plan: fn(&sled::Db) -> Result<Vec<Write>, String>,
 }
 
-/// `STEPS[n]` takes a store from version `n + 1` to `n + 2`. Version 2 (households, versions,
-/// revisions) needs no rewrite: new fields have defaults and accounts upgrade on read.
-const STEPS: &[Step] = &[];
+pub(super) type Write = (usize, Vec<u8>, Option<Vec<u8>>);
+
+/// `STEPS[n]` takes a store from version `n + 1` to `n + 2`.
+const STEPS: &[Step] = &[
+    // 2: households, versions, revisions. No rewrite: new fields have defaults and accounts
+    // upgrade on read (their family id is their own id).
+    Step {
+        trees: &[],
+        plan: |_| Ok(Vec::new()),
+    },
+    // 3: the member index (family -> accounts), for families with more than one adult.
+    Step {
+        trees: &["users_by_family"],
+        plan: index_members,
+    },
+];
+
+/// `family ++ user` for every account (accounts are few: one transaction is fine).
+fn index_members(db: &sled::Db) -> Result<Vec<Write>, String> {
+    use super::Record;
+    let users = db.open_tree("users").map_err(|e| e.to_string())?;
+    let mut writes = Vec::new();
+    for value in users.iter().values() {
+        let value = value.map_err(|e| e.to_string())?;
+        let user = crate::domain::user::User::decode(&value).map_err(|e| e.to_string())?;
+        let key = super::users::member_key(user.family_id, user.id);
+        writes.push((0, key.to_vec(), Some(Vec::new())));
+    }
+    Ok(writes)
+}
 
 pub fn schema_version(db: &sled::Db) -> sled::Result<u32> {
     version_in(&db.open_tree(META)?)
@@ -95,10 +124,20 @@ fn apply(db: &sled::Db, meta: &sled::Tree, version: u32, steps: &[Step]) -> Resu
         for name in step.trees {
             trees.push(db.open_tree(name).map_err(|e| e.to_string())?);
         }
+        let writes = (step.plan)(db)
+            .map_err(|reason| format!("upgrading the data to schema {to} failed: {reason}"))?;
         trees
             .as_slice()
             .transaction(|t| {
-                (step.run)(&t[1..])?;
+                for (tree, key, value) in &writes {
+                    let tree = t.get(tree + 1).ok_or_else(|| {
+                        ConflictableTransactionError::Abort(format!("no tree {tree} in the step"))
+                    })?;
+                    match value {
+                        Some(v) => tree.insert(key.as_slice(), v.as_slice())?,
+                        None => tree.remove(key.as_slice())?,
+                    };
+                }
                 t[0].insert(KEY_VERSION, &to.to_be_bytes())?;
                 Ok(())
             })
@@ -138,16 +177,16 @@ mod tests {
         ));
     }
 
-    fn copy_names(t: &[TransactionalTree]) -> ConflictableTransactionResult<(), String> {
-        t[0].insert(b"renamed", b"yes".as_slice())?;
-        Ok(())
+    fn copy_names(_: &sled::Db) -> Result<Vec<Write>, String> {
+        Ok(vec![(0, b"renamed".to_vec(), Some(b"yes".to_vec()))])
     }
 
-    fn fails_half_way(t: &[TransactionalTree]) -> ConflictableTransactionResult<(), String> {
-        t[0].insert(b"half", b"done".as_slice())?;
-        Err(sled::transaction::ConflictableTransactionError::Abort(
-            "bad record".into(),
-        ))
+    fn fails_half_way(_: &sled::Db) -> Result<Vec<Write>, String> {
+        // The second write names a tree the step did not declare: the transaction aborts.
+        Ok(vec![
+            (0, b"half".to_vec(), Some(b"done".to_vec())),
+            (5, b"bad record".to_vec(), None),
+        ])
     }
 
     #[test]
@@ -157,16 +196,16 @@ mod tests {
         let steps = [
             Step {
                 trees: &["things"],
-                run: copy_names,
+                plan: copy_names,
             },
             Step {
                 trees: &["things"],
-                run: fails_half_way,
+                plan: fails_half_way,
             },
         ];
         let err = apply(&db, &meta, 1, &steps).unwrap_err();
         assert!(
-            err.contains("schema 3") && err.contains("bad record"),
+            err.contains("schema 3") && err.contains("no tree 5"),
             "{err}"
         );
         assert_eq!(version_in(&meta).unwrap(), 2, "the first step landed");

@@ -9,6 +9,7 @@ pub mod children;
 mod codec;
 pub mod contact_messages;
 mod flusher;
+pub mod invites;
 pub mod jobs;
 pub mod keys;
 pub mod meals;
@@ -29,6 +30,7 @@ use std::sync::Arc;
 pub use children::Children;
 pub use codec::Record;
 pub use contact_messages::ContactMessages;
+pub use invites::Invites;
 pub use jobs::{Job, JobKind, Jobs};
 pub use meals::Meals;
 pub use media::Media;
@@ -83,6 +85,7 @@ pub struct Store {
     pub contact_messages: ContactMessages,
     pub rate_limits: RateLimits,
     pub users: Users,
+    pub invites: Invites,
     pub sessions: Sessions,
     pub reset_tokens: ResetTokens,
     pub children: Children,
@@ -171,6 +174,7 @@ impl Store {
             contact_messages: ContactMessages::new(core.clone(), tree("contact_messages")?),
             rate_limits: RateLimits::new(tree("rate_limits")?),
             users: Users::new(core.clone()),
+            invites: Invites::new(core.clone()),
             sessions: Sessions::new(core.clone()),
             reset_tokens: ResetTokens::new(core.clone()),
             children: Children::new(core.clone()),

@@ -2,15 +2,20 @@
 //! change goes through the write primitive; "last seen" and a hash upgrade change only their
 //! field.
 
+use chrono::{DateTime, Utc};
+
 use super::jobs::JobKind;
 use super::sessions::session_index_prefix;
-use super::write::{Abort, Entity, Shared, TreeId, WriteError, abort};
+use super::write::{
+    Abort, Core, Entity, Shared, TreeId, Tx, TxResult, WriteError, abort, broken, move_photo,
+};
 use super::{Record, StoreError};
 use crate::domain::DomainError;
 use crate::domain::change::{Change, Kind};
 use crate::domain::email::Email;
+use crate::domain::family::{FamilyInvite, JOIN_TITLE, MEMBERS_MAX, check_can_move, check_link};
 use crate::domain::ids::{FamilyId, MediaId, UserId};
-use crate::domain::user::User;
+use crate::domain::user::{User, email_taken};
 
 impl Record for User {
     /// 2: `family_id`, `version` and `session_epoch` added.
@@ -47,15 +52,49 @@ impl Entity for User {
         self.version = version;
     }
     fn index(&self) -> Vec<(TreeId, Vec<u8>, Vec<u8>)> {
-        vec![(
-            TreeId::UsersByEmail,
-            self.email.as_str().as_bytes().to_vec(),
-            self.id.as_bytes().to_vec(),
-        )]
+        vec![
+            (
+                TreeId::UsersByEmail,
+                self.email.as_str().as_bytes().to_vec(),
+                self.id.as_bytes().to_vec(),
+            ),
+            (
+                TreeId::UsersByFamily,
+                member_key(self.family_id, self.id).to_vec(),
+                Vec::new(),
+            ),
+        ]
     }
     fn photos(&self) -> Vec<MediaId> {
         self.avatar.into_iter().collect()
     }
+}
+
+/// `family ++ user`: the family's members are a prefix scan.
+pub(crate) fn member_key(family: FamilyId, user: UserId) -> [u8; 32] {
+    super::keys::owned(family.as_bytes(), user.as_bytes())
+}
+
+/// The members of a family (for a scan before a transaction).
+fn member_ids(core: &Core, family: FamilyId) -> Result<Vec<UserId>, Abort> {
+    Ok(core
+        .keys(TreeId::UsersByFamily, family.as_bytes(), MEMBERS_MAX + 1)?
+        .iter()
+        .filter_map(|k| super::keys::record_part(k).map(UserId::from_bytes))
+        .collect())
+}
+
+fn read_user(core: &Core, id: UserId) -> Result<Option<User>, Abort> {
+    core.read(id.as_bytes())
+        .map_err(|e| Abort::Corrupt(e.to_string()))
+}
+
+/// How an account comes into a family through an invite link.
+pub enum Joining<'a> {
+    /// A new account, created in the family.
+    New(&'a User),
+    /// A signed-in account whose own family is empty.
+    Existing(UserId),
 }
 
 /// Marks that the first (admin) account has been claimed; lives in the e-mail index tree,
@@ -168,12 +207,128 @@ impl Users {
             .collect()
     }
 
+    /// The members of a family, longest-standing first.
+    pub fn members(&self, family: FamilyId) -> Result<Vec<User>, StoreError> {
+        let mut members = Vec::new();
+        for key in self
+            .core
+            .tree(TreeId::UsersByFamily)
+            .scan_prefix(family.as_bytes())
+            .keys()
+        {
+            let id = super::keys::record_part(&key?)
+                .ok_or_else(|| StoreError::Corrupt("bad member index".into()))?;
+            members.extend(self.get(UserId::from_bytes(id))?);
+        }
+        members.sort_by_key(User::joined_at);
+        Ok(members)
+    }
+
+    /// Takes the invite behind `token_hash` and brings an account into its family, in one
+    /// transaction: a link works once, a family holds at most `MEMBERS_MAX` adults, and an
+    /// existing account moves only while its own family is empty (nothing is left behind).
+    pub async fn join(
+        &self,
+        token_hash: &[u8; 32],
+        joining: Joining<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<User, WriteError<User>> {
+        // What the transaction cannot scan: the family's members, and for an existing
+        // account whether its own family is empty.
+        let scan = |core: &Core| {
+            let invite: FamilyInvite = match core.tree(TreeId::InviteTokens).get(token_hash) {
+                Ok(Some(key)) => core
+                    .read(&key)
+                    .map_err(|e| Abort::Corrupt(e.to_string()))?
+                    .ok_or(Abort::NotFound)?,
+                Ok(None) => return Err(Abort::NotFound),
+                Err(e) => return Err(Abort::Corrupt(e.to_string())),
+            };
+            let members = member_ids(core, invite.family)?.len();
+            let own = match &joining {
+                Joining::New(_) => (0, 0),
+                Joining::Existing(id) => {
+                    let user = read_user(core, *id)?.ok_or(Abort::NotFound)?;
+                    let children = core
+                        .keys(TreeId::Children, user.family_id.as_bytes(), 1)?
+                        .len();
+                    (children, member_ids(core, user.family_id)?.len())
+                }
+            };
+            Ok((members, own))
+        };
+        self.core
+            .commit_scanned(scan, |tx, (members, (children, own_members))| {
+                let Some(invite) = super::invites::by_token(tx, token_hash)? else {
+                    return abort(Abort::NotFound);
+                };
+                check_link(&invite, now).map_err(broken)?;
+                tx.check_family(invite.family)?;
+                if *members >= MEMBERS_MAX {
+                    return Err(broken(DomainError::conflict(
+                        JOIN_TITLE,
+                        "This family already has 10 adults.",
+                    )));
+                }
+                tx.delete::<FamilyInvite>(&invite.key(), true)?;
+                match &joining {
+                    Joining::New(user) => {
+                        if tx.exists(TreeId::UsersByEmail, user.email.as_str().as_bytes())? {
+                            return Err(broken(email_taken()));
+                        }
+                        let mut user = (*user).clone();
+                        user.family_id = invite.family;
+                        user.joined_family_at = Some(now);
+                        tx.insert(&user)
+                    }
+                    Joining::Existing(id) => {
+                        let Some(user) = tx.get::<User>(id.as_bytes())? else {
+                            return abort(Abort::NotFound);
+                        };
+                        check_can_move(&user, invite.family, *children, *own_members)
+                            .map_err(broken)?;
+                        change_family(tx, *id, invite.family, now, false)
+                    }
+                }
+            })
+            .await
+            .map_err(super::write::write_error)
+    }
+
+    /// Moves an account out of its family into `to` (a new, empty one): leaving, or being
+    /// removed (`end_sessions`: every session of the account ends with it). `check` sees the
+    /// account and the family's members as they are inside the transaction.
+    pub async fn move_out(
+        &self,
+        id: UserId,
+        to: FamilyId,
+        now: DateTime<Utc>,
+        end_sessions: bool,
+        check: impl Fn(&User, &[UserId]) -> Result<(), DomainError>,
+    ) -> Result<User, WriteError<User>> {
+        let scan = |core: &Core| match read_user(core, id)? {
+            Some(user) => member_ids(core, user.family_id),
+            None => Err(Abort::NotFound),
+        };
+        self.core
+            .commit_scanned(scan, |tx, members| {
+                let Some(user) = tx.get::<User>(id.as_bytes())? else {
+                    return abort(Abort::NotFound);
+                };
+                check(&user, members).map_err(broken)?;
+                change_family(tx, id, to, now, end_sessions)
+            })
+            .await
+            .map_err(super::write::write_error)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.core.tree(TreeId::Users).is_empty()
     }
 
     /// Deletes an account in one step: the account, its e-mail, its sessions and reset links
-    /// go at once; the family is marked deleted and its records are removed by a queued job.
+    /// go at once. When it was the family's last member, the family is marked deleted and its
+    /// records are removed by a queued job; otherwise the other members keep everything.
     /// `only_if` is checked on the account as it is inside the transaction. Returns the
     /// account, or `None` when it did not exist or `only_if` said no.
     pub async fn delete_account(
@@ -188,9 +343,19 @@ impl Users {
             .keys()
             .collect::<Result<_, _>>()?;
         let links: Vec<sled::IVec> = super::reset_tokens::keys_of(&self.core, id)?;
+        // The family's members and invites: when this is the last member, both go.
+        let scan = |core: &Core| {
+            let Some(user) = read_user(core, id)? else {
+                return Ok((Vec::new(), Vec::new()));
+            };
+            Ok((
+                member_ids(core, user.family_id)?,
+                super::invites::keys_of(core, user.family_id)?,
+            ))
+        };
         let user = self
             .core
-            .commit(|tx| {
+            .commit_scanned(scan, |tx, (members, invites)| {
                 match tx.get::<User>(id.as_bytes())? {
                     Some(user) if only_if(&user) => {}
                     _ => return Ok(None),
@@ -211,13 +376,17 @@ impl Users {
                     user: id,
                     session: None,
                 });
-                tx.mark_family_deleted(user.family_id)?;
-                super::jobs::enqueue(
-                    tx,
-                    JobKind::DeleteFamily {
-                        family: user.family_id,
-                    },
-                )?;
+                // The family goes with its last member; otherwise the others keep it.
+                if members.iter().all(|m| *m == id) {
+                    super::invites::delete_all(tx, invites)?;
+                    tx.mark_family_deleted(user.family_id)?;
+                    super::jobs::enqueue(
+                        tx,
+                        JobKind::DeleteFamily {
+                            family: user.family_id,
+                        },
+                    )?;
+                }
                 Ok(Some(user))
             })
             .await?;
@@ -228,6 +397,39 @@ impl Users {
         }
         Ok(user)
     }
+}
+
+/// Moves an account to family `to`, with its avatar, announcing the change to both families.
+/// Its open event streams end either way (they follow the old family); with `end_sessions`
+/// its sessions end too.
+fn change_family(
+    tx: &Tx<'_>,
+    id: UserId,
+    to: FamilyId,
+    now: DateTime<Utc>,
+    end_sessions: bool,
+) -> TxResult<User> {
+    let Some(before) = tx.get::<User>(id.as_bytes())? else {
+        return abort(Abort::NotFound);
+    };
+    let user = tx.update::<User>(id.as_bytes(), None, &|u| {
+        u.family_id = to;
+        u.joined_family_at = Some(now);
+        u.updated_at = now;
+        if end_sessions {
+            u.session_epoch += 1;
+        }
+        Ok(())
+    })?;
+    if let Some(avatar) = user.avatar {
+        move_photo(tx, before.family_id, to, avatar)?;
+    }
+    tx.announce(before.family_id, Kind::Family, id.as_uuid())?;
+    tx.note(Change::SessionsEnded {
+        user: id,
+        session: None,
+    });
+    Ok(user)
 }
 
 #[cfg(test)]
@@ -256,6 +458,7 @@ pub mod tests {
             created_at: now,
             updated_at: now,
             last_seen_at: now,
+            joined_family_at: None,
         }
     }
 

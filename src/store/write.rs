@@ -37,10 +37,13 @@ pub(crate) enum TreeId {
     MediaBlobs,
     Families,
     Jobs,
+    UsersByFamily,
+    FamilyInvites,
+    InviteTokens,
 }
 
 impl TreeId {
-    pub(crate) const ALL: [TreeId; 13] = [
+    pub(crate) const ALL: [TreeId; 16] = [
         TreeId::Users,
         TreeId::UsersByEmail,
         TreeId::Sessions,
@@ -54,6 +57,9 @@ impl TreeId {
         TreeId::MediaBlobs,
         TreeId::Families,
         TreeId::Jobs,
+        TreeId::UsersByFamily,
+        TreeId::FamilyInvites,
+        TreeId::InviteTokens,
     ];
 
     pub(crate) fn name(self) -> &'static str {
@@ -71,6 +77,9 @@ impl TreeId {
             TreeId::MediaBlobs => "media_blobs",
             TreeId::Families => "families",
             TreeId::Jobs => "jobs",
+            TreeId::UsersByFamily => "users_by_family",
+            TreeId::FamilyInvites => "family_invites",
+            TreeId::InviteTokens => "invite_tokens",
         }
     }
 }
@@ -157,6 +166,11 @@ pub(crate) type TxResult<T> = Result<T, ConflictableTransactionError<Abort>>;
 
 pub(crate) fn abort<T>(reason: Abort) -> TxResult<T> {
     Err(ConflictableTransactionError::Abort(reason))
+}
+
+/// A rule broken inside a transaction (use with `map_err` and `?`).
+pub(crate) fn broken(e: DomainError) -> ConflictableTransactionError<Abort> {
+    ConflictableTransactionError::Abort(Abort::Rule(e))
 }
 
 /// A stored value that does not decode, inside a transaction.
@@ -455,11 +469,36 @@ pub(crate) fn remove_photo(tx: &Tx<'_>, family: FamilyId, id: MediaId) -> TxResu
         TreeId::Media,
         &keys::owned(family.as_bytes(), id.as_bytes()),
     )?;
-    for variant in [super::media::Variant::Full, super::media::Variant::Thumb] {
+    for variant in super::media::Variant::ALL {
         tx.remove_raw(
             TreeId::MediaBlobs,
             &super::media::blob_key(family, id, variant),
         )?;
+    }
+    Ok(())
+}
+
+/// Moves a photo (its record and both sizes) from one family to another, as it is: an
+/// account's avatar goes with it when it changes family.
+pub(crate) fn move_photo(tx: &Tx<'_>, from: FamilyId, to: FamilyId, id: MediaId) -> TxResult<()> {
+    let old_key = keys::owned(from.as_bytes(), id.as_bytes());
+    let Some(mut record) = tx.get::<super::media::MediaRecord>(&old_key)? else {
+        return Ok(());
+    };
+    tx.remove_raw(TreeId::Media, &old_key)?;
+    record.family = to;
+    tx.put_quietly(&record)?;
+    for variant in super::media::Variant::ALL {
+        if let Some(blob) = tx.remove_raw(
+            TreeId::MediaBlobs,
+            &super::media::blob_key(from, id, variant),
+        )? {
+            tx.insert_raw(
+                TreeId::MediaBlobs,
+                &super::media::blob_key(to, id, variant),
+                &blob,
+            )?;
+        }
     }
     Ok(())
 }
@@ -509,10 +548,23 @@ impl Core {
         &self,
         f: impl Fn(&Tx<'_>) -> TxResult<A>,
     ) -> Result<A, TransactionError<Abort>> {
+        self.transact_scanned(|_| Ok(()), |tx, _| f(tx))
+    }
+
+    /// `transact` with a first step that reads committed data (prefix scans, which sled's
+    /// transactions cannot do, and which deadlock inside one). Both run under the write
+    /// order, so no other write of the store commits between them: what `scan` saw still
+    /// holds when `f` runs. Only for trees written through `transact`.
+    pub(crate) fn transact_scanned<S, A>(
+        &self,
+        scan: impl FnOnce(&Core) -> Result<S, Abort>,
+        f: impl Fn(&Tx<'_>, &S) -> TxResult<A>,
+    ) -> Result<A, TransactionError<Abort>> {
         let order = self.order.lock().unwrap_or_else(|p| p.into_inner());
+        let scanned = scan(self).map_err(TransactionError::Abort)?;
         let (out, changes) = self.trees.as_slice().transaction(|trees| {
             let tx = Tx::new(trees);
-            let out = f(&tx)?;
+            let out = f(&tx, &scanned)?;
             Ok((out, tx.changes.into_inner()))
         })?;
         if let Some(hook) = self.hook.get()
@@ -524,17 +576,41 @@ impl Core {
         Ok(out)
     }
 
-    /// `transact`, then wait until the write is on disk (shared with concurrent writers).
-    pub(crate) async fn commit<A>(
+    /// Up to `limit` keys under `prefix` (for `transact_scanned`'s scan).
+    pub(crate) fn keys(
         &self,
-        f: impl Fn(&Tx<'_>) -> TxResult<A>,
+        id: TreeId,
+        prefix: &[u8],
+        limit: usize,
+    ) -> Result<Vec<sled::IVec>, Abort> {
+        self.tree(id)
+            .scan_prefix(prefix)
+            .keys()
+            .take(limit)
+            .collect::<Result<_, _>>()
+            .map_err(|e| Abort::Corrupt(e.to_string()))
+    }
+
+    /// `transact_scanned`, then wait until the write is on disk.
+    pub(crate) async fn commit_scanned<S, A>(
+        &self,
+        scan: impl FnOnce(&Core) -> Result<S, Abort>,
+        f: impl Fn(&Tx<'_>, &S) -> TxResult<A>,
     ) -> Result<A, TransactionError<Abort>> {
-        let out = self.transact(f)?;
+        let out = self.transact_scanned(scan, f)?;
         self.flush().await.map_err(|e| match e {
             StoreError::Sled(e) => TransactionError::Storage(e),
             other => TransactionError::Abort(Abort::Corrupt(other.to_string())),
         })?;
         Ok(out)
+    }
+
+    /// `transact`, then wait until the write is on disk (shared with concurrent writers).
+    pub(crate) async fn commit<A>(
+        &self,
+        f: impl Fn(&Tx<'_>) -> TxResult<A>,
+    ) -> Result<A, TransactionError<Abort>> {
+        self.commit_scanned(|_| Ok(()), |tx, _| f(tx)).await
     }
 
     /// Stores a new record (version 1) in its own transaction, on disk when it returns.

@@ -110,6 +110,20 @@ MATRIX = {
         "kind": "capability",
         "token": [Src("user"), Src("email"), Src("child"), Src("family_token_guess")],
     },
+    # Guests keep single-member families: they have no invites or partners of their own, so
+    # their controls are left out (their answers to A's ids are still checked).
+    "DELETE /api/family/invites/{id}": {"kind": "owner", "id": [Src("invite")],
+                                        "control": ["B", "admin"]},
+    "DELETE /api/family/members/{id}": {"kind": "owner", "id": [Src("member"), Src("user")],
+                                        "control": ["B", "admin"]},
+    "GET /api/family/join/{token}": {
+        "kind": "capability",
+        "token": [Src("user"), Src("email"), Src("invite"), Src("member"), Src("family_token_guess")],
+    },
+    "POST /api/family/join/{token}": {
+        "kind": "capability",
+        "token": [Src("user"), Src("email"), Src("invite"), Src("member"), Src("family_token_guess")],
+    },
 }
 
 # Operations without path parameters.
@@ -126,6 +140,9 @@ NO_PARAM_OPS = {
     "GET /api/auth/session": {"kind": "scan"},
     "GET /api/profile": {"kind": "scan"},
     "GET /api/children": {"kind": "scan"},
+    "GET /api/family": {"kind": "scan"},
+    "POST /api/family/invites": {"kind": "own"},
+    "POST /api/family/leave": {"kind": "own"},
     "GET /api/meals": {
         "kind": "scan",
         "childId": [None, Src("child"), Src("meal")],
@@ -179,7 +196,7 @@ NOT_REFS = set()  # "METHOD /path field" of fields matching REF_FIELD that name 
 
 CALLERS = ["B", "admin", "guest", "anon", "stale"]
 CALLER_NOTES = {
-    "B": "parent of family B",
+    "B": "parent of family B (which has a second adult, joined by link)",
     "admin": "server admin (first account), own family",
     "guest": "guest account",
     "anon": "no cookie",
@@ -653,13 +670,18 @@ class Matrix:
         r = self.call(a, "GET", "/api/meals")
         A["meals_etag"] = next((v for k, v in r.headers if k.lower() == "etag"), None)
         A["family_token_guess"] = hashlib.sha256(A["user"].encode()).hexdigest()
+        # A second adult in A's family, and an open invite link (its token never leaves A).
+        A["member"] = self.partner(a, "Ottoline Quistgaard", "ottoline.quistgaard@matrix.test")
+        A["invite"] = a.json("POST", "/api/family/invites", {}, expect=201)["id"]
         # A change after the others' feeds are running: must not reach them.
         a.json("PUT", f"/api/children/{A['child']}", {"name": "Zephyrine Quistgaard", "age": 5,
                                                         "allergies": ["Tamarind"],
                                                         "dietaryRestrictions": ["Vegetarian"],
                                                         "version": child["version"]}, expect=200)
 
-        for v, label in [(A["user"], "A.user"), (A["child"], "A.child"), (A["photo"], "A.photo"),
+        for v, label in [(A["member"], "A.member"), (A["invite"], "A.invite"),
+                         ("Ottoline", "A.member name"),
+                         (A["user"], "A.user"), (A["child"], "A.child"), (A["photo"], "A.photo"),
                          (A["spare"], "A.spare"), (A["avatar"], "A.avatar"),
                          (A["contact"], "A.contact"), (A["email"], "A.email"),
                          ("Quistgaard", "A.last name / child name"), ("Aurelio", "A.first name"),
@@ -687,8 +709,22 @@ class Matrix:
                         expect=201, what=f"own meal of {name}")
             own["meal"] = ml["id"]
             own["meals_etag"] = None
+            if name != "guest":
+                own["invite"] = c.json("POST", "/api/family/invites", {}, expect=201)["id"]
+                own["member"] = self.partner(c, f"{name} partner", f"{name}.partner@matrix.test")
             self.own[name] = own
         return taps
+
+    def partner(self, inviter, name, email):
+        """A second adult who joins `inviter`'s family through an invite link; returns its id."""
+        made = inviter.json("POST", "/api/family/invites", {}, expect=201)
+        token = made["url"].rsplit("/", 1)[-1]
+        joiner = Client("partner", inviter.port)
+        first, last = name.split(" ", 1)
+        body = {"firstName": first, "lastName": last, "email": email,
+                "password": "matrix partner password 7", "role": "dad", "acceptTerms": True}
+        joined = joiner.json("POST", f"/api/family/join/{token}", body, expect=201)
+        return joined["user"]["id"]
 
     # -- the document and its coverage ---------------------------------------------------------
 
@@ -928,7 +964,8 @@ class Matrix:
                 results[key] = "n/a (link is the key)"
                 continue
             oks, fails = 0, []
-            for caller in ("B", "admin", "guest"):
+            callers = entry.get("control", ["B", "admin", "guest"])
+            for caller in callers:
                 client = self.clients[caller]
                 path_vals = {p: Src(entry[p][0].name, own=True) for p in path_params}
                 extras = {p: entry[p][0] if not isinstance(entry[p][0], Src) else None for p in other}
@@ -954,7 +991,8 @@ class Matrix:
                                    f"the 404s above do not prove the access check (fix the body/"
                                    f"values in the table)", client.curl(method, url, body, headers,
                                                                         mp is not None))
-            results[key] = f"{oks}/3 own ok" if not fails else f"FAIL ({', '.join(fails)})"
+            results[key] = (f"{oks}/{len(callers)} own ok" if not fails
+                            else f"FAIL ({', '.join(fails)})")
         return results
 
     # -- body references on the caller's own records -------------------------------------------

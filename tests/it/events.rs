@@ -8,20 +8,20 @@ use crate::harness::{TestServer, add_child, family, json, sign_in};
 
 /// One parsed SSE event.
 #[derive(Debug, Clone, PartialEq)]
-struct Event {
-    name: String,
-    id: Option<u64>,
-    data: Value,
+pub struct Event {
+    pub name: String,
+    pub id: Option<u64>,
+    pub data: Value,
 }
 
 /// Reads events from a streaming response.
-struct Stream {
+pub struct Stream {
     resp: reqwest::Response,
     buf: String,
 }
 
 impl Stream {
-    async fn open(server: &TestServer, client: &reqwest::Client, last: Option<u64>) -> Stream {
+    pub async fn open(server: &TestServer, client: &reqwest::Client, last: Option<u64>) -> Stream {
         let mut req = client.get(server.url("/api/events"));
         if let Some(last) = last {
             req = req.header("Last-Event-ID", last.to_string());
@@ -68,7 +68,7 @@ impl Stream {
     }
 
     /// Reads until the server ends the stream (within `wait`), skipping events.
-    async fn ends(&mut self, wait: Duration) -> bool {
+    pub async fn ends(&mut self, wait: Duration) -> bool {
         let deadline = tokio::time::Instant::now() + wait;
         loop {
             let left = deadline.saturating_duration_since(tokio::time::Instant::now());
@@ -81,7 +81,7 @@ impl Stream {
     }
 
     /// The next event that is not `ready`.
-    async fn change(&mut self) -> Event {
+    pub async fn change(&mut self) -> Event {
         loop {
             let e = self
                 .next(Duration::from_secs(3))

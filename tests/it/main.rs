@@ -13,6 +13,7 @@ mod contact;
 mod errors;
 mod events;
 mod health;
+mod households;
 mod isolation;
 mod meals;
 mod photos;

@@ -81,6 +81,8 @@ const PUBLIC_SCREENS = [
   },
   { route: 'resetPassword', name: 'reset password', path: (data) => data.resetPath, heading: 'Choose a new password' },
   { route: 'resetPassword', name: 'reset password, expired link', path: '/reset-password/no-such-token', heading: 'Reset password' },
+  { route: 'join', name: 'join a family', path: (data) => data.joinPath, heading: 'Join The Khan family' },
+  { route: 'join', name: 'join a family, used link', path: '/join/4b0f3c1e-8d1a-4c1e-9a3b-2f6d7e8a9b0c', heading: 'Invite not found' },
   { name: 'not found', path: '/no-such-page', heading: 'Oops! Page not found' },
   { name: 'menu', path: '/', heading: "Love in Every Bite – Even When You're Not There.", phoneOnly: true, act: openMenu },
 ];
@@ -109,6 +111,16 @@ const FAMILY_SCREENS = [
     },
   },
   { route: 'profile', name: 'profile', path: '/profile', heading: 'Profile' },
+  {
+    route: 'profile',
+    name: 'profile, invite link shown',
+    path: '/profile',
+    heading: 'Profile',
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Invite a Parent' }).click();
+      await page.getByLabel('Invite link').waitFor();
+    },
+  },
   {
     route: 'profile',
     name: 'profile, saved (success toast)',
@@ -287,6 +299,7 @@ async function seed() {
   const emma = await post(request, `${api}/children`, { name: 'Emma', age: 4, dietaryRestrictions: ['Vegetarian'], allergies: ['Peanuts', 'Milk'] });
   const noah = await post(request, `${api}/children`, { name: 'Noah', age: 1 });
   data.noah = noah.id;
+  data.joinPath = new URL((await post(request, `${api}/family/invites`, {})).url).pathname;
   const media = await request.post(`${api}/media`, { multipart: { file: await photo(page) } });
   assert.ok(media.ok(), await media.text());
   await post(request, `${api}/meals`, { childId: emma.id, mealType: 'Lunch', foods: ['Pasta', 'Peas'], portion: 'half', mood: 'happy', feedback: 'loved', notes: 'Ate slowly', photo: (await media.json()).id });

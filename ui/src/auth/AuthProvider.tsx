@@ -11,12 +11,24 @@ import {
   type User,
 } from './auth-context';
 
+/** Signed in, joining needs no sign-up fields. */
+const NO_FORM = {
+  firstName: '',
+  lastName: '',
+  email: '',
+  password: '',
+  role: '',
+  acceptTerms: false,
+};
+
 type Session = { user: User; expiresAt: string } | null;
 
 /** Reads the session; a null user means signed out (the server answers 200 either way). */
 async function fetchSession(): Promise<Session> {
   const session = await unwrap(api.GET('/auth/session'), 'Authentication error');
-  return session.user && session.expiresAt ? { user: session.user, expiresAt: session.expiresAt } : null;
+  return session.user && session.expiresAt
+    ? { user: session.user, expiresAt: session.expiresAt }
+    : null;
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {
@@ -65,6 +77,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
               body: { password },
             }),
             'Password reset failed',
+          ),
+        ),
+      joinFamily: (token, form) =>
+        signedIn(
+          unwrap(
+            api.POST('/family/join/{token}', {
+              params: { path: { token } },
+              body: form ?? NO_FORM,
+            }),
+            'Join failed',
           ),
         ),
       logout: async () => {

@@ -25,6 +25,8 @@ export interface AuthContextValue {
   signup: (form: SignupForm) => Promise<User>;
   startGuest: (firstName: string, children: number) => Promise<User>;
   resetPassword: (token: string, password: string) => Promise<User>;
+  /** Joins the family of an invite link: signed in, or as a new account from `form`. */
+  joinFamily: (token: string, form?: SignupForm) => Promise<User>;
   logout: () => Promise<void>;
   /** Replaces the signed-in user after a profile change. */
   updateUser: (user: User) => void;

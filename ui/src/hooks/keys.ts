@@ -13,6 +13,8 @@ export const keys = keyFactories({
   site: () => ['site'] as const,
   session: () => ['session'] as const,
   resetLink: (token: string) => ['resetLink', token] as const,
+  family: () => ['family'] as const,
+  invitePreview: (token: string) => ['invitePreview', token] as const,
   children: () => ['children'] as const,
   child: (id: string) => ['child', id] as const,
   /** A meal list's first page; useSWRInfinite stores the list under `$inf$` + this key. */
@@ -23,4 +25,10 @@ export type Noun = keyof typeof keys;
 export type Key = ReturnType<(typeof keys)[Noun]>;
 
 /** The family's data: what a sign-in, a resync of the change feed or a restore can change. */
-export const FAMILY_NOUNS = ['session', 'children', 'child', 'meals'] as const satisfies Noun[];
+export const FAMILY_NOUNS = [
+  'session',
+  'family',
+  'children',
+  'child',
+  'meals',
+] as const satisfies Noun[];

@@ -5,7 +5,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAuth } from '../auth/auth-context';
 import { calls, mockApi, noSession, renderAt, signedIn } from '../test-utils';
 import { keys } from './keys';
-import { EVENTS_URL, RESYNC, parseChange, staleAfter, useFamilyEvents } from './useFamilyEvents';
+import {
+  EVENTS_URL,
+  RESYNC,
+  parseChange,
+  staleAfter,
+  useFamilyEvents,
+  type FamilyChange,
+} from './useFamilyEvents';
 import { useChildren } from './useChildren';
 import { useMeals } from './useMeals';
 
@@ -57,7 +64,7 @@ afterEach(() => {
 });
 
 describe('the keys each event makes stale', () => {
-  const change = (kind: 'child' | 'meal' | 'media' | 'profile') => ({
+  const change = (kind: FamilyChange['kind']) => ({
     kind,
     id: 'x1',
     revision: 7,
@@ -67,8 +74,9 @@ describe('the keys each event makes stale', () => {
     expect(staleAfter(change('child'))).toEqual(['children', keys.child('x1'), 'meals']);
     expect(staleAfter(change('meal'))).toEqual(['meals']);
     expect(staleAfter(change('media'))).toEqual([]);
-    expect(staleAfter(change('profile'))).toEqual(['session']);
-    expect(RESYNC).toEqual(['session', 'children', 'child', 'meals']);
+    expect(staleAfter(change('profile'))).toEqual(['session', 'family']);
+    expect(staleAfter(change('family'))).toEqual(['family']);
+    expect(RESYNC).toEqual(['session', 'family', 'children', 'child', 'meals']);
   });
 
   it('reads change data and ignores what it does not know', () => {

@@ -9,7 +9,7 @@ export const EVENTS_URL = '/api/events';
 
 /** `event: change`: one record of the family was written. */
 export interface FamilyChange {
-  kind: 'child' | 'meal' | 'media' | 'profile';
+  kind: 'child' | 'meal' | 'media' | 'profile' | 'family';
   id: string;
   revision: number;
 }
@@ -19,6 +19,7 @@ const KINDS: readonly string[] = [
   'meal',
   'media',
   'profile',
+  'family',
 ] satisfies FamilyChange['kind'][];
 
 /** A change event's data, or null when it is not one this UI knows. */
@@ -51,9 +52,12 @@ export function staleAfter(change: FamilyChange): Target[] {
     // A photo alone shows nowhere: the meal or profile that uses it sends its own change.
     case 'media':
       return [];
-    // The signed-in user is read from the session.
+    // The signed-in user is read from the session; members show each other's names.
     case 'profile':
-      return ['session'];
+      return ['session', 'family'];
+    // Someone joined, left or was removed, or an invite link was made or used.
+    case 'family':
+      return ['family'];
   }
 }
 

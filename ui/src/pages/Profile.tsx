@@ -3,6 +3,7 @@ import { useRef, useState } from 'react';
 
 import { savedElsewhere } from '../api/client';
 import { useAuth, type User } from '../auth/auth-context';
+import { FamilyMembers } from '../components/FamilyMembers';
 import { Button } from '../components/ui/Button';
 import { Input } from '../components/ui/Input';
 import { SavedElsewhere, type SavedValue } from '../components/ui/SavedElsewhere';
@@ -148,6 +149,8 @@ function ProfileForm({ user }: { user: User }) {
           </div>
         </div>
       </form>
+      {/* Guests stay single-member families. */}
+      {user.isGuest ? null : <FamilyMembers />}
     </section>
   );
 }

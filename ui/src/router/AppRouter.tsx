@@ -32,6 +32,7 @@ const pages: Record<RouteName, { page: Page; owner?: true }> = {
   guest: { page: lazy(() => import('../pages/Guest')) },
   forgotPassword: { page: lazy(() => import('../pages/ForgotPassword')) },
   resetPassword: { page: lazy(() => import('../pages/ResetPassword')) },
+  join: { page: lazy(() => import('../pages/Join')) },
   dashboard: { page: Home, owner: true },
   profile: { page: lazy(() => import('../pages/Profile')), owner: true },
   children: { page: lazy(() => import('../pages/Children')), owner: true },

@@ -1,0 +1,278 @@
+//! `/api/family`: the adults who share a family, invite links for another parent, joining,
+//! leaving and removing.
+
+use chrono::{DateTime, Utc};
+use poem::Request;
+use poem::web::Data;
+use poem_openapi::param::Path;
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, Object, OpenApi};
+
+use super::auth::{SessionInfo, SignedInResponse, WithCookies, signed_in};
+use super::client::ClientInfo;
+use super::profile::{Profile, Role};
+use super::session::{CurrentUser, device_cookie_of};
+use super::{ApiError, ApiTags, path_id};
+use crate::app::App;
+use crate::domain::family::FamilyInvite;
+use crate::domain::user::{SignupDraft, User};
+use crate::service::family;
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct Member {
+    pub id: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub role: Role,
+    #[oai(nullable)]
+    pub avatar_url: Option<String>,
+    /// When they joined this family.
+    pub joined_at: DateTime<Utc>,
+    /// The signed-in account itself.
+    pub is_you: bool,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct InviteDto {
+    pub id: String,
+    /// Who made the link.
+    pub invited_by: String,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct FamilyDto {
+    pub name: String,
+    /// Longest-standing first.
+    pub members: Vec<Member>,
+    /// Open invite links (the links themselves are shown only when made).
+    pub invites: Vec<InviteDto>,
+}
+
+/// A new invite: `url` is shown once and cannot be retrieved again.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct CreatedInvite {
+    pub id: String,
+    pub url: String,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// What an invite link shows before joining.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct InvitePreview {
+    pub family_name: String,
+    pub invited_by: String,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// Sign-up fields for someone without an account (ignored when signed in).
+#[derive(Debug, Object, Default)]
+#[oai(rename_all = "camelCase")]
+pub struct JoinRequest {
+    #[oai(default)]
+    pub first_name: String,
+    #[oai(default)]
+    pub last_name: String,
+    #[oai(default)]
+    pub email: String,
+    #[oai(default)]
+    pub password: String,
+    /// `mom` (default) or `dad`.
+    #[oai(default)]
+    pub role: String,
+    #[oai(default)]
+    pub accept_terms: bool,
+}
+
+#[derive(ApiResponse)]
+pub enum InviteCreated {
+    #[oai(status = 201)]
+    Created(Json<CreatedInvite>),
+}
+
+#[derive(ApiResponse)]
+pub enum Done {
+    #[oai(status = 204)]
+    Done,
+}
+
+fn member(user: &User, me: &User) -> Member {
+    let profile = Profile::from(user);
+    Member {
+        id: profile.id,
+        first_name: profile.first_name,
+        last_name: profile.last_name,
+        role: profile.role,
+        avatar_url: profile.avatar_url,
+        joined_at: user.joined_at(),
+        is_you: user.id == me.id,
+    }
+}
+
+fn invite_dto(invite: &FamilyInvite, members: &[User]) -> InviteDto {
+    let invited_by = members
+        .iter()
+        .find(|m| m.id == invite.invited_by)
+        .map_or_else(|| "A former member".into(), |m| m.first_name.clone());
+    InviteDto {
+        id: invite.id.to_string(),
+        invited_by,
+        created_at: invite.created_at,
+        expires_at: invite.expires_at,
+    }
+}
+
+/// The address links start with: the configured public URL, or the one the parent used
+/// (its host already passed the server's host check).
+fn site_base(app: &App, client: &ClientInfo, req: &Request) -> String {
+    let public = &app.settings.server.public_url;
+    if !public.is_empty() {
+        return public.trim_end_matches('/').to_string();
+    }
+    match req.headers().get("host").and_then(|h| h.to_str().ok()) {
+        Some(host) => {
+            let scheme = if client.secure { "https" } else { "http" };
+            format!("{scheme}://{host}")
+        }
+        None => app.settings.base_url(),
+    }
+}
+
+#[derive(Default)]
+pub struct FamilyApi;
+
+#[OpenApi(tag = "ApiTags::Family", prefix_path = "/family")]
+impl FamilyApi {
+    /// The family's members and open invite links.
+    #[oai(path = "/", method = "get", operation_id = "getFamily")]
+    async fn get(&self, app: Data<&App>, user: CurrentUser) -> Result<Json<FamilyDto>, ApiError> {
+        let me = user.require_to_view("view your family")?;
+        let view = family::overview(&app, &me.user)?;
+        Ok(Json(FamilyDto {
+            invites: view
+                .invites
+                .iter()
+                .map(|i| invite_dto(i, &view.members))
+                .collect(),
+            members: view.members.iter().map(|m| member(m, &me.user)).collect(),
+            name: view.name,
+        }))
+    }
+
+    /// A one-time link for another adult to join this family (7 days). The link is in this
+    /// answer only.
+    #[oai(path = "/invites", method = "post", operation_id = "inviteParent")]
+    async fn invite(
+        &self,
+        app: Data<&App>,
+        client: Data<&ClientInfo>,
+        req: &Request,
+        user: CurrentUser,
+    ) -> Result<InviteCreated, ApiError> {
+        let me = user.require_to_save("invite another parent")?;
+        let made = family::invite(&app, &me.user).await?;
+        let url = format!("{}/join/{}", site_base(&app, &client, req), made.token);
+        Ok(InviteCreated::Created(Json(CreatedInvite {
+            id: made.invite.id.to_string(),
+            url,
+            expires_at: made.invite.expires_at,
+        })))
+    }
+
+    /// Revokes an invite link.
+    #[oai(
+        path = "/invites/:id",
+        method = "delete",
+        operation_id = "revokeInvite"
+    )]
+    async fn revoke(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        id: Path<String>,
+    ) -> Result<Done, ApiError> {
+        let me = user.require_to_save("revoke an invite")?;
+        family::revoke(&app, &me.user, path_id(&id.0)?).await?;
+        Ok(Done::Done)
+    }
+
+    /// Leaves the family: the account stays, with a new empty family; the others keep the
+    /// children.
+    #[oai(path = "/leave", method = "post", operation_id = "leaveFamily")]
+    async fn leave(&self, app: Data<&App>, user: CurrentUser) -> Result<Json<Profile>, ApiError> {
+        let me = user.require_to_save("leave your family")?;
+        let left = family::leave(&app, &me.user).await?;
+        Ok(Json(Profile::from(&left)))
+    }
+
+    /// Removes another adult from the family; their sessions end.
+    #[oai(
+        path = "/members/:id",
+        method = "delete",
+        operation_id = "removeMember"
+    )]
+    async fn remove(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        id: Path<String>,
+    ) -> Result<Done, ApiError> {
+        let me = user.require_to_save("remove a family member")?;
+        family::remove(&app, &me.user, path_id(&id.0)?).await?;
+        Ok(Done::Done)
+    }
+
+    /// What an invite link is for (404 unknown, 410 expired).
+    #[oai(path = "/join/:token", method = "get", operation_id = "previewInvite")]
+    async fn preview(
+        &self,
+        app: Data<&App>,
+        token: Path<String>,
+    ) -> Result<Json<InvitePreview>, ApiError> {
+        let preview = family::preview(&app, &token.0)?;
+        Ok(Json(InvitePreview {
+            family_name: preview.family_name,
+            invited_by: preview.invited_by,
+            expires_at: preview.invite.expires_at,
+        }))
+    }
+
+    /// Joins the family of an invite link: signed in (with an empty family of one's own), or
+    /// as a new account from the sign-up fields, signed in at once (201).
+    #[oai(path = "/join/:token", method = "post", operation_id = "joinFamily")]
+    async fn join(
+        &self,
+        app: Data<&App>,
+        client: Data<&ClientInfo>,
+        req: &Request,
+        user: CurrentUser,
+        token: Path<String>,
+        body: Json<JoinRequest>,
+    ) -> Result<WithCookies, ApiError> {
+        if let Some(me) = user.0 {
+            let moved = family::join_signed_in(&app, &me.user, &token.0).await?;
+            return Ok(WithCookies::new(SignedInResponse::Ok(Json(SessionInfo {
+                user: Profile::from(&moved),
+                expires_at: me.expires_at,
+            }))));
+        }
+        let Json(b) = body;
+        let signup = SignupDraft {
+            first_name: b.first_name,
+            last_name: b.last_name,
+            email: b.email,
+            password: b.password,
+            role: b.role,
+            accept_terms: b.accept_terms,
+        };
+        let created = family::join_new(&app, signup, &token.0, &client.ip_key()).await?;
+        let known = crate::service::accounts::remembered(&app, created, device_cookie_of(req));
+        signed_in(&app, &client, &known.user, Some(&known.device_cookie), true).await
+    }
+}

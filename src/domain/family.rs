@@ -1,0 +1,210 @@
+//! Households: the adults who share one family's children, meals and photos, and the one-time
+//! links that bring a second parent in.
+
+use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::DomainError;
+use super::change::first_version;
+use super::ids::{FamilyId, InviteId, UserId};
+use super::user::User;
+
+/// How long an adult invite link works.
+pub const INVITE_DAYS: i64 = 7;
+/// Open invite links a family may hold at once (each is shown once; a lost one is revoked).
+pub const INVITES_MAX: usize = 10;
+/// Adults one family may hold.
+pub const MEMBERS_MAX: usize = 10;
+
+pub const INVITE_TITLE: &str = "Invite failed";
+pub const JOIN_TITLE: &str = "Join failed";
+pub const LEAVE_TITLE: &str = "Leave failed";
+pub const REMOVE_TITLE: &str = "Remove failed";
+
+/// An adult invite. Only the SHA-256 of the link's token is stored; the link is shown once.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FamilyInvite {
+    pub id: InviteId,
+    pub family: FamilyId,
+    #[serde(default = "first_version")]
+    pub version: u64,
+    pub token_hash: [u8; 32],
+    pub invited_by: UserId,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+}
+
+impl FamilyInvite {
+    pub fn new(
+        family: FamilyId,
+        by: UserId,
+        token_hash: [u8; 32],
+        now: DateTime<Utc>,
+    ) -> FamilyInvite {
+        FamilyInvite {
+            id: InviteId::new(),
+            family,
+            version: first_version(),
+            token_hash,
+            invited_by: by,
+            created_at: now,
+            expires_at: now + Duration::days(INVITE_DAYS),
+        }
+    }
+
+    pub fn is_expired(&self, now: DateTime<Utc>) -> bool {
+        self.expires_at <= now
+    }
+}
+
+/// What an invite link answers while it is valid: expired links are 410, unknown ones 404.
+pub fn check_link(invite: &FamilyInvite, now: DateTime<Utc>) -> Result<(), DomainError> {
+    if invite.is_expired(now) {
+        return Err(DomainError::gone(
+            "Invite expired",
+            "This invite link has expired. Ask for a new one.",
+        ));
+    }
+    Ok(())
+}
+
+/// The family's name as its members see it: after its longest-standing member.
+pub fn family_name(members: &[User]) -> String {
+    let Some(first) = members.iter().min_by_key(|m| m.joined_at()) else {
+        return "Your family".into();
+    };
+    if first.last_name.trim().is_empty() {
+        format!("{}'s family", first.first_name)
+    } else {
+        format!("The {} family", first.last_name)
+    }
+}
+
+/// Whether `user` may invite adults: parents may, guests stay single-member families.
+pub fn check_can_invite(user: &User) -> Result<(), DomainError> {
+    if user.is_guest {
+        return Err(DomainError::forbidden(
+            INVITE_TITLE,
+            "Guests cannot invite other adults. Sign up for an account to share your family.",
+        ));
+    }
+    Ok(())
+}
+
+/// Whether a signed-in account may move into another family through a link: only a parent
+/// whose own family is empty (no children and no other adult), so nothing is left behind.
+pub fn check_can_move(
+    user: &User,
+    to: FamilyId,
+    children: usize,
+    members: usize,
+) -> Result<(), DomainError> {
+    if user.is_guest {
+        return Err(DomainError::forbidden(
+            JOIN_TITLE,
+            "Guest accounts cannot join a family. Sign out and create an account with this link.",
+        ));
+    }
+    if user.family_id == to {
+        return Err(DomainError::conflict(
+            JOIN_TITLE,
+            "You are already a member of this family.",
+        ));
+    }
+    if children > 0 || members > 1 {
+        return Err(DomainError::conflict(
+            JOIN_TITLE,
+            "Your account already keeps its own family. Only an account with no children and no other adult can join another family.",
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `user` may leave their family: someone must stay to keep the children.
+pub fn check_can_leave(members: usize) -> Result<(), DomainError> {
+    if members <= 1 {
+        return Err(DomainError::conflict(
+            LEAVE_TITLE,
+            "You are the only adult in this family. Invite another parent first, or delete your account from the server.",
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `by` may remove `target` (a member of the same family, found by the caller).
+pub fn check_can_remove(by: &User, target: &User) -> Result<(), DomainError> {
+    if by.id == target.id {
+        return Err(DomainError::conflict(
+            REMOVE_TITLE,
+            "To remove yourself, use Leave family.",
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::email::Email;
+    use crate::domain::user::ParentRole;
+
+    fn parent(first: &str, last: &str, joined_days_ago: i64) -> User {
+        let now = Utc::now();
+        let mut user = User::new(
+            Email::parse(&format!("{first}@example.org")).unwrap(),
+            first.into(),
+            last.into(),
+            ParentRole::Mom,
+            "x".into(),
+            now,
+        );
+        user.joined_family_at = Some(now - Duration::days(joined_days_ago));
+        user
+    }
+
+    #[test]
+    fn links_last_seven_days() {
+        let now = Utc::now();
+        let invite = FamilyInvite::new(FamilyId::new(), UserId::new(), [0; 32], now);
+        assert!(check_link(&invite, now + Duration::days(6)).is_ok());
+        let gone = check_link(&invite, now + Duration::days(7)).unwrap_err();
+        assert!(matches!(gone, DomainError::Gone { .. }));
+    }
+
+    #[test]
+    fn the_family_is_named_after_its_first_member() {
+        let ann = parent("Ann", "Lee", 30);
+        let ben = parent("Ben", "Okafor", 2);
+        assert_eq!(family_name(&[ben.clone(), ann]), "The Lee family");
+        assert_eq!(family_name(&[parent("Zoë", " ", 1)]), "Zoë's family");
+        assert_eq!(family_name(&[]), "Your family");
+    }
+
+    #[test]
+    fn only_an_empty_family_can_be_left_behind() {
+        let ann = parent("Ann", "Lee", 1);
+        let elsewhere = FamilyId::new();
+        assert!(check_can_move(&ann, elsewhere, 0, 1).is_ok());
+        assert!(check_can_move(&ann, elsewhere, 1, 1).is_err());
+        assert!(check_can_move(&ann, elsewhere, 0, 2).is_err());
+        assert!(check_can_move(&ann, ann.family_id, 0, 1).is_err());
+        let mut guest = parent("Gus", "", 1);
+        guest.is_guest = true;
+        assert!(matches!(
+            check_can_move(&guest, elsewhere, 0, 1),
+            Err(DomainError::Forbidden { .. })
+        ));
+        assert!(check_can_invite(&guest).is_err());
+        assert!(check_can_invite(&ann).is_ok());
+    }
+
+    #[test]
+    fn the_last_adult_cannot_leave_and_nobody_removes_themselves() {
+        assert!(check_can_leave(1).is_err());
+        assert!(check_can_leave(2).is_ok());
+        let ann = parent("Ann", "Lee", 1);
+        let ben = parent("Ben", "Lee", 1);
+        assert!(check_can_remove(&ann, &ann).is_err());
+        assert!(check_can_remove(&ann, &ben).is_ok());
+    }
+}

@@ -1,0 +1,201 @@
+//! Households: who shares the family, adult invite links, joining, leaving and removing.
+
+use chrono::Utc;
+
+use super::{AppError, AppResult, Services};
+use crate::auth::tokens::token_hash;
+use crate::domain::DomainError;
+use crate::domain::family::{
+    FamilyInvite, JOIN_TITLE, LEAVE_TITLE, REMOVE_TITLE, check_can_invite, check_can_leave,
+    check_can_remove, check_link, family_name,
+};
+use crate::domain::ids::{FamilyId, InviteId, UserId};
+use crate::domain::user::{SignupDraft, User};
+use crate::store::WriteError;
+use crate::store::users::Joining;
+
+/// A family as its members see it.
+pub struct Overview {
+    pub name: String,
+    pub members: Vec<User>,
+    pub invites: Vec<FamilyInvite>,
+}
+
+/// A new invite and its link token (shown once; only its hash is kept).
+pub struct NewInvite {
+    pub invite: FamilyInvite,
+    pub token: String,
+}
+
+/// What an invite link shows before joining.
+pub struct Preview {
+    pub family_name: String,
+    pub invited_by: String,
+    pub invite: FamilyInvite,
+}
+
+/// `GET /api/family`.
+pub fn overview(app: &Services, me: &User) -> AppResult<Overview> {
+    let members = app.store.users.members(me.family_id)?;
+    let now = Utc::now();
+    let invites = app
+        .store
+        .invites
+        .list(me.family_id)?
+        .into_iter()
+        .filter(|i| !i.is_expired(now))
+        .collect();
+    Ok(Overview {
+        name: family_name(&members),
+        members,
+        invites,
+    })
+}
+
+/// `POST /api/family/invites`: a one-time link for another adult, valid for 7 days.
+pub async fn invite(app: &Services, me: &User) -> AppResult<NewInvite> {
+    check_can_invite(me)?;
+    // Random (v4), never time-ordered: the link is the only secret.
+    let token = uuid::Uuid::new_v4().to_string();
+    let invite = FamilyInvite::new(me.family_id, me.id, token_hash(&token), Utc::now());
+    let invite = app
+        .store
+        .invites
+        .insert(&invite)
+        .await
+        .map_err(|e| match e {
+            WriteError::Rule(e) => AppError::from(e),
+            WriteError::Store(e) => e.into(),
+            _ => DomainError::NotFound.into(),
+        })?;
+    tracing::info!(family = %me.family_id, invite = %invite.id, "adult invite created");
+    Ok(NewInvite { invite, token })
+}
+
+/// `DELETE /api/family/invites/{id}`: the link stops working at once.
+/// (A guest has none, so theirs is a 404 like any unknown id.)
+pub async fn revoke(app: &Services, me: &User, id: InviteId) -> AppResult<()> {
+    if !app.store.invites.delete(me.family_id, id).await? {
+        return Err(DomainError::NotFound.into());
+    }
+    Ok(())
+}
+
+/// `GET /api/family/invites/{token}`: who invites to which family (404 unknown, 410 expired).
+pub fn preview(app: &Services, token: &str) -> AppResult<Preview> {
+    let invite = app
+        .store
+        .invites
+        .by_token(&token_hash(token))?
+        .ok_or(DomainError::NotFound)?;
+    check_link(&invite, Utc::now())?;
+    let members = app.store.users.members(invite.family)?;
+    let invited_by = members
+        .iter()
+        .find(|m| m.id == invite.invited_by)
+        .map(|m| {
+            format!("{} {}", m.first_name, m.last_name)
+                .trim()
+                .to_string()
+        })
+        .unwrap_or_else(|| "A parent".into());
+    Ok(Preview {
+        family_name: family_name(&members),
+        invited_by,
+        invite,
+    })
+}
+
+/// `POST /api/family/join/{token}` signed in: moves the account (whose family is empty) in.
+pub async fn join_signed_in(app: &Services, me: &User, token: &str) -> AppResult<User> {
+    let user = app
+        .store
+        .users
+        .join(&token_hash(token), Joining::Existing(me.id), Utc::now())
+        .await
+        .map_err(|e| AppError::from_write(e, JOIN_TITLE))?;
+    tracing::info!(user.id = %user.id, family = %user.family_id, "joined a family");
+    Ok(user)
+}
+
+/// `POST /api/family/join/{token}` signed out: a new parent account in the family. The link
+/// is the family's permission, so this works even when open sign-up is closed.
+pub async fn join_new(
+    app: &Services,
+    draft: SignupDraft,
+    token: &str,
+    ip: &str,
+) -> AppResult<User> {
+    let hash = token_hash(token);
+    // A dead link answers at once: no limit spent, no (slow) password hash. Tokens are random
+    // UUIDs, so guessing one is hopeless with or without a limit.
+    let invite = app
+        .store
+        .invites
+        .by_token(&hash)?
+        .ok_or(DomainError::NotFound)?;
+    check_link(&invite, Utc::now())?;
+    let signup = draft.validate()?;
+    app.limits
+        .signup_ip
+        .check(ip)
+        .map_err(DomainError::too_many)?;
+    let now = Utc::now();
+    let password_hash = app.hasher.hash(signup.password).await.encode();
+    let user = User::new(
+        signup.email,
+        signup.first_name,
+        signup.last_name,
+        signup.role,
+        password_hash,
+        now,
+    );
+    let user = app
+        .store
+        .users
+        .join(&hash, Joining::New(&user), now)
+        .await
+        .map_err(|e| AppError::from_write(e, JOIN_TITLE))?;
+    tracing::info!(user.id = %user.id, family = %user.family_id, "account created through an invite");
+    Ok(user)
+}
+
+/// `POST /api/family/leave`: the account keeps everything of its own and starts a new, empty
+/// family; the others keep the children.
+pub async fn leave(app: &Services, me: &User) -> AppResult<User> {
+    let user = app
+        .store
+        .users
+        .move_out(me.id, FamilyId::new(), Utc::now(), false, |_, members| {
+            check_can_leave(members.len())
+        })
+        .await
+        .map_err(|e| AppError::from_write(e, LEAVE_TITLE))?;
+    tracing::info!(user.id = %user.id, "left a family");
+    Ok(user)
+}
+
+/// `DELETE /api/family/members/{userId}`: the other adult gets a new, empty family and every
+/// session of theirs ends. Someone outside the family is not found.
+pub async fn remove(app: &Services, me: &User, target: UserId) -> AppResult<User> {
+    let by = me.clone();
+    let user = app
+        .store
+        .users
+        .move_out(
+            target,
+            FamilyId::new(),
+            Utc::now(),
+            true,
+            |target, members| {
+                if target.family_id != by.family_id || !members.contains(&by.id) {
+                    return Err(DomainError::NotFound);
+                }
+                check_can_remove(&by, target)
+            },
+        )
+        .await
+        .map_err(|e| AppError::from_write(e, REMOVE_TITLE))?;
+    tracing::info!(user.id = %user.id, by = %me.id, "removed from a family");
+    Ok(user)
+}
