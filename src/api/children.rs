@@ -84,6 +84,19 @@ pub enum Deleted {
     Done,
 }
 
+/// Foods about to be logged for a child.
+#[derive(Debug, Object)]
+pub struct AllergenCheckRequest {
+    #[oai(default)]
+    pub foods: Vec<String>,
+}
+
+/// The foods that match the child's allergies; empty when none do.
+#[derive(Debug, Object)]
+pub struct AllergenCheck {
+    pub exposures: Vec<super::meals::ExposureDto>,
+}
+
 #[derive(Default)]
 pub struct ChildrenApi;
 
@@ -147,6 +160,29 @@ impl ChildrenApi {
         )
         .await?;
         Ok(Json(child.into()))
+    }
+
+    /// Checks foods against the child's allergies before a meal is saved (the server's one
+    /// allergen matcher: the UI never copies it).
+    #[oai(
+        path = "/children/:id/allergen-check",
+        method = "post",
+        operation_id = "checkAllergens"
+    )]
+    async fn allergen_check(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        id: Path<String>,
+        body: Json<AllergenCheckRequest>,
+    ) -> Result<Json<AllergenCheck>, ApiError> {
+        let me = user.require_to_view("check a meal")?;
+        let child = path_id::<ChildId>(&id)?;
+        let foods = crate::domain::tags::clean(&body.0.foods, "Error saving meal", "foods")?;
+        let found = crate::service::meals::allergen_check(&app, me.user.family_id, child, &foods)?;
+        Ok(Json(AllergenCheck {
+            exposures: found.into_iter().map(Into::into).collect(),
+        }))
     }
 
     /// Removes a child at once; its meals and their photos are removed in the background.

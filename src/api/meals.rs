@@ -45,6 +45,53 @@ pub struct MealDto {
     pub updated_at: DateTime<Utc>,
     /// +1 with every change; send it back with an update.
     pub version: u64,
+    pub reaction: Reaction,
+    /// What the reaction was like (empty without a reaction).
+    pub reaction_note: String,
+    /// Foods that matched the child's allergies when the meal was saved (an exposure).
+    pub exposures: Vec<ExposureDto>,
+}
+
+/// A reaction the child had to the meal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, serde::Serialize)]
+#[oai(rename_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
+pub enum Reaction {
+    None,
+    Mild,
+    Severe,
+}
+
+impl From<meal::Reaction> for Reaction {
+    fn from(r: meal::Reaction) -> Self {
+        match r {
+            meal::Reaction::None => Reaction::None,
+            meal::Reaction::Mild => Reaction::Mild,
+            meal::Reaction::Severe => Reaction::Severe,
+        }
+    }
+}
+
+/// A food that matches one of the child's allergies.
+#[derive(Debug, Clone, Object, serde::Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct ExposureDto {
+    pub food: String,
+    /// The allergy as the parent typed it.
+    pub allergy: String,
+    /// "Buttered toast contains milk (butter)".
+    pub message: String,
+}
+
+impl From<meal::Exposure> for ExposureDto {
+    fn from(e: meal::Exposure) -> Self {
+        ExposureDto {
+            food: e.food,
+            allergy: e.allergy,
+            message: e.message,
+        }
+    }
 }
 
 /// The six meal types, by their display names.
@@ -158,6 +205,9 @@ impl From<Meal> for MealDto {
             created_at: m.created_at,
             updated_at: m.updated_at,
             version: m.version,
+            reaction: m.reaction.into(),
+            reaction_note: m.reaction_note,
+            exposures: m.exposures.into_iter().map(ExposureDto::from).collect(),
         }
     }
 }
@@ -179,8 +229,12 @@ pub struct MealRequest {
     pub notes: Option<String>,
     /// A media id from `POST /api/media`.
     pub photo: Option<String>,
-    /// RFC 3339; default now.
+    /// When it was eaten, RFC 3339; default now. Any time in the past; at most a few minutes
+    /// ahead.
     pub meal_date: Option<String>,
+    /// none (default), mild or severe.
+    pub reaction: Option<String>,
+    pub reaction_note: Option<String>,
     /// On update: the version the change was made on. A stale one answers 409 with the
     /// current meal and changes nothing.
     pub version: Option<u64>,
@@ -198,6 +252,8 @@ impl From<MealRequest> for MealDraft {
             notes: r.notes,
             photo: r.photo,
             meal_date: r.meal_date,
+            reaction: r.reaction,
+            reaction_note: r.reaction_note,
         }
     }
 }

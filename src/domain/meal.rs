@@ -172,6 +172,53 @@ impl Feedback {
     }
 }
 
+/// How far ahead of the server's clock a meal's time may be: a phone's clock runs a little
+/// fast, or a parent logs the dinner being served. Back-dating has no limit.
+pub const FUTURE_SLACK_MINUTES: i64 = 10;
+
+/// A reaction the child had to the meal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Reaction {
+    #[default]
+    None,
+    Mild,
+    Severe,
+}
+
+impl Reaction {
+    pub fn parse(input: &str) -> Option<Reaction> {
+        Some(match input.trim().to_ascii_lowercase().as_str() {
+            "none" => Reaction::None,
+            "mild" => Reaction::Mild,
+            "severe" => Reaction::Severe,
+            _ => return None,
+        })
+    }
+}
+
+/// A food of the meal that matches one of the child's allergies when it was saved: the meal
+/// is an exposure (allergens are introduced on purpose, under a doctor's guidance).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Exposure {
+    pub food: String,
+    pub allergy: String,
+    /// "Buttered toast contains milk (butter)".
+    pub message: String,
+}
+
+/// The exposures of `foods` for a child with `allergies` (the one matcher in `allergens`).
+pub fn exposures(foods: &[String], allergies: &[String]) -> Vec<Exposure> {
+    super::allergens::conflicts(foods, allergies)
+        .into_iter()
+        .map(|c| Exposure {
+            message: c.to_string(),
+            food: c.food,
+            allergy: c.allergy,
+        })
+        .collect()
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Meal {
     pub id: MealId,
@@ -196,6 +243,13 @@ pub struct Meal {
     pub meal_date: DateTime<Utc>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    #[serde(default)]
+    pub reaction: Reaction,
+    #[serde(default)]
+    pub reaction_note: String,
+    /// Set from the child's allergies each time the meal is saved.
+    #[serde(default)]
+    pub exposures: Vec<Exposure>,
 }
 
 /// What the meal form sends, before validation. Strings are parsed here, not at the edge, so
@@ -212,6 +266,9 @@ pub struct MealDraft {
     pub photo: Option<String>,
     /// RFC 3339; empty means now.
     pub meal_date: Option<String>,
+    /// none (default), mild or severe.
+    pub reaction: Option<String>,
+    pub reaction_note: Option<String>,
 }
 
 /// The validated fields of a meal. The child and photo still have to be checked against the
@@ -227,6 +284,8 @@ pub struct MealFields {
     pub notes: String,
     pub photo: Option<MediaId>,
     pub meal_date: DateTime<Utc>,
+    pub reaction: Reaction,
+    pub reaction_note: String,
 }
 
 pub const SAVE_TITLE: &str = "Error saving meal";
@@ -288,6 +347,30 @@ impl MealDraft {
                     Invalid::new(title, "Please enter a valid date and time", "mealDate")
                 })?,
         };
+        if meal_date > now + chrono::Duration::minutes(FUTURE_SLACK_MINUTES) {
+            return Err(Invalid::new(
+                title,
+                "A meal cannot be logged in the future. Check the date and time.",
+                "mealDate",
+            ));
+        }
+        let reaction = match present(&self.reaction) {
+            None => Reaction::None,
+            Some(r) => Reaction::parse(r)
+                .ok_or_else(|| Invalid::new(title, "Please choose a reaction", "reaction"))?,
+        };
+        let reaction_note = match reaction {
+            // A note about no reaction would show nowhere.
+            Reaction::None => String::new(),
+            _ => sanitize(self.reaction_note.as_deref().unwrap_or_default()),
+        };
+        if char_len(&reaction_note) > GENERAL_TEXT_MAX {
+            return Err(Invalid::new(
+                title,
+                too_long_message(GENERAL_TEXT_MAX),
+                "reactionNote",
+            ));
+        }
         Ok(MealFields {
             child_id,
             meal_type,
@@ -298,6 +381,8 @@ impl MealDraft {
             notes,
             photo,
             meal_date,
+            reaction,
+            reaction_note,
         })
     }
 }
@@ -319,6 +404,9 @@ impl Meal {
             meal_date: now,
             created_at: now,
             updated_at: now,
+            reaction: Reaction::None,
+            reaction_note: String::new(),
+            exposures: Vec::new(),
         };
         meal.apply(fields, now);
         meal
@@ -334,6 +422,8 @@ impl Meal {
         self.notes = fields.notes;
         self.photo = fields.photo;
         self.meal_date = fields.meal_date;
+        self.reaction = fields.reaction;
+        self.reaction_note = fields.reaction_note;
         self.updated_at = now;
     }
 }
@@ -361,6 +451,68 @@ mod tests {
         assert_eq!(f.feedback, None);
         assert_eq!(f.notes, "");
         assert_eq!(f.meal_date, now, "meal date defaults to now");
+    }
+
+    #[test]
+    fn meals_can_be_back_dated_but_not_logged_in_the_future() {
+        let now = Utc::now();
+        let at = |t: DateTime<Utc>| MealDraft {
+            meal_date: Some(t.to_rfc3339()),
+            ..draft()
+        };
+        let lunch = now - chrono::Duration::hours(9);
+        assert_eq!(
+            at(lunch)
+                .validate(SAVE_TITLE, now)
+                .unwrap()
+                .meal_date
+                .timestamp(),
+            lunch.timestamp()
+        );
+        let served = now + chrono::Duration::minutes(FUTURE_SLACK_MINUTES - 1);
+        assert!(at(served).validate(SAVE_TITLE, now).is_ok());
+        let tomorrow = now + chrono::Duration::days(1);
+        let err = at(tomorrow).validate(SAVE_TITLE, now).unwrap_err();
+        assert_eq!(err.field.as_deref(), Some("mealDate"));
+    }
+
+    #[test]
+    fn reactions_are_parsed_and_a_note_needs_one() {
+        let now = Utc::now();
+        let with = |r: &str, note: &str| MealDraft {
+            reaction: Some(r.into()),
+            reaction_note: Some(note.into()),
+            ..draft()
+        };
+        let f = with("Severe", " Hives on cheeks ")
+            .validate(SAVE_TITLE, now)
+            .unwrap();
+        assert_eq!(
+            (f.reaction, f.reaction_note.as_str()),
+            (Reaction::Severe, "Hives on cheeks")
+        );
+        let f = with("none", "ignored").validate(SAVE_TITLE, now).unwrap();
+        assert_eq!((f.reaction, f.reaction_note.as_str()), (Reaction::None, ""));
+        assert_eq!(
+            with("deadly", "")
+                .validate(SAVE_TITLE, now)
+                .unwrap_err()
+                .field
+                .as_deref(),
+            Some("reaction")
+        );
+    }
+
+    #[test]
+    fn exposures_name_the_food_and_the_allergy() {
+        let found = exposures(
+            &["Buttered toast".into(), "Apple".into()],
+            &["Milk".into(), "Peanuts".into()],
+        );
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].food, "Buttered toast");
+        assert_eq!(found[0].allergy, "Milk");
+        assert_eq!(found[0].message, "Buttered toast contains milk (butter)");
     }
 
     #[test]

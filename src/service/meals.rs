@@ -4,7 +4,7 @@ use chrono::Utc;
 
 use super::{AppError, AppResult, Services};
 use crate::domain::ids::{ChildId, FamilyId, MealId};
-use crate::domain::meal::{Meal, MealDraft, SAVE_TITLE, UPDATE_TITLE};
+use crate::domain::meal::{Exposure, Meal, MealDraft, SAVE_TITLE, UPDATE_TITLE, exposures};
 use crate::domain::{DomainError, Invalid};
 use crate::store::meals::Cursor;
 
@@ -78,10 +78,39 @@ pub fn get(app: &Services, family: FamilyId, id: MealId) -> AppResult<Meal> {
         .ok_or(DomainError::NotFound)?)
 }
 
-/// Records a meal. The child must be one of the family's at the moment it is written.
+/// The child's allergies (none when the child is unknown: the write then refuses the meal).
+fn allergies_of(app: &Services, family: FamilyId, child: ChildId) -> AppResult<Vec<String>> {
+    Ok(app
+        .store
+        .children
+        .get(family, child)?
+        .map(|c| c.allergies)
+        .unwrap_or_default())
+}
+
+/// What `foods` would expose a child to: the matches against the child's allergies.
+pub fn allergen_check(
+    app: &Services,
+    family: FamilyId,
+    child: ChildId,
+    foods: &[String],
+) -> AppResult<Vec<Exposure>> {
+    let child = app
+        .store
+        .children
+        .get(family, child)?
+        .ok_or(DomainError::NotFound)?;
+    Ok(exposures(foods, &child.allergies))
+}
+
+/// Records a meal. The child must be one of the family's at the moment it is written. A meal
+/// with a food the child is allergic to is saved, flagged as an exposure.
 pub async fn create(app: &Services, family: FamilyId, draft: MealDraft) -> AppResult<Meal> {
     let now = Utc::now();
-    let meal = Meal::create(family, draft.validate(SAVE_TITLE, now)?, now);
+    let fields = draft.validate(SAVE_TITLE, now)?;
+    let allergies = allergies_of(app, family, fields.child_id)?;
+    let mut meal = Meal::create(family, fields, now);
+    meal.exposures = exposures(&meal.foods, &allergies);
     app.store
         .meals
         .insert(&meal)
@@ -99,10 +128,12 @@ pub async fn update(
 ) -> AppResult<Meal> {
     let now = Utc::now();
     let fields = draft.validate(UPDATE_TITLE, now)?;
+    let found = exposures(&fields.foods, &allergies_of(app, family, fields.child_id)?);
     app.store
         .meals
         .update(family, id, version, |meal| {
             meal.apply(fields.clone(), now);
+            meal.exposures = found.clone();
             Ok(())
         })
         .await

@@ -284,6 +284,8 @@ mod tests {
                 notes: String::new(),
                 photo: None,
                 meal_date: now - Duration::minutes(minutes_ago),
+                reaction: Default::default(),
+                reaction_note: String::new(),
             },
             now,
         )

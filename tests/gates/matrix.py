@@ -89,6 +89,7 @@ MATRIX = {
     "GET /api/children/{id}": {"kind": "owner", "id": [Src("child")]},
     "PUT /api/children/{id}": {"kind": "owner", "id": [Src("child")]},
     "DELETE /api/children/{id}": {"kind": "owner", "id": [Src("child")]},
+    "POST /api/children/{id}/allergen-check": {"kind": "owner", "id": [Src("child")]},
     "GET /api/meals/{id}": {"kind": "owner", "id": [Src("meal")]},
     "PUT /api/meals/{id}": {
         "kind": "owner",

@@ -56,6 +56,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("get", "/children/{id}"),
     ("put", "/children/{id}"),
     ("delete", "/children/{id}"),
+    ("post", "/children/{id}/allergen-check"),
     ("get", "/meals"),
     ("post", "/meals"),
     ("get", "/meals/{id}"),

@@ -407,3 +407,125 @@ async fn the_meal_list_answers_304_until_the_family_changes() {
     let theirs = json(other.get(&url).send().await.unwrap(), 200).await;
     assert!(theirs["items"].as_array().unwrap().is_empty());
 }
+
+#[tokio::test]
+async fn meals_are_back_dated_edited_and_flagged_when_they_meet_an_allergy() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let emma = json(
+        mum.post(server.url("/api/children"))
+            .json(&serde_json::json!({"name": "Emma", "allergies": ["Milk", "Sesame"]}))
+            .send()
+            .await
+            .unwrap(),
+        201,
+    )
+    .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    // Before saving, the form asks the server's matcher.
+    let check = json(
+        mum.post(server.url(&format!("/api/children/{emma}/allergen-check")))
+            .json(&serde_json::json!({"foods": ["Buttered toast", "Eggplant", "Hummus"]}))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    let messages: Vec<_> = check["exposures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["message"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "Buttered toast contains milk (butter)",
+            "Hummus contains sesame (hummus)"
+        ]
+    );
+
+    // Lunch logged at 9 pm, for 12:30; saved anyway and flagged, with a reaction.
+    let lunch = chrono::Utc::now() - chrono::Duration::hours(8);
+    let meal = add_meal(
+        &server,
+        &mum,
+        serde_json::json!({"childId": emma, "mealType": "Lunch", "foods": ["Buttered toast"],
+                           "mealDate": lunch.to_rfc3339(), "reaction": "mild",
+                           "reactionNote": "Red cheeks"}),
+    )
+    .await;
+    assert_eq!(meal["exposures"][0]["allergy"], "Milk");
+    assert_eq!(
+        (meal["reaction"].as_str(), meal["reactionNote"].as_str()),
+        (Some("mild"), Some("Red cheeks"))
+    );
+    let stored = chrono::DateTime::parse_from_rfc3339(meal["mealDate"].as_str().unwrap()).unwrap();
+    assert_eq!(stored.timestamp(), lunch.timestamp());
+
+    // A breakfast logged now sorts above it; a meal for tomorrow is refused.
+    add_meal(
+        &server,
+        &mum,
+        serde_json::json!({"childId": emma, "mealType": "Breakfast", "foods": ["Apple"]}),
+    )
+    .await;
+    let list = json(mum.get(server.url("/api/meals")).send().await.unwrap(), 200).await;
+    let order: Vec<_> = list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["mealType"].as_str().unwrap())
+        .collect();
+    assert_eq!(order, ["Breakfast", "Lunch"]);
+    let tomorrow = chrono::Utc::now() + chrono::Duration::days(1);
+    let (_, message, field) = error(
+        mum.post(server.url("/api/meals"))
+            .json(
+                &serde_json::json!({"childId": emma, "mealType": "Dinner", "foods": ["Soup"],
+                                      "mealDate": tomorrow.to_rfc3339()}),
+            )
+            .send()
+            .await
+            .unwrap(),
+        400,
+    )
+    .await;
+    assert_eq!(field.as_deref(), Some("mealDate"));
+    assert!(message.contains("future"), "{message}");
+
+    // Every field is editable: the toast becomes plain toast, and the flag goes.
+    let url = server.url(&format!("/api/meals/{}", meal["id"].as_str().unwrap()));
+    let edited = json(
+        mum.put(&url)
+            .json(
+                &serde_json::json!({"childId": emma, "mealType": "Dinner", "foods": ["Dry toast"],
+                                      "mealDate": lunch.to_rfc3339(), "portion": "half",
+                                      "mood": "sad", "feedback": "disliked", "notes": "Tired",
+                                      "version": meal["version"]}),
+            )
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(edited["exposures"], serde_json::json!([]));
+    assert_eq!(edited["reaction"], "none");
+    assert_eq!(edited["mealType"], "Dinner");
+    assert_eq!(edited["portion"], "half");
+
+    // Another family's child is not found.
+    let other = family(&server, "other@example.org").await;
+    let resp = other
+        .post(server.url(&format!("/api/children/{emma}/allergen-check")))
+        .json(&serde_json::json!({"foods": ["Milk"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 404);
+}

@@ -90,6 +90,8 @@ fn meal(family: FamilyId, child: ChildId, photo: Option<MediaId>) -> Meal {
             notes: String::new(),
             photo,
             meal_date: now,
+            reaction: Default::default(),
+            reaction_note: String::new(),
         },
         now,
     )

@@ -361,6 +361,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/children/{id}/allergen-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Checks foods against the child's allergies before a meal is saved (the server's one
+         *     allergen matcher: the UI never copies it).
+         */
+        post: operations["checkAllergens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/meals": {
         parameters: {
             query?: never;
@@ -459,6 +479,21 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * AllergenCheck
+         * @description The foods that match the child's allergies; empty when none do.
+         */
+        AllergenCheck: {
+            exposures: components["schemas"]["ExposureDto"][];
+        };
+        /**
+         * AllergenCheckRequest
+         * @description Foods about to be logged for a child.
+         */
+        AllergenCheckRequest: {
+            /** @default [] */
+            foods: string[];
+        };
         /** ChildDto */
         ChildDto: {
             id: string;
@@ -543,6 +578,17 @@ export interface components {
             message: string;
             /** @description The request field the error is about, when there is one. */
             field?: string | null;
+        };
+        /**
+         * ExposureDto
+         * @description A food that matches one of the child's allergies.
+         */
+        ExposureDto: {
+            food: string;
+            /** @description The allergy as the parent typed it. */
+            allergy: string;
+            /** @description "Buttered toast contains milk (butter)". */
+            message: string;
         };
         /** FamilyDto */
         FamilyDto: {
@@ -660,6 +706,11 @@ export interface components {
              * @description +1 with every change; send it back with an update.
              */
             version: number;
+            reaction: components["schemas"]["Reaction"];
+            /** @description What the reaction was like (empty without a reaction). */
+            reactionNote: string;
+            /** @description Foods that matched the child's allergies when the meal was saved (an exposure). */
+            exposures: components["schemas"]["ExposureDto"][];
         };
         /** MealPage */
         MealPage: {
@@ -683,8 +734,14 @@ export interface components {
             notes?: string;
             /** @description A media id from `POST /api/media`. */
             photo?: string;
-            /** @description RFC 3339; default now. */
+            /**
+             * @description When it was eaten, RFC 3339; default now. Any time in the past; at most a few minutes
+             *     ahead.
+             */
             mealDate?: string;
+            /** @description none (default), mild or severe. */
+            reaction?: string;
+            reactionNote?: string;
             /**
              * Format: uint64
              * @description On update: the version the change was made on. A stale one answers 409 with the
@@ -768,6 +825,11 @@ export interface components {
              */
             version?: number;
         };
+        /**
+         * @description A reaction the child had to the meal.
+         * @enum {string}
+         */
+        Reaction: "none" | "mild" | "severe";
         /** ResetTarget */
         ResetTarget: {
             firstName: string;
@@ -3964,6 +4026,140 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused (for example a request from another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or not yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
+                };
+            };
+            /** @description The link has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or upload is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a supported image. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; `Retry-After` says how many seconds to wait. */
+            429: {
+                headers: {
+                    "RETRY-AFTER": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something failed on the server; nothing was saved. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A needed service (such as the recipe model) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The family's storage quota or the server's disk is full. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    checkAllergens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["AllergenCheckRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["AllergenCheck"];
+                };
             };
             /** @description The request is malformed or a field is invalid. */
             400: {
