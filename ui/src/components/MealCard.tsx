@@ -1,4 +1,4 @@
-import { EllipsisVertical, Trash2 } from 'lucide-react';
+import { EllipsisVertical, Pencil, Trash2, TriangleAlert } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 
 import type { Meal } from '../hooks/useMeals';
@@ -9,11 +9,14 @@ const PLACEHOLDER = '/meal-placeholder.svg';
 interface MealCardProps {
   meal: Meal;
   childName: string | undefined;
+  onEdit?: (meal: Meal) => void;
   onDelete: (meal: Meal) => void;
 }
 
+const REACTION_LABELS = { mild: 'Mild reaction', severe: 'Severe reaction' } as const;
+
 /** One meal (spec section 2): who, how it went, when, the photo, what and how much. */
-export function MealCard({ meal, childName, onDelete }: MealCardProps) {
+export function MealCard({ meal, childName, onEdit, onDelete }: MealCardProps) {
   const [photoFailed, setPhotoFailed] = useState(false);
   const feedback = feedbackLabel(meal.feedback);
   return (
@@ -34,7 +37,10 @@ export function MealCard({ meal, childName, onDelete }: MealCardProps) {
               {meal.mealType} · {formatShortDate(meal.mealDate)}
             </p>
           </div>
-          <ActionsMenu onDelete={() => onDelete(meal)} />
+          <ActionsMenu
+            onEdit={onEdit ? () => onEdit(meal) : undefined}
+            onDelete={() => onDelete(meal)}
+          />
         </header>
         {meal.thumbnailUrl ? (
           <a href={meal.photoUrl ?? undefined} target="_blank" rel="noreferrer">
@@ -64,6 +70,26 @@ export function MealCard({ meal, childName, onDelete }: MealCardProps) {
             </>
           ) : null}
         </dl>
+        {meal.exposures.length > 0 ? (
+          <div className="rounded-box border border-warning p-3 text-sm">
+            <p className="flex items-center gap-1 font-medium">
+              <TriangleAlert aria-hidden size={16} /> Allergen exposure
+            </p>
+            <ul>
+              {meal.exposures.map((e) => (
+                <li key={`${e.food}-${e.allergy}`}>{e.message}</li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        {meal.reaction !== 'none' ? (
+          <p
+            className={`rounded-box p-3 text-sm ${meal.reaction === 'severe' ? 'bg-error text-error-content' : 'bg-warning text-warning-content'}`}
+          >
+            <span className="font-medium">{REACTION_LABELS[meal.reaction]}</span>
+            {meal.reactionNote ? `: ${meal.reactionNote}` : null}
+          </p>
+        ) : null}
         {meal.notes ? (
           <div className="rounded-box bg-base-200 p-3 text-sm">
             <p className="font-medium">Parent Notes</p>
@@ -80,7 +106,7 @@ export function MealCard({ meal, childName, onDelete }: MealCardProps) {
  * the first item; Escape, Tab away or a click elsewhere closes it. Choosing an item closes it
  * and puts focus back on the button first, so a dialog the item opens returns focus there.
  */
-function ActionsMenu({ onDelete }: { onDelete: () => void }) {
+function ActionsMenu({ onEdit, onDelete }: { onEdit?: () => void; onDelete: () => void }) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLUListElement>(null);
@@ -127,6 +153,13 @@ function ActionsMenu({ onDelete }: { onDelete: () => void }) {
           aria-label="Meal actions"
           className="menu absolute right-0 top-full z-10 mt-1 w-36 rounded-box bg-base-100 p-1 shadow"
         >
+          {onEdit ? (
+            <li role="none">
+              <button type="button" role="menuitem" onClick={() => choose(onEdit)}>
+                <Pencil aria-hidden size={16} /> Edit
+              </button>
+            </li>
+          ) : null}
           <li role="none">
             <button
               type="button"

@@ -1,56 +1,137 @@
-import { Camera } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { Camera, TriangleAlert } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
 
+import { savedElsewhere } from '../api/client';
 import type { Child } from '../hooks/useChildren';
-import { useMealActions } from '../hooks/useMeals';
+import { useMealActions, type Exposure, type Meal, type SavePhase } from '../hooks/useMeals';
 import { useSubmit } from '../hooks/useSubmit';
-import { FEEDBACK, MEAL_TYPES, MOODS, PORTIONS } from '../lib/meals';
+import {
+  FEEDBACK,
+  MEAL_TYPES,
+  MOODS,
+  PORTIONS,
+  REACTIONS,
+  fromLocalInput,
+  toLocalInput,
+} from '../lib/meals';
 import { TagInput } from './TagInput';
 import { Button } from './ui/Button';
-import { Select, TextArea } from './ui/Input';
+import { Input, Select, TextArea } from './ui/Input';
 import { useToast } from './ui/toast-context';
 
 interface MealFormProps {
   childList: Child[];
   /** Preselected child (the open tab); otherwise the first child. */
   childId?: string | null;
+  /** The meal to edit; without it the form records a new one. */
+  meal?: Meal;
   onDone: () => void;
   onCancel: () => void;
+  /** Filled with the form's Cancel, for the dialog's Escape and close button. */
+  cancelRef?: { current: (() => void) | null };
 }
 
-/** Record a meal (spec sections 2 and 9): usable one-handed at the table. */
-export function MealForm({ childList, childId, onDone, onCancel }: MealFormProps) {
-  const { record } = useMealActions();
+/** What the allergen check is about: the child and the foods, as one comparable key. */
+const checkKey = (child: string, foods: string[]) => JSON.stringify([child, foods]);
+
+/**
+ * Record or edit a meal (spec sections 2 and 9): usable one-handed at the table. Foods that
+ * match the child's allergies are named before saving; the parent may still save (an
+ * exposure). Cancel while saving never lets a meal appear silently: before the meal itself
+ * is sent it aborts; after, the form waits and says that it was saved.
+ */
+export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef }: MealFormProps) {
+  const { record, update, check } = useMealActions();
   const { toast } = useToast();
-  const [child, setChild] = useState(childId ?? childList[0]?.id ?? '');
-  const [mealType, setMealType] = useState<string>('');
-  const [foods, setFoods] = useState<string[]>([]);
-  const [portion, setPortion] = useState('full');
-  const [mood, setMood] = useState('happy');
-  const [feedback, setFeedback] = useState('');
-  const [notes, setNotes] = useState('');
+  const [child, setChild] = useState(meal?.childId ?? childId ?? childList[0]?.id ?? '');
+  const [mealType, setMealType] = useState<string>(meal?.mealType ?? '');
+  const [foods, setFoods] = useState<string[]>(meal?.foods ?? []);
+  const [portion, setPortion] = useState<string>(meal?.portion ?? 'full');
+  const [mood, setMood] = useState<string>(meal?.mood ?? 'happy');
+  const [feedback, setFeedback] = useState<string>(meal?.feedback ?? '');
+  const [notes, setNotes] = useState(meal?.notes ?? '');
+  // The latest time the server accepts (a few minutes ahead), as the picker's limit.
+  const [latest] = useState(() => toLocalInput(new Date(Date.now() + 10 * 60_000)));
+  const [eatenAt, setEatenAt] = useState(toLocalInput(meal?.mealDate ?? new Date()));
+  const [reaction, setReaction] = useState<string>(meal?.reaction ?? 'none');
+  const [reactionNote, setReactionNote] = useState(meal?.reactionNote ?? '');
   const [photo, setPhoto] = useState<{ file: File; preview: string } | null>(null);
+  const [keepPhoto, setKeepPhoto] = useState(Boolean(meal?.photo));
+  const [version, setVersion] = useState(meal?.version);
+  // The matches shown for a child and foods, and the ones the parent chose to save anyway.
+  const [warning, setWarning] = useState<{ key: string; exposures: Exposure[] } | null>(null);
+  const [accepted, setAccepted] = useState<string | null>(null);
+  const phase = useRef<SavePhase>('upload');
+  const [cancelAsked, setCancelAsked] = useState(false);
 
   // Frees the previous preview when the photo changes, and the last one on close.
   useEffect(() => () => (photo ? URL.revokeObjectURL(photo.preview) : undefined), [photo]);
 
   const ready = Boolean(child && mealType && foods.length > 0);
+  const key = checkKey(child, foods);
+  const shown = warning?.key === key ? warning.exposures : [];
 
   const submit = useSubmit(
-    (signal) =>
-      record(
-        { childId: child, mealType, foods, portion, mood, feedback: feedback || undefined, notes },
-        photo?.file ?? null,
-        signal,
-      ),
+    async (signal) => {
+      phase.current = 'upload';
+      const exposures = await check(child, foods, signal);
+      if (exposures.length > 0 && accepted !== key) {
+        setWarning({ key, exposures });
+        setAccepted(key);
+        return null;
+      }
+      const input = {
+        childId: child,
+        mealType,
+        foods,
+        portion,
+        mood,
+        feedback: feedback || undefined,
+        notes,
+        mealDate: fromLocalInput(eatenAt),
+        reaction,
+        reactionNote: reaction === 'none' ? '' : reactionNote,
+        photo: keepPhoto ? (meal?.photo ?? undefined) : undefined,
+        version,
+      };
+      const file = photo?.file ?? null;
+      const onPhase = (p: SavePhase) => (phase.current = p);
+      return meal
+        ? update(meal.id, input, file, signal, onPhase)
+        : record(input, file, signal, onPhase);
+    },
     {
-      failureTitle: 'Error saving meal',
-      onSuccess: () => {
-        toast({ variant: 'success', title: 'Meal recorded! 🍽️' });
+      failureTitle: meal ? 'Error updating meal' : 'Error saving meal',
+      onSuccess: (saved) => {
+        if (!saved) return; // the allergen warning is shown; the next Save goes ahead
+        toast({
+          variant: 'success',
+          title: meal ? 'Meal updated' : 'Meal recorded! 🍽️',
+          description: cancelAsked ? 'It was already saved when you pressed Cancel.' : undefined,
+        });
         onDone();
+      },
+      onFailure: (err) => {
+        // Changed elsewhere: take the version now saved, so a second Save applies this form.
+        const current = savedElsewhere(err, 'meal');
+        if (current) setVersion(current.version);
+        if (cancelAsked) onCancel();
       },
     },
   );
+
+  const cancel = () => {
+    if (submit.busy && phase.current === 'save') {
+      // The meal may already be written: wait for the answer and say what happened.
+      setCancelAsked(true);
+      return;
+    }
+    submit.cancel();
+    onCancel();
+  };
+  useEffect(() => {
+    if (cancelRef) cancelRef.current = cancel;
+  });
 
   return (
     <form
@@ -90,6 +171,14 @@ export function MealForm({ childList, childId, onDone, onCancel }: MealFormProps
           ))}
         </Select>
       </div>
+      <Input
+        label="When eaten"
+        type="datetime-local"
+        invalid={submit.fieldErrors.mealDate !== undefined}
+        value={eatenAt}
+        max={latest}
+        onChange={(e) => setEatenAt(e.target.value)}
+      />
       <TagInput
         label="Foods"
         values={foods}
@@ -97,6 +186,26 @@ export function MealForm({ childList, childId, onDone, onCancel }: MealFormProps
         placeholder="Type a food and press Enter"
         addLabel="Add food"
       />
+      {shown.length > 0 ? (
+        <div role="alert" className="alert alert-warning items-start">
+          <TriangleAlert aria-hidden size={20} />
+          <div>
+            <p className="font-semibold">
+              Allergy warning for {childList.find((c) => c.id === child)?.name ?? 'this child'}
+            </p>
+            <ul className="list-disc pl-5">
+              {shown.map((e) => (
+                <li key={`${e.food}-${e.allergy}`}>
+                  {e.message} (allergy: {e.allergy})
+                </li>
+              ))}
+            </ul>
+            <p className="text-sm">
+              Save anyway only if this is a planned introduction; the meal is marked as an exposure.
+            </p>
+          </div>
+        </div>
+      ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
         <Select label="Portion" value={portion} onChange={(e) => setPortion(e.target.value)}>
           {PORTIONS.map((x) => (
@@ -139,9 +248,26 @@ export function MealForm({ childList, childId, onDone, onCancel }: MealFormProps
         </div>
       </fieldset>
       <TextArea label="Notes" rows={2} value={notes} onChange={(e) => setNotes(e.target.value)} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Select label="Reaction" value={reaction} onChange={(e) => setReaction(e.target.value)}>
+          {REACTIONS.map((x) => (
+            <option key={x.value} value={x.value}>
+              {x.label}
+            </option>
+          ))}
+        </Select>
+        {reaction !== 'none' ? (
+          <Input
+            label="What happened"
+            invalid={submit.fieldErrors.reactionNote !== undefined}
+            value={reactionNote}
+            onChange={(e) => setReactionNote(e.target.value)}
+          />
+        ) : null}
+      </div>
       <div>
         <label className="btn btn-outline w-full">
-          <Camera aria-hidden size={18} /> {photo ? 'Change photo' : 'Add a photo'}
+          <Camera aria-hidden size={18} /> {photo || keepPhoto ? 'Change photo' : 'Add a photo'}
           <input
             type="file"
             accept="image/*"
@@ -150,6 +276,7 @@ export function MealForm({ childList, childId, onDone, onCancel }: MealFormProps
             onChange={(e) => {
               const file = e.target.files?.[0];
               setPhoto(file ? { file, preview: URL.createObjectURL(file) } : null);
+              if (file) setKeepPhoto(false);
             }}
           />
         </label>
@@ -160,19 +287,29 @@ export function MealForm({ childList, childId, onDone, onCancel }: MealFormProps
             className="mt-2 max-h-40 rounded-box object-cover"
           />
         ) : null}
+        {keepPhoto && meal?.thumbnailUrl ? (
+          <div className="mt-2 flex items-end gap-2">
+            <img
+              src={meal.thumbnailUrl}
+              alt="Current photo"
+              className="max-h-40 rounded-box object-cover"
+            />
+            <Button variant="ghost" size="sm" onClick={() => setKeepPhoto(false)}>
+              Remove photo
+            </Button>
+          </div>
+        ) : null}
       </div>
       <div className="flex justify-end gap-2">
-        <Button
-          variant="ghost"
-          onClick={() => {
-            submit.cancel();
-            onCancel();
-          }}
-        >
-          Cancel
+        <Button variant="ghost" disabled={cancelAsked} onClick={cancel}>
+          {cancelAsked ? 'Finishing...' : 'Cancel'}
         </Button>
         <Button type="submit" disabled={!ready} busy={submit.busy} busyLabel="Saving...">
-          Save Meal
+          {shown.length > 0 && accepted === key
+            ? 'Save Anyway'
+            : meal
+              ? 'Save Changes'
+              : 'Save Meal'}
         </Button>
       </div>
     </form>

@@ -42,17 +42,38 @@ export function useMeals(childId: string | null, limit = 50) {
   };
 }
 
-/** Record and delete meals; both revalidate every meal list. */
+export type Exposure = Schemas['ExposureDto'];
+
+/**
+ * Where a save is: uploading the photo (nothing of the meal written yet, safe to abort) or
+ * saving the meal (may already be written when an abort arrives).
+ */
+export type SavePhase = 'upload' | 'save';
+
+/** Record, edit and delete meals; each revalidates every meal list. */
 export function useMealActions() {
   const revalidate = useRevalidate();
+  /** Uploads a new photo, if any; returns the photo id the meal keeps. */
+  const photoOf = async (
+    input: MealInput,
+    photo: Blob | null,
+    signal?: AbortSignal,
+  ): Promise<string | undefined> => {
+    if (!photo) return input.photo ?? undefined;
+    const media = await uploadImage('/media', photo, 'Photo upload failed', signal);
+    return media.id;
+  };
   return {
     /** Uploads the photo (if any) first, then records the meal. */
-    record: async (input: MealInput, photo: Blob | null, signal?: AbortSignal) => {
-      let photoId: string | undefined;
-      if (photo) {
-        const media = await uploadImage('/media', photo, 'Photo upload failed', signal);
-        photoId = media.id;
-      }
+    record: async (
+      input: MealInput,
+      photo: Blob | null,
+      signal?: AbortSignal,
+      phase?: (p: SavePhase) => void,
+    ) => {
+      phase?.('upload');
+      const photoId = await photoOf(input, photo, signal);
+      phase?.('save');
       const meal = await unwrap(
         api.POST('/meals', { body: { ...input, photo: photoId }, signal }),
         'Error saving meal',
@@ -60,6 +81,40 @@ export function useMealActions() {
       await revalidate(['meals']);
       return meal;
     },
+    /** `input.version` is the version the edit started from; a stale one fails with 409. */
+    update: async (
+      id: string,
+      input: MealInput,
+      photo: Blob | null,
+      signal?: AbortSignal,
+      phase?: (p: SavePhase) => void,
+    ) => {
+      phase?.('upload');
+      const photoId = await photoOf(input, photo, signal);
+      phase?.('save');
+      try {
+        return await unwrap(
+          api.PUT('/meals/{id}', {
+            params: { path: { id } },
+            body: { ...input, photo: photoId },
+            signal,
+          }),
+          'Error updating meal',
+        );
+      } finally {
+        await revalidate(['meals']);
+      }
+    },
+    /** The foods that match the child's allergies (the server's matcher). */
+    check: (childId: string, foods: string[], signal?: AbortSignal) =>
+      unwrap(
+        api.POST('/children/{id}/allergen-check', {
+          params: { path: { id: childId } },
+          body: { foods },
+          signal,
+        }),
+        'Error saving meal',
+      ).then((r) => r.exposures),
     remove: async (id: string, signal?: AbortSignal) => {
       await unwrap(
         api.DELETE('/meals/{id}', { params: { path: { id } }, signal }),

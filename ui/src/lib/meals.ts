@@ -82,3 +82,50 @@ export function addTag(list: string[], entry: string): string[] {
 export function removeTag(list: string[], index: number): string[] {
   return list.filter((_, i) => i !== index);
 }
+
+/** A `datetime-local` value (the browser's time zone) for an ISO time. */
+export function toLocalInput(iso: string | Date): string {
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** The ISO time of a `datetime-local` value; undefined when empty or not a time. */
+export function fromLocalInput(value: string): string | undefined {
+  if (!value) return undefined;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
+
+/** "Today", "Yesterday" or "Mon 21 Nov 2026": the heading of a day of meals. */
+export function dayHeading(iso: string, now: Date = new Date()): string {
+  const d = new Date(iso);
+  const start = (x: Date) => new Date(x.getFullYear(), x.getMonth(), x.getDate()).getTime();
+  const days = Math.round((start(now) - start(d)) / 86_400_000);
+  if (days === 0) return 'Today';
+  if (days === 1) return 'Yesterday';
+  return d.toLocaleDateString('en-GB', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+  });
+}
+
+/** Meals (newest first) in runs of the same local day, in order. */
+export function groupByDay<T extends { mealDate: string }>(meals: T[], now: Date = new Date()) {
+  const groups: { day: string; meals: T[] }[] = [];
+  for (const meal of meals) {
+    const day = dayHeading(meal.mealDate, now);
+    const last = groups[groups.length - 1];
+    if (last && last.day === day) last.meals.push(meal);
+    else groups.push({ day, meals: [meal] });
+  }
+  return groups;
+}
+
+export const REACTIONS = [
+  { value: 'none', label: 'No reaction' },
+  { value: 'mild', label: 'Mild reaction' },
+  { value: 'severe', label: 'Severe reaction' },
+] as const;

@@ -1,5 +1,5 @@
 import { Plus } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 
 import { MealCard } from '../components/MealCard';
@@ -11,7 +11,7 @@ import { useToast } from '../components/ui/toast-context';
 import { useChildNames, useChildren } from '../hooks/useChildren';
 import { useMealActions, useMeals, type Meal } from '../hooks/useMeals';
 import { useSubmit } from '../hooks/useSubmit';
-import { formatToday } from '../lib/meals';
+import { formatToday, groupByDay } from '../lib/meals';
 import { routes } from '../routes';
 
 export default function MealTracker() {
@@ -21,6 +21,12 @@ export default function MealTracker() {
   const { remove } = useMealActions();
   const { toast } = useToast();
   const [recording, setRecording] = useState(false);
+  const [editing, setEditing] = useState<Meal | null>(null);
+  const formCancel = useRef<(() => void) | null>(null);
+  const closeForm = () => {
+    setRecording(false);
+    setEditing(null);
+  };
   const [deleting, setDeleting] = useState<Meal | null>(null);
   const names = useChildNames(children);
 
@@ -110,13 +116,26 @@ export default function MealTracker() {
         </div>
       ) : null}
 
-      <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Meals">
-        {meals.map((meal) => (
-          <li key={meal.id}>
-            <MealCard meal={meal} childName={names.get(meal.childId)} onDelete={setDeleting} />
-          </li>
-        ))}
-      </ul>
+      {groupByDay(meals).map((group) => (
+        <section key={group.day} className="mt-6" aria-label={group.day}>
+          <h2 className="mb-2 text-lg font-semibold">{group.day}</h2>
+          <ul
+            className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3"
+            aria-label={`Meals, ${group.day}`}
+          >
+            {group.meals.map((meal) => (
+              <li key={meal.id}>
+                <MealCard
+                  meal={meal}
+                  childName={names.get(meal.childId)}
+                  onEdit={setEditing}
+                  onDelete={setDeleting}
+                />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
       {hasMore ? (
         <div className="mt-6 text-center">
           <button type="button" className="btn btn-outline" onClick={() => void loadMore()}>
@@ -125,13 +144,23 @@ export default function MealTracker() {
         </div>
       ) : null}
 
-      <Modal open={recording} title="Record Meal" onClose={() => setRecording(false)} wide>
-        <MealForm
-          childList={children}
-          childId={tab}
-          onDone={() => setRecording(false)}
-          onCancel={() => setRecording(false)}
-        />
+      <Modal
+        open={recording || editing !== null}
+        title={editing ? 'Edit Meal' : 'Record Meal'}
+        onClose={() => (formCancel.current ? formCancel.current() : closeForm())}
+        wide
+      >
+        {recording || editing ? (
+          <MealForm
+            key={editing?.id ?? 'new'}
+            childList={children}
+            childId={tab}
+            meal={editing ?? undefined}
+            onDone={closeForm}
+            onCancel={closeForm}
+            cancelRef={formCancel}
+          />
+        ) : null}
       </Modal>
       <ConfirmDialog
         open={deleting !== null}

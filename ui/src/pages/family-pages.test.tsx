@@ -51,8 +51,12 @@ const meal: Meal = {
   createdAt: '',
   updatedAt: '',
   version: 1,
+  reaction: 'none',
+  reactionNote: '',
+  exposures: [],
 };
 const page = (items: unknown[]) => ({ status: 200, body: { items, nextCursor: null } });
+const noExposures = { status: 200, body: { exposures: [] } };
 
 describe('TagInput', () => {
   it('adds with Enter or the button, skips empties and duplicates, removes by position', async () => {
@@ -225,6 +229,7 @@ describe('Meal tracker', () => {
       'GET /api/auth/session': signedIn,
       'GET /api/children': { status: 200, body: [emma, noah] },
       'GET /api/meals': () => page(saved ? [meal] : []),
+      'POST /api/children/c1/allergen-check': noExposures,
       'POST /api/meals': () => {
         saved = true;
         return { status: 201, body: meal };
@@ -259,12 +264,56 @@ describe('Meal tracker', () => {
   });
 });
 
+describe('Allergy warning', () => {
+  it('names the food and the allergy before saving, and saves only when asked again', async () => {
+    let posted = 0;
+    mockApi({
+      'GET /api/auth/session': signedIn,
+      'GET /api/children': { status: 200, body: [emma] },
+      'GET /api/meals': page([]),
+      'POST /api/children/c1/allergen-check': {
+        status: 200,
+        body: {
+          exposures: [
+            {
+              food: 'Buttered toast',
+              allergy: 'Milk',
+              message: 'Buttered toast contains milk (butter)',
+            },
+          ],
+        },
+      },
+      'POST /api/meals': () => {
+        posted += 1;
+        return { status: 201, body: meal };
+      },
+    });
+    const user = userEvent.setup();
+    renderAt(<MealTracker />, '/meal-tracker');
+    await user.click(await screen.findByRole('button', { name: 'Record Meal' }));
+    const dialog = screen.getByRole('dialog', { name: 'Record Meal' });
+    await user.selectOptions(within(dialog).getByLabelText('Meal type'), 'Breakfast');
+    await user.type(
+      within(dialog).getByLabelText('Foods', { exact: true }),
+      'Buttered toast{Enter}',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Save Meal' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert).toHaveTextContent('Buttered toast contains milk (butter) (allergy: Milk)');
+    expect(posted).toBe(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Save Anyway' }));
+    expect(await screen.findByText('Meal recorded! 🍽️')).toBeInTheDocument();
+    expect(posted).toBe(1);
+  });
+});
+
 describe('Meal form failures', () => {
   it("show the server's title for a refused photo", async () => {
     mockApi({
       'GET /api/auth/session': signedIn,
       'GET /api/children': { status: 200, body: [emma] },
       'GET /api/meals': page([]),
+      'POST /api/children/c1/allergen-check': noExposures,
       'POST /api/media': {
         status: 415,
         body: {

@@ -1,0 +1,92 @@
+// A parent at the table: the meal form names a food the child is allergic to before saving,
+// saves it anyway as a planned exposure, then edits the meal to say it was yesterday's lunch
+// with a mild reaction. The list follows when it was eaten, grouped by day.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { PHONE, launch, openPage, screenshot } from '../lib/browser.mjs';
+import { startServer } from '../lib/server.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A `datetime-local` value for `date` in the browser's (and this process's) time zone. */
+function localInput(date) {
+  const pad = (n) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+test('an allergen is named before saving, and a meal is edited and back-dated', async () => {
+  const page = await openPage(browser, server.url, PHONE);
+  await page.goto(`${server.url}/about`);
+  const api = `${server.url}/api`;
+  const signup = await page.request.post(`${api}/auth/signup`, {
+    data: { firstName: 'Amira', lastName: 'Khan', email: 'amira@example.org', password: 'correct horse', role: 'mom', acceptTerms: true },
+  });
+  assert.equal(signup.status(), 201);
+  const child = await page.request.post(`${api}/children`, { data: { name: 'Emma', age: 2, allergies: ['Milk'] } });
+  assert.equal(child.status(), 201);
+
+  await page.goto(`${server.url}/meal-tracker`);
+  await page.getByRole('button', { name: 'Record Meal' }).first().click();
+  const form = page.getByRole('dialog', { name: 'Record Meal' });
+  await form.getByLabel('Meal type').selectOption('Breakfast');
+  await form.getByLabel('Foods', { exact: true }).fill('Buttered toast');
+  await form.getByLabel('Foods', { exact: true }).press('Enter');
+  await form.getByRole('button', { name: 'Save Meal' }).click();
+  const warning = form.getByRole('alert');
+  await warning.getByText('Buttered toast contains milk (butter)').waitFor();
+  await screenshot(page, 'meal-allergy-warning', { fullPage: false });
+  // Nothing was saved yet.
+  const before = await (await page.request.get(`${api}/meals`)).json();
+  assert.equal(before.items.length, 0);
+  await form.getByRole('button', { name: 'Save Anyway' }).click();
+  await page.getByText('Meal recorded! 🍽️').waitFor();
+  const card = page.getByRole('article', { name: 'Breakfast of Emma' });
+  await card.getByText('Allergen exposure').waitFor();
+  await page.getByRole('heading', { level: 2, name: 'Today' }).waitFor();
+
+  // Edited: it was yesterday's lunch, plain toast, and Emma had a mild reaction.
+  await card.getByRole('button', { name: 'Meal actions' }).click();
+  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Meal' });
+  assert.equal(await edit.getByLabel('Meal type').inputValue(), 'Breakfast');
+  await edit.getByLabel('Meal type').selectOption('Lunch');
+  const yesterday = new Date();
+  yesterday.setDate(yesterday.getDate() - 1);
+  yesterday.setHours(12, 30, 0, 0);
+  await edit.getByLabel('When eaten').fill(localInput(yesterday));
+  await edit.getByRole('button', { name: 'Remove Buttered toast' }).click();
+  await edit.getByLabel('Foods', { exact: true }).fill('Dry toast');
+  await edit.getByLabel('Foods', { exact: true }).press('Enter');
+  await edit.getByLabel('Reaction').selectOption('mild');
+  await edit.getByLabel('What happened').fill('Red cheeks');
+  await edit.getByRole('button', { name: 'Save Changes' }).click();
+  await page.getByText('Meal updated').waitFor();
+  await edit.waitFor({ state: 'hidden' });
+
+  const edited = page.getByRole('article', { name: 'Lunch of Emma' });
+  await edited.getByText('Mild reaction').waitFor();
+  await page.getByRole('region', { name: 'Yesterday' }).getByRole('article', { name: 'Lunch of Emma' }).waitFor();
+  assert.equal(await edited.getByText('Allergen exposure').count(), 0);
+  await screenshot(page, 'meal-edited-yesterday');
+
+  const after = await (await page.request.get(`${api}/meals`)).json();
+  assert.equal(after.items.length, 1);
+  const saved = after.items[0];
+  assert.deepEqual(saved.foods, ['Dry toast']);
+  assert.equal(new Date(saved.mealDate).getTime(), yesterday.getTime());
+  assert.equal(saved.reaction, 'mild');
+  assert.equal(saved.version, 2);
+  assert.deepEqual(page.problems(), []);
+});
