@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use poem::web::Data;
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
-use poem_openapi::{ApiResponse, Object, OpenApi};
+use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags, number_input, path_id};
@@ -97,6 +97,59 @@ pub struct AllergenCheck {
     pub exposures: Vec<super::meals::ExposureDto>,
 }
 
+/// How the child took to a food, from the moods of its meals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum Liking {
+    Liked,
+    Mixed,
+    Disliked,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ReactionSeenDto {
+    pub at: DateTime<Utc>,
+    pub reaction: super::meals::Reaction,
+    pub note: String,
+}
+
+/// One food of the child's history.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct FoodDto {
+    /// As first typed.
+    pub name: String,
+    pub first_tried: DateTime<Utc>,
+    pub last_eaten: DateTime<Utc>,
+    pub times: u32,
+    pub liking: Liking,
+    pub happy: u32,
+    pub neutral: u32,
+    pub sad: u32,
+    /// Meals where the food matched one of the child's allergies.
+    pub exposures: u32,
+    /// Newest first.
+    pub reactions: Vec<ReactionSeenDto>,
+    /// First tried in the last 7 days.
+    pub is_new: bool,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct FoodHistoryDto {
+    /// Most recently first tried first.
+    pub foods: Vec<FoodDto>,
+    pub new_this_week: u32,
+}
+
+/// What deleting the child also removes.
+#[derive(Debug, Object)]
+pub struct DeletePreviewDto {
+    pub meals: u32,
+    pub photos: u32,
+}
+
 #[derive(Default)]
 pub struct ChildrenApi;
 
@@ -182,6 +235,78 @@ impl ChildrenApi {
         let found = crate::service::meals::allergen_check(&app, me.user.family_id, child, &foods)?;
         Ok(Json(AllergenCheck {
             exposures: found.into_iter().map(Into::into).collect(),
+        }))
+    }
+
+    /// Every food the child has had: first tried, how often, how they liked it, exposures
+    /// and reactions.
+    #[oai(
+        path = "/children/:id/foods",
+        method = "get",
+        operation_id = "childFoods"
+    )]
+    async fn foods(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        id: Path<String>,
+    ) -> Result<Json<FoodHistoryDto>, ApiError> {
+        use crate::domain::food_history::Liking as L;
+        let me = user.require_to_view("view the food history")?;
+        let now = Utc::now();
+        let foods = children::food_history(&app, me.user.family_id, path_id::<ChildId>(&id)?)?;
+        let foods: Vec<FoodDto> = foods
+            .into_iter()
+            .map(|f| FoodDto {
+                liking: match f.liking() {
+                    L::Liked => Liking::Liked,
+                    L::Mixed => Liking::Mixed,
+                    L::Disliked => Liking::Disliked,
+                },
+                is_new: f.is_new(now),
+                name: f.name,
+                first_tried: f.first_tried,
+                last_eaten: f.last_eaten,
+                times: f.times,
+                happy: f.happy,
+                neutral: f.neutral,
+                sad: f.sad,
+                exposures: f.exposures,
+                reactions: f
+                    .reactions
+                    .into_iter()
+                    .map(|r| ReactionSeenDto {
+                        at: r.at,
+                        reaction: r.reaction.into(),
+                        note: r.note,
+                    })
+                    .collect(),
+            })
+            .collect();
+        let new_this_week = foods.iter().filter(|f| f.is_new).count() as u32;
+        Ok(Json(FoodHistoryDto {
+            foods,
+            new_this_week,
+        }))
+    }
+
+    /// How many meals and photos go with the child when it is deleted (for the confirmation).
+    #[oai(
+        path = "/children/:id/delete-preview",
+        method = "get",
+        operation_id = "childDeletePreview"
+    )]
+    async fn delete_preview(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        id: Path<String>,
+    ) -> Result<Json<DeletePreviewDto>, ApiError> {
+        let me = user.require_to_view("view children profiles")?;
+        let p = children::delete_preview(&app, me.user.family_id, path_id::<ChildId>(&id)?)?;
+        Ok(Json(DeletePreviewDto {
+            meals: p.meals,
+            photos: p.photos,
         }))
     }
 

@@ -7,6 +7,7 @@ pub mod contact;
 pub mod email;
 pub mod error;
 pub mod family;
+pub mod food_history;
 pub mod ids;
 pub mod meal;
 pub mod number;

@@ -5,6 +5,7 @@ use chrono::Utc;
 use super::{AppError, AppResult, Services};
 use crate::domain::DomainError;
 use crate::domain::child::{Child, ChildDraft, SAVE_TITLE, UPDATE_TITLE};
+use crate::domain::food_history::{FoodHistory, FoodStats};
 use crate::domain::ids::{ChildId, FamilyId};
 
 pub fn list(app: &Services, family: FamilyId) -> AppResult<Vec<Child>> {
@@ -57,4 +58,34 @@ pub async fn delete(app: &Services, family: FamilyId, id: ChildId) -> AppResult<
         .ok_or(DomainError::NotFound)?;
     tracing::info!(child.id = %id, "child deleted; its meals follow");
     Ok(())
+}
+
+/// A child's food history (`GET /api/children/{id}/foods`).
+pub fn food_history(app: &Services, family: FamilyId, id: ChildId) -> AppResult<Vec<FoodStats>> {
+    get(app, family, id)?;
+    let mut history = FoodHistory::default();
+    app.store
+        .meals
+        .for_each_of_child(family, id, |meal| history.add(&meal))?;
+    Ok(history.finish())
+}
+
+/// What deleting a child takes with it: its meals, and how many of them have a photo.
+pub struct DeletePreview {
+    pub meals: u32,
+    pub photos: u32,
+}
+
+/// `GET /api/children/{id}/delete-preview`, for the confirmation.
+pub fn delete_preview(app: &Services, family: FamilyId, id: ChildId) -> AppResult<DeletePreview> {
+    get(app, family, id)?;
+    let mut preview = DeletePreview {
+        meals: 0,
+        photos: 0,
+    };
+    app.store.meals.for_each_of_child(family, id, |meal| {
+        preview.meals += 1;
+        preview.photos += u32::from(meal.photo.is_some());
+    })?;
+    Ok(preview)
 }

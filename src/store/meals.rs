@@ -209,6 +209,33 @@ impl Meals {
         Ok((meals, next))
     }
 
+    /// Every meal of a child, one at a time, oldest first (nothing is held but the meal).
+    pub fn for_each_of_child(
+        &self,
+        family: FamilyId,
+        child: ChildId,
+        mut f: impl FnMut(Meal),
+    ) -> Result<(), StoreError> {
+        let prefix = keys::join(&[family.as_bytes(), child.as_bytes()]);
+        let meals_tree = self.core.tree(TreeId::Meals);
+        for key in self
+            .core
+            .tree(TreeId::MealsByChild)
+            .scan_prefix(&prefix)
+            .keys()
+        {
+            let key = key?;
+            let id = key
+                .get(prefix.len() + 8..)
+                .and_then(MealId::from_slice)
+                .ok_or_else(|| StoreError::Corrupt("bad meal index".into()))?;
+            if let Some(raw) = meals_tree.get(meal_key(family, id))? {
+                f(Meal::decode(&raw)?);
+            }
+        }
+        Ok(())
+    }
+
     /// Removes up to `limit` meals (with photos) of a child that no longer exists. Returns how
     /// many were removed; 0 means none are left.
     pub(crate) fn purge_of_child(

@@ -90,6 +90,8 @@ MATRIX = {
     "PUT /api/children/{id}": {"kind": "owner", "id": [Src("child")]},
     "DELETE /api/children/{id}": {"kind": "owner", "id": [Src("child")]},
     "POST /api/children/{id}/allergen-check": {"kind": "owner", "id": [Src("child")]},
+    "GET /api/children/{id}/foods": {"kind": "owner", "id": [Src("child")]},
+    "GET /api/children/{id}/delete-preview": {"kind": "owner", "id": [Src("child")]},
     "GET /api/meals/{id}": {"kind": "owner", "id": [Src("meal")]},
     "PUT /api/meals/{id}": {
         "kind": "owner",

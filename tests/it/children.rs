@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::harness::{TestServer, add_meal, error, family, json, upload};
+use crate::harness::{TestServer, add_child, add_meal, error, family, json, upload};
 
 #[tokio::test]
 async fn children_need_a_session() {
@@ -247,4 +247,86 @@ async fn deleting_a_child_removes_its_meals_and_their_photos() {
             .status(),
         404
     );
+}
+
+#[tokio::test]
+async fn a_childs_food_history_and_what_deleting_it_takes() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let emma = add_child(&server, &mum, "Emma").await; // allergic to peanuts
+    let at = |days: i64| (chrono::Utc::now() - chrono::Duration::days(days)).to_rfc3339();
+    add_meal(&server, &mum, json!({"childId": emma, "mealType": "Lunch", "foods": ["Peas", "Rice"], "mood": "happy", "mealDate": at(20)})).await;
+    add_meal(&server, &mum, json!({"childId": emma, "mealType": "Dinner", "foods": ["peas"], "mood": "happy", "mealDate": at(10)})).await;
+    let photo = json(
+        upload(
+            &server,
+            &mum,
+            "/api/media",
+            highchair::media::fixtures::two_colour_jpeg(64, 48),
+            "p.jpg",
+        )
+        .await,
+        201,
+    )
+    .await;
+    add_meal(
+        &server,
+        &mum,
+        json!({"childId": emma, "mealType": "Breakfast", "foods": ["Satay sauce"],
+                                   "mood": "sad", "reaction": "severe", "reactionNote": "Hives",
+                                   "mealDate": at(1), "photo": photo["id"]}),
+    )
+    .await;
+
+    let history = json(
+        mum.get(server.url(&format!("/api/children/{emma}/foods")))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    let foods = history["foods"].as_array().unwrap();
+    let names: Vec<_> = foods.iter().map(|f| f["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        ["Satay sauce", "Peas", "Rice"],
+        "newest first tried first"
+    );
+    assert_eq!(history["newThisWeek"], 1);
+    let satay = &foods[0];
+    assert_eq!(
+        (satay["exposures"].as_u64(), satay["liking"].as_str()),
+        (Some(1), Some("disliked"))
+    );
+    assert_eq!(satay["reactions"][0]["note"], "Hives");
+    assert_eq!(satay["isNew"], true);
+    let peas = &foods[1];
+    assert_eq!(
+        (peas["times"].as_u64(), peas["liking"].as_str()),
+        (Some(2), Some("liked"))
+    );
+
+    let preview = json(
+        mum.get(server.url(&format!("/api/children/{emma}/delete-preview")))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(
+        (preview["meals"].as_u64(), preview["photos"].as_u64()),
+        (Some(3), Some(1))
+    );
+
+    let other = family(&server, "other@example.org").await;
+    for path in ["foods", "delete-preview"] {
+        let resp = other
+            .get(server.url(&format!("/api/children/{emma}/{path}")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 404, "{path}");
+    }
 }

@@ -57,6 +57,8 @@ const ROUTES: &[(&str, &str)] = &[
     ("put", "/children/{id}"),
     ("delete", "/children/{id}"),
     ("post", "/children/{id}/allergen-check"),
+    ("get", "/children/{id}/foods"),
+    ("get", "/children/{id}/delete-preview"),
     ("get", "/meals"),
     ("post", "/meals"),
     ("get", "/meals/{id}"),

@@ -133,6 +133,13 @@ const FAMILY_SCREENS = [
   },
   { route: 'children', name: 'children', path: '/children', heading: 'Children', ready: (page) => card(page, 'Emma').waitFor() },
   {
+    route: 'childFoods',
+    name: 'food history',
+    path: (data) => `/children/${data.emma}/foods`,
+    heading: "Emma's food history",
+    ready: (page) => page.getByRole('list', { name: 'Foods' }).getByRole('listitem').first().waitFor(),
+  },
+  {
     route: 'children',
     name: 'children, adding a child',
     path: '/children',
@@ -299,6 +306,7 @@ async function seed() {
   const emma = await post(request, `${api}/children`, { name: 'Emma', age: 4, dietaryRestrictions: ['Vegetarian'], allergies: ['Peanuts', 'Milk'] });
   const noah = await post(request, `${api}/children`, { name: 'Noah', age: 1 });
   data.noah = noah.id;
+  data.emma = emma.id;
   data.joinPath = new URL((await post(request, `${api}/family/invites`, {})).url).pathname;
   const media = await request.post(`${api}/media`, { multipart: { file: await photo(page) } });
   assert.ok(media.ok(), await media.text());

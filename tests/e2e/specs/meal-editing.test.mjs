@@ -88,5 +88,24 @@ test('an allergen is named before saving, and a meal is edited and back-dated', 
   assert.equal(new Date(saved.mealDate).getTime(), yesterday.getTime());
   assert.equal(saved.reaction, 'mild');
   assert.equal(saved.version, 2);
+
+  // The food history, reached from the child's card, knows both toasts and the reaction.
+  await page.goto(`${server.url}/children`);
+  await page.getByRole('link', { name: 'Food history of Emma' }).click();
+  await page.getByRole('heading', { level: 1, name: "Emma's food history" }).waitFor();
+  const foods = page.getByRole('list', { name: 'Foods' });
+  await foods.getByRole('heading', { name: 'Dry toast' }).waitFor();
+  await page.getByText('1 food tried · 1 new this week').waitFor();
+  await foods.getByText('Mild reaction on').waitFor();
+  await page.getByLabel('Search foods').fill('bread');
+  await page.getByText('No food matches “bread”.').waitFor();
+  await page.getByLabel('Search foods').fill('TOAST');
+  await foods.getByRole('heading', { name: 'Dry toast' }).waitFor();
+  await screenshot(page, 'food-history');
+
+  // Removing Emma says what goes with her.
+  await page.goto(`${server.url}/children`);
+  await page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Emma' }) }).getByRole('button', { name: 'Remove' }).click();
+  await page.getByRole('dialog', { name: 'Remove child' }).getByText('This also deletes 1 meal.').waitFor();
   assert.deepEqual(page.problems(), []);
 });

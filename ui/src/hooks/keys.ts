@@ -17,6 +17,9 @@ export const keys = keyFactories({
   invitePreview: (token: string) => ['invitePreview', token] as const,
   children: () => ['children'] as const,
   child: (id: string) => ['child', id] as const,
+  /** A child's food history. */
+  foods: (childId: string) => ['foods', childId] as const,
+  deletePreview: (childId: string) => ['deletePreview', childId] as const,
   /** A meal list's first page; useSWRInfinite stores the list under `$inf$` + this key. */
   meals: (childId: string | null, limit: number) => ['meals', childId ?? 'all', limit] as const,
 });
@@ -31,4 +34,5 @@ export const FAMILY_NOUNS = [
   'children',
   'child',
   'meals',
+  'foods',
 ] as const satisfies Noun[];

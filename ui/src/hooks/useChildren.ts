@@ -13,6 +13,28 @@ export function useChildren() {
   return useSWR(keys.children(), () => unwrap(api.GET('/children'), 'Error fetching children'));
 }
 
+export type FoodHistory = Schemas['FoodHistoryDto'];
+
+/** A child's food history: every food, first tried, times, liking, exposures, reactions. */
+export function useFoodHistory(childId: string) {
+  return useSWR(keys.foods(childId), () =>
+    unwrap(
+      api.GET('/children/{id}/foods', { params: { path: { id: childId } } }),
+      'Error fetching food history',
+    ),
+  );
+}
+
+/** What deleting a child takes with it; nothing is fetched while `childId` is null. */
+export function useDeletePreview(childId: string | null) {
+  return useSWR(childId ? keys.deletePreview(childId) : null, () =>
+    unwrap(
+      api.GET('/children/{id}/delete-preview', { params: { path: { id: childId ?? '' } } }),
+      'Error',
+    ),
+  );
+}
+
 /** Child names by id, for meal cards; a meal whose child is gone finds no name. */
 export function useChildNames(children: Child[] | undefined): Map<string, string> {
   return useMemo(() => new Map(children?.map((c) => [c.id, c.name])), [children]);

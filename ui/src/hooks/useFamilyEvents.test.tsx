@@ -71,12 +71,12 @@ describe('the keys each event makes stale', () => {
   });
 
   it('maps every kind', () => {
-    expect(staleAfter(change('child'))).toEqual(['children', keys.child('x1'), 'meals']);
-    expect(staleAfter(change('meal'))).toEqual(['meals']);
+    expect(staleAfter(change('child'))).toEqual(['children', keys.child('x1'), 'meals', 'foods']);
+    expect(staleAfter(change('meal'))).toEqual(['meals', 'foods']);
     expect(staleAfter(change('media'))).toEqual([]);
     expect(staleAfter(change('profile'))).toEqual(['session', 'family']);
     expect(staleAfter(change('family'))).toEqual(['family']);
-    expect(RESYNC).toEqual(['session', 'family', 'children', 'child', 'meals']);
+    expect(RESYNC).toEqual(['session', 'family', 'children', 'child', 'meals', 'foods']);
   });
 
   it('reads change data and ignores what it does not know', () => {

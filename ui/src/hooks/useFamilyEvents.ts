@@ -46,9 +46,9 @@ export function staleAfter(change: FamilyChange): Target[] {
   switch (change.kind) {
     // Meal cards show the child's name, and removing a child removes its meals.
     case 'child':
-      return ['children', keys.child(change.id), 'meals'];
+      return ['children', keys.child(change.id), 'meals', 'foods'];
     case 'meal':
-      return ['meals'];
+      return ['meals', 'foods'];
     // A photo alone shows nowhere: the meal or profile that uses it sends its own change.
     case 'media':
       return [];

@@ -78,7 +78,7 @@ export function useMealActions() {
         api.POST('/meals', { body: { ...input, photo: photoId }, signal }),
         'Error saving meal',
       );
-      await revalidate(['meals']);
+      await revalidate(['meals', 'foods']);
       return meal;
     },
     /** `input.version` is the version the edit started from; a stale one fails with 409. */
@@ -102,7 +102,7 @@ export function useMealActions() {
           'Error updating meal',
         );
       } finally {
-        await revalidate(['meals']);
+        await revalidate(['meals', 'foods']);
       }
     },
     /** The foods that match the child's allergies (the server's matcher). */
@@ -120,7 +120,7 @@ export function useMealActions() {
         api.DELETE('/meals/{id}', { params: { path: { id } }, signal }),
         'Error deleting meal',
       );
-      await revalidate(['meals']);
+      await revalidate(['meals', 'foods']);
     },
   };
 }

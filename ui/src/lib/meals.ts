@@ -129,3 +129,11 @@ export const REACTIONS = [
   { value: 'mild', label: 'Mild reaction' },
   { value: 'severe', label: 'Severe reaction' },
 ] as const;
+
+/** 'This also deletes 3 meals and 1 photo.' for the confirmation. */
+export function goesWith(meals: number, photos: number): string {
+  if (meals === 0) return 'No meals are recorded for this child.';
+  const m = `${meals} ${meals === 1 ? 'meal' : 'meals'}`;
+  const p = photos === 0 ? '' : ` and ${photos} ${photos === 1 ? 'photo' : 'photos'}`;
+  return `This also deletes ${m}${p}.`;
+}

@@ -1,13 +1,15 @@
-import { Pencil, Plus, Trash2 } from 'lucide-react';
+import { Pencil, Plus, Salad, Trash2 } from 'lucide-react';
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 
 import { ChildForm } from '../components/ChildForm';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 import { Spinner } from '../components/ui/Spinner';
 import { useToast } from '../components/ui/toast-context';
-import { useChildActions, useChildren, type Child } from '../hooks/useChildren';
+import { useChildActions, useChildren, useDeletePreview, type Child } from '../hooks/useChildren';
 import { useSubmit } from '../hooks/useSubmit';
-import { ageBadge } from '../lib/meals';
+import { ageBadge, goesWith } from '../lib/meals';
+import { pathTo, routes } from '../routes';
 
 export default function Children() {
   const { data: children, isLoading, error } = useChildren();
@@ -16,6 +18,7 @@ export default function Children() {
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
   const [removing, setRemoving] = useState<Child | null>(null);
+  const preview = useDeletePreview(removing?.id ?? null);
   const removal = useSubmit(
     (signal) => (removing ? remove(removing.id, signal) : Promise.resolve()),
     {
@@ -101,6 +104,13 @@ export default function Children() {
                     </ul>
                   ) : null}
                   <div className="card-actions justify-end">
+                    <Link
+                      to={pathTo(routes.childFoods, { id: child.id })}
+                      className="btn btn-ghost btn-sm"
+                      aria-label={`Food history of ${child.name}`}
+                    >
+                      <Salad aria-hidden size={16} /> Food history
+                    </Link>
                     <button
                       type="button"
                       className="btn btn-ghost btn-sm"
@@ -127,6 +137,11 @@ export default function Children() {
         open={removing !== null}
         title="Remove child"
         message={`Are you sure you want to remove ${removing?.name ?? ''}? This action cannot be undone.`}
+        detail={
+          preview.data
+            ? goesWith(preview.data.meals, preview.data.photos)
+            : 'Counting the meals that go with this child...'
+        }
         confirmLabel="Remove"
         busy={removal.busy}
         onConfirm={() => void removal.run()}

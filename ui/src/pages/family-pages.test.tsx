@@ -142,6 +142,7 @@ describe('Children page', () => {
       'GET /api/auth/session': signedIn,
       'GET /api/children': { status: 200, body: [emma, noah] },
       'DELETE /api/children/c1': { status: 204, body: null },
+      'GET /api/children/c1/delete-preview': { status: 200, body: { meals: 3, photos: 1 } },
     });
     const user = userEvent.setup();
     renderAt(<Children />, '/children');
@@ -156,6 +157,7 @@ describe('Children page', () => {
     expect(
       screen.getByText('Are you sure you want to remove Emma? This action cannot be undone.'),
     ).toBeInTheDocument();
+    expect(await screen.findByText('This also deletes 3 meals and 1 photo.')).toBeInTheDocument();
     expect(calls(fetch, 'DELETE', '/api/children/c1')).toHaveLength(0);
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Remove' }));
     expect(await screen.findByText('Child removed')).toBeInTheDocument();

@@ -36,6 +36,7 @@ const pages: Record<RouteName, { page: Page; owner?: true }> = {
   dashboard: { page: Home, owner: true },
   profile: { page: lazy(() => import('../pages/Profile')), owner: true },
   children: { page: lazy(() => import('../pages/Children')), owner: true },
+  childFoods: { page: lazy(() => import('../pages/FoodHistory')), owner: true },
   mealTracker: { page: lazy(() => import('../pages/MealTracker')), owner: true },
 };
 

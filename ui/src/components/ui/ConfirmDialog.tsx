@@ -5,6 +5,8 @@ interface ConfirmDialogProps {
   open: boolean;
   title: string;
   message: string;
+  /** A second paragraph (what else goes with it). */
+  detail?: string;
   confirmLabel: string;
   busy?: boolean;
   onConfirm: () => void;
@@ -16,6 +18,7 @@ export function ConfirmDialog({
   open,
   title,
   message,
+  detail,
   confirmLabel,
   busy,
   onConfirm,
@@ -24,6 +27,7 @@ export function ConfirmDialog({
   return (
     <Modal open={open} title={title} onClose={onCancel}>
       <p>{message}</p>
+      {detail ? <p className="mt-2">{detail}</p> : null}
       <div className="modal-action">
         <Button variant="ghost" onClick={onCancel}>
           Cancel
