@@ -117,7 +117,7 @@ impl FoodHistory {
     pub fn finish(self) -> Vec<FoodStats> {
         let mut foods: Vec<FoodStats> = self.foods.into_values().collect();
         for f in &mut foods {
-            f.reactions.sort_by(|a, b| b.at.cmp(&a.at));
+            f.reactions.sort_by_key(|r| std::cmp::Reverse(r.at));
         }
         foods.sort_by(|a, b| {
             b.first_tried
