@@ -207,11 +207,26 @@ pub async fn start_guest(app: &Services, draft: GuestDraft, ip: &str) -> AppResu
     );
     user.is_guest = true;
     user.guest_children = Some(guest.children);
-    match app.store.users.insert(&user, false).await {
-        Ok(user) => Ok(user),
-        Err(InsertUserError::Store(e)) => Err(e.into()),
-        Err(_) => Err(DomainError::unavailable("Guest access failed", "Please try again.").into()),
+    let user = match app.store.users.insert(&user, false).await {
+        Ok(user) => user,
+        Err(InsertUserError::Store(e)) => return Err(e.into()),
+        Err(_) => {
+            return Err(
+                DomainError::unavailable("Guest access failed", "Please try again.").into(),
+            );
+        }
+    };
+    // The number of children asked for is honoured: profiles to rename, ready for meals.
+    for n in 1..=guest.children {
+        let draft = crate::domain::child::ChildDraft {
+            name: format!("Child {n}"),
+            age: crate::domain::number::NumberInput::Absent,
+            dietary_restrictions: Vec::new(),
+            allergies: Vec::new(),
+        };
+        super::children::create(app, user.family_id, draft).await?;
     }
+    Ok(user)
 }
 
 /// `POST /api/auth/forgot-password`: nothing is revealed about the address; limited per IP.

@@ -183,6 +183,8 @@ BODY_VALUES = {
     "feedback": DROP,
     "photo": DROP,
     "notes": "matrix probe",
+    "reaction": "mild",
+    "reactionNote": "matrix probe",
     "mealDate": "2025-03-01T12:00:00Z",
     "name": "Mallory Probe",
     "age": 3,

@@ -600,6 +600,15 @@ async fn guests_get_a_generated_account_and_are_signed_in() {
         .unwrap();
     assert_eq!(stored.guest_children, Some(3));
     assert!(stored.password_hash.starts_with("pbkdf2-sha256$"));
+    // The three children asked for are there to rename and log meals for.
+    let kids = json(server.get("/api/children").await, 200).await;
+    let names: Vec<_> = kids
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Child 1", "Child 2", "Child 3"]);
 
     let other = server.new_client();
     let fallback = json(

@@ -73,6 +73,26 @@ describe('Child form', () => {
     });
   });
 
+  it('adds an allergy typed but not added as a chip when saving, never dropping it', async () => {
+    const fetch = mockApi({
+      'GET /api/auth/session': signedIn,
+      'GET /api/children': { status: 200, body: [emma] },
+      'PUT /api/children/c1': { status: 200, body: { ...emma, version: 2 } },
+    });
+    const user = userEvent.setup();
+    renderAt(<Children />, '/children');
+    const card = await editEmma(user);
+    await user.type(within(card).getByLabelText('Allergies'), 'Sesame');
+    await user.type(within(card).getByLabelText('Dietary Restrictions'), ' Halal ');
+    await user.click(within(card).getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Child updated')).toBeInTheDocument();
+    const [put] = calls(fetch, 'PUT', '/api/children/c1');
+    expect(await put?.json()).toMatchObject({
+      dietaryRestrictions: ['Vegetarian', 'Halal'],
+      allergies: ['Peanuts', 'Milk', 'Sesame'],
+    });
+  });
+
   it('on a conflict keeps what was typed, shows what is saved, and overwrites on purpose', async () => {
     let saves = 0;
     let served: Child[] = [emma];

@@ -4,6 +4,7 @@ import { savedElsewhere } from '../api/client';
 import { useChildActions, type Child } from '../hooks/useChildren';
 import { useDraft } from '../hooks/useDraft';
 import { useSubmit } from '../hooks/useSubmit';
+import { withPending } from '../lib/meals';
 import { Button } from './ui/Button';
 import { Input } from './ui/Input';
 import { SavedElsewhere, type SavedValue } from './ui/SavedElsewhere';
@@ -56,14 +57,24 @@ export function ChildForm({ child, onDone, onCancel }: ChildFormProps) {
   const { values, set } = draft;
   // The child as saved elsewhere, after an update was refused for a stale version.
   const [conflict, setConflict] = useState<Child | null>(null);
+  // Typed into the tag boxes and not yet added: added on Save, never dropped.
+  const [pendingRestriction, setPendingRestriction] = useState('');
+  const [pendingAllergy, setPendingAllergy] = useState('');
 
   const submit = useSubmit(
     (signal) => {
+      const dietaryRestrictions = withPending(values.dietaryRestrictions, pendingRestriction);
+      const allergies = withPending(values.allergies, pendingAllergy);
+      // Shown as chips too, so what is saved is what the form shows.
+      set('dietaryRestrictions', dietaryRestrictions);
+      set('allergies', allergies);
+      setPendingRestriction('');
+      setPendingAllergy('');
       const input = {
         name: values.name.trim(),
         age: values.age.trim() === '' ? null : Number(values.age),
-        dietaryRestrictions: values.dietaryRestrictions,
-        allergies: values.allergies,
+        dietaryRestrictions,
+        allergies,
       };
       return child
         ? update(child.id, { ...input, version: draft.version }, signal)
@@ -123,6 +134,8 @@ export function ChildForm({ child, onDone, onCancel }: ChildFormProps) {
         onChange={(v) => set('dietaryRestrictions', v)}
         placeholder="e.g. Vegetarian"
         addLabel="Add dietary restriction"
+        draft={pendingRestriction}
+        onDraftChange={setPendingRestriction}
       />
       <TagInput
         label="Allergies"
@@ -130,6 +143,8 @@ export function ChildForm({ child, onDone, onCancel }: ChildFormProps) {
         onChange={(v) => set('allergies', v)}
         placeholder="e.g. Peanuts"
         addLabel="Add allergy"
+        draft={pendingAllergy}
+        onDraftChange={setPendingAllergy}
       />
       <div className="flex justify-end gap-2">
         <Button

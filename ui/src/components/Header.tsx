@@ -128,6 +128,15 @@ export function Header() {
                 {l.label}
               </NavLink>
             ))}
+            {signedIn ? (
+              <NavLink
+                to={routes.children}
+                className="btn btn-ghost justify-start text-base"
+                onClick={close}
+              >
+                Children
+              </NavLink>
+            ) : null}
           </nav>
           <div className="mt-auto flex flex-col gap-2 border-t border-base-300 pt-4">
             {signedIn ? (

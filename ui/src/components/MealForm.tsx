@@ -13,6 +13,7 @@ import {
   REACTIONS,
   fromLocalInput,
   toLocalInput,
+  withPending,
 } from '../lib/meals';
 import { TagInput } from './TagInput';
 import { Button } from './ui/Button';
@@ -45,7 +46,10 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
   const { toast } = useToast();
   const [child, setChild] = useState(meal?.childId ?? childId ?? childList[0]?.id ?? '');
   const [mealType, setMealType] = useState<string>(meal?.mealType ?? '');
-  const [foods, setFoods] = useState<string[]>(meal?.foods ?? []);
+  const [typedFoods, setFoods] = useState<string[]>(meal?.foods ?? []);
+  // A food typed and not yet added counts: Save adds it.
+  const [pendingFood, setPendingFood] = useState('');
+  const foods = withPending(typedFoods, pendingFood);
   const [portion, setPortion] = useState<string>(meal?.portion ?? 'full');
   const [mood, setMood] = useState<string>(meal?.mood ?? 'happy');
   const [feedback, setFeedback] = useState<string>(meal?.feedback ?? '');
@@ -181,8 +185,10 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
       />
       <TagInput
         label="Foods"
-        values={foods}
+        values={typedFoods}
         onChange={setFoods}
+        draft={pendingFood}
+        onDraftChange={setPendingFood}
         placeholder="Type a food and press Enter"
         addLabel="Add food"
       />

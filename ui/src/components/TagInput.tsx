@@ -10,6 +10,12 @@ interface TagInputProps {
   placeholder?: string;
   /** Label of the add button, for screen readers. */
   addLabel?: string;
+  /**
+   * The text typed and not yet added, when the form owns it: a form adds it on Save, so a
+   * value typed without pressing Enter is never dropped (see `withPending`).
+   */
+  draft?: string;
+  onDraftChange?: (draft: string) => void;
 }
 
 /** A tag list: type, press Enter or the add button; chips are removable. */
@@ -19,9 +25,13 @@ export function TagInput({
   onChange,
   placeholder,
   addLabel = `Add ${label.toLowerCase()}`,
+  draft: ownedDraft,
+  onDraftChange,
 }: TagInputProps) {
   const id = useId();
-  const [draft, setDraft] = useState('');
+  const [localDraft, setLocalDraft] = useState('');
+  const draft = ownedDraft ?? localDraft;
+  const setDraft = onDraftChange ?? setLocalDraft;
 
   const add = () => {
     const next = addTag(values, draft);

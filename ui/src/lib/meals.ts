@@ -137,3 +137,8 @@ export function goesWith(meals: number, photos: number): string {
   const p = photos === 0 ? '' : ` and ${photos} ${photos === 1 ? 'photo' : 'photos'}`;
   return `This also deletes ${m}${p}.`;
 }
+
+/** A tag list with the text still in its box added (what Save stores). */
+export function withPending(list: string[], pending: string): string[] {
+  return addTag(list, pending);
+}

@@ -2,7 +2,7 @@ import { Camera, LogOut } from 'lucide-react';
 import { useRef, useState } from 'react';
 
 import { savedElsewhere } from '../api/client';
-import { useAuth, type User } from '../auth/auth-context';
+import { greetingName, useAuth, type User } from '../auth/auth-context';
 import { FamilyMembers } from '../components/FamilyMembers';
 import { Button } from '../components/ui/Button';
 import { Input } from '../components/ui/Input';
@@ -43,6 +43,7 @@ function ProfileForm({ user }: { user: User }) {
   const { values, set } = draft;
   // The profile as saved elsewhere, after a save was refused for a stale version.
   const [conflict, setConflict] = useState<User | null>(null);
+  const guest = user.isGuest;
 
   // The picture being uploaded, chosen in the file input.
   const picture = useRef<File | null>(null);
@@ -118,7 +119,10 @@ function ProfileForm({ user }: { user: User }) {
               label="First name"
               invalid={save.fieldErrors.firstName !== undefined}
               autoComplete="given-name"
-              value={values.firstName}
+              // A guest's stored name carries an internal prefix; they see their own name.
+              value={guest ? greetingName(user) : values.firstName}
+              readOnly={guest}
+              disabled={guest}
               onChange={(e) => set('firstName', e.target.value)}
             />
             <Input
@@ -126,13 +130,19 @@ function ProfileForm({ user }: { user: User }) {
               invalid={save.fieldErrors.lastName !== undefined}
               autoComplete="family-name"
               value={values.lastName}
+              readOnly={guest}
+              disabled={guest}
               onChange={(e) => set('lastName', e.target.value)}
             />
           </div>
           <Input
             label="Email"
-            hint="Your e-mail address cannot be changed."
-            value={user.email}
+            hint={
+              guest
+                ? 'Guest accounts have no e-mail address. Sign up to keep your family’s meals.'
+                : 'Your e-mail address cannot be changed.'
+            }
+            value={guest ? 'Guest' : user.email}
             readOnly
             disabled
           />
@@ -143,9 +153,11 @@ function ProfileForm({ user }: { user: User }) {
             <Button variant="outline" onClick={() => void signOut()}>
               <LogOut aria-hidden size={18} /> Sign Out
             </Button>
-            <Button type="submit" busy={save.busy} busyLabel="Saving...">
-              Save Changes
-            </Button>
+            {guest ? null : (
+              <Button type="submit" busy={save.busy} busyLabel="Saving...">
+                Save Changes
+              </Button>
+            )}
           </div>
         </div>
       </form>
