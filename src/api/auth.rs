@@ -274,9 +274,9 @@ impl AuthApi {
         &self,
         app: Data<&App>,
         client: Data<&ClientInfo>,
-        _body: Json<ForgotPasswordRequest>,
+        body: Json<ForgotPasswordRequest>,
     ) -> Result<AcceptedResponse, ApiError> {
-        let message = accounts::forgot_password(&app, &client.ip_key())?;
+        let message = accounts::forgot_password(&app, &client.ip_key(), &body.0.email).await?;
         Ok(AcceptedResponse::Accepted(Json(Notice {
             message: message.to_string(),
         })))

@@ -49,9 +49,9 @@ pub struct AddArgs {
     /// Last name.
     #[arg(long = "last", value_name = "NAME", default_value = "")]
     last: String,
-    /// mom or dad.
-    #[arg(long, value_name = "ROLE", default_value = "mom", value_parser = ["mom", "dad"])]
-    role: String,
+    /// mom or dad (mom when not given).
+    #[arg(long, value_name = "ROLE", value_parser = ["mom", "dad"])]
+    role: Option<String>,
     /// Read the password from the first line of standard input instead of asking.
     #[arg(long)]
     password_stdin: bool,
@@ -164,6 +164,7 @@ pub fn run(settings: Settings, command: UserCommand) -> ExitCode {
 pub fn messages(settings: Settings) -> ExitCode {
     finish(runtime().and_then(|rt| {
         rt.block_on(async {
+            require_data_dir(&settings)?;
             let target = target(settings).await?;
             let list: Vec<Message> = target
                 .call::<(), _, _, _>("GET", "/messages", None, |app| async move {
@@ -194,7 +195,7 @@ async fn user(settings: Settings, command: UserCommand) -> Result<(), Failure> {
             email: args.email.clone(),
             first_name: args.first.clone(),
             last_name: args.last.clone(),
-            role: args.role.clone(),
+            role: args.role.clone().unwrap_or_else(|| "mom".into()),
             password: read_password(args.password_stdin)?,
         }),
         UserCommand::Delete { email, yes: false } => {
@@ -205,6 +206,10 @@ async fn user(settings: Settings, command: UserCommand) -> Result<(), Failure> {
         }
         _ => None,
     };
+    // Only adding an account may start a new data directory; the other commands read one.
+    if !matches!(command, UserCommand::Add(_)) {
+        require_data_dir(&settings)?;
+    }
     let target = target(settings).await?;
     match command {
         UserCommand::List => {
@@ -216,7 +221,7 @@ async fn user(settings: Settings, command: UserCommand) -> Result<(), Failure> {
                     .await?;
             print_users(&users);
         }
-        UserCommand::Add(_) => {
+        UserCommand::Add(args) => {
             let req = add.ok_or_else(|| Failure::new(EXIT_FAILURE, "no account details"))?;
             let local = req.clone();
             let created: UserSummary = target
@@ -224,12 +229,19 @@ async fn user(settings: Settings, command: UserCommand) -> Result<(), Failure> {
                     ops::add_user(&app, local).await
                 })
                 .await?;
-            println!(
-                "Created {} ({}{}).",
-                created.email,
-                created.role,
-                if created.is_admin { ", admin" } else { "" }
-            );
+            // The role only when it was asked for: nobody should read a choice they did not make.
+            let notes: Vec<&str> = [
+                args.role.as_ref().map(|_| created.role.as_str()),
+                created.is_admin.then_some("admin"),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            if notes.is_empty() {
+                println!("Created {}.", created.email);
+            } else {
+                println!("Created {} ({}).", created.email, notes.join(", "));
+            }
         }
         UserCommand::ResetPassword { email } => {
             let req = EmailRequest {
@@ -282,27 +294,69 @@ async fn user(settings: Settings, command: UserCommand) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Refuses to go on when there is no data directory, instead of making an empty one.
+fn require_data_dir(settings: &Settings) -> Result<(), Failure> {
+    let dir = &settings.storage.data_dir;
+    if dir.exists() {
+        return Ok(());
+    }
+    Err(Failure::new(
+        EXIT_DATA_DIR,
+        format!(
+            "there is no data directory at {}: nothing to show yet. Point --data-dir (or \
+             storage.data_dir in the config) at the server's data, or start the server once.",
+            dir.display()
+        ),
+    ))
+}
+
 fn print_users(users: &[UserSummary]) {
     if users.is_empty() {
         println!("No accounts yet.");
         return;
     }
-    println!(
-        "{:<40} {:<28} {:<6} {:<6} {:<17} LAST SEEN",
-        "EMAIL", "NAME", "ROLE", "ADMIN", "CREATED"
-    );
-    for u in users {
-        let name = format!("{} {}", u.first_name, u.last_name);
-        println!(
-            "{:<40} {:<28} {:<6} {:<6} {:<17} {}",
-            u.email,
-            name.trim(),
-            u.role,
-            if u.is_admin { "yes" } else { "" },
-            u.created_at.format("%Y-%m-%d %H:%M"),
-            u.last_seen_at.format("%Y-%m-%d %H:%M"),
-        );
+    let rows: Vec<[String; 6]> = users
+        .iter()
+        .map(|u| {
+            [
+                u.email.clone(),
+                format!("{} {}", u.first_name, u.last_name)
+                    .trim()
+                    .to_string(),
+                u.role.clone(),
+                if u.is_admin { "yes" } else { "" }.to_string(),
+                u.created_at.format("%Y-%m-%d %H:%M").to_string(),
+                u.last_seen_at.format("%Y-%m-%d %H:%M").to_string(),
+            ]
+        })
+        .collect();
+    let header = ["EMAIL", "NAME", "ROLE", "ADMIN", "CREATED", "LAST SEEN"].map(String::from);
+    print!("{}", table(&header, &rows));
+}
+
+/// Columns padded by their width on a terminal (emoji count two, accents none), so names
+/// like Zoë or 🌟 Mia keep the columns aligned.
+fn table<const N: usize>(header: &[String; N], rows: &[[String; N]]) -> String {
+    use unicode_width::UnicodeWidthStr;
+    let mut widths = header.clone().map(|h| h.width());
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.width());
+        }
     }
+    let mut out = String::new();
+    for row in std::iter::once(header).chain(rows) {
+        let mut line = String::new();
+        for (i, cell) in row.iter().enumerate() {
+            line.push_str(cell);
+            if i + 1 < N {
+                line.push_str(&" ".repeat(widths[i] - cell.width() + 2));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
 }
 
 /// The new account's password: asked twice on a terminal, or one line of standard input.
@@ -349,5 +403,30 @@ fn confirm(question: &str) -> Result<(), Failure> {
         Ok(())
     } else {
         Err(Failure::new(EXIT_FAILURE, "not deleted"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_line_up_with_emoji_and_accents() {
+        let header = ["NAME", "ROLE"].map(String::from);
+        let rows = [
+            ["Zoë Dvořák".to_string(), "mom".to_string()],
+            ["🌟 Mia".to_string(), "dad".to_string()],
+            ["Ann".to_string(), "mom".to_string()],
+        ];
+        let text = table(&header, &rows);
+        let starts: Vec<usize> = text
+            .lines()
+            .map(|l| {
+                use unicode_width::UnicodeWidthStr;
+                let role = l.rfind(|c: char| c.is_whitespace()).unwrap() + 1;
+                l[..role].width()
+            })
+            .collect();
+        assert!(starts.windows(2).all(|w| w[0] == w[1]), "{text}");
     }
 }

@@ -20,9 +20,11 @@ const SIGN_IN_FAILED: &str = "Sign in failed";
 const RESET_VALID_FOR: Duration = Duration::hours(1);
 
 /// What `/api/auth/forgot-password` says: there is no mail server, the admin resets passwords.
+/// Plain text: the UI shows it as it is.
 pub const FORGOT_PASSWORD_MESSAGE: &str = "Highchair runs on your family's own server and does \
-not send e-mail. Ask the person who runs it to reset your password: they run \
-`highchair user reset-password <your e-mail>` and give you a link that is valid for one hour.";
+not send e-mail. Your request was passed on to the person who runs it: they run \
+highchair user reset-password with your e-mail address and give you a link that is valid \
+for one hour.";
 
 /// Creates a parent account. The very first account on a server is always allowed and becomes
 /// the admin; after that `allow_signup` decides (unless the admin creates it).
@@ -161,9 +163,18 @@ pub async fn login(
     Ok(remembered(app, user, client.device_cookie))
 }
 
-/// The account, with this browser's device cookie renewed for it.
-pub fn remembered(app: &Services, user: User, device_cookie: Option<&str>) -> SignedInAs {
-    let device_cookie = app.device_key.remember(device_cookie, user.id, Utc::now());
+/// The account, with this browser's device cookie renewed for it, seen now.
+pub fn remembered(app: &Services, mut user: User, device_cookie: Option<&str>) -> SignedInAs {
+    let now = Utc::now();
+    let device_cookie = app.device_key.remember(device_cookie, user.id, now);
+    // Only this field: a profile or password change racing the sign-in is kept.
+    if let Ok(Some(seen)) = app
+        .store
+        .users
+        .update_quietly(user.id, |u| u.last_seen_at = now)
+    {
+        user.last_seen_at = seen.last_seen_at;
+    }
     SignedInAs {
         user,
         device_cookie,
@@ -230,11 +241,26 @@ pub async fn start_guest(app: &Services, draft: GuestDraft, ip: &str) -> AppResu
 }
 
 /// `POST /api/auth/forgot-password`: nothing is revealed about the address; limited per IP.
-pub fn forgot_password(app: &Services, ip: &str) -> AppResult<&'static str> {
+/// A well-formed address is passed on to the admin as a message (`highchair messages`),
+/// whether or not it has an account.
+pub async fn forgot_password(app: &Services, ip: &str, email: &str) -> AppResult<&'static str> {
     app.limits
         .forgot_ip
         .check(ip)
         .map_err(DomainError::too_many)?;
+    if let Some(email) = Email::parse(email) {
+        let message = crate::domain::contact::ContactMessage {
+            id: crate::domain::ids::ContactMessageId::new(),
+            name: "Password reset request".into(),
+            message: format!(
+                "Someone asked on the sign-in page for a new password for {email}. If that \
+                 is one of your accounts, run: highchair user reset-password {email}"
+            ),
+            email,
+            created_at: Utc::now(),
+        };
+        app.store.contact_messages.insert(&message).await?;
+    }
     tracing::info!("password reset asked for on the sign-in page");
     Ok(FORGOT_PASSWORD_MESSAGE)
 }

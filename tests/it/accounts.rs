@@ -557,13 +557,26 @@ async fn forgot_password_explains_the_admin_reset() {
             202,
         )
         .await;
+        let message = body["message"].as_str().unwrap();
         assert!(
-            body["message"]
-                .as_str()
-                .unwrap()
-                .contains("highchair user reset-password")
+            message.contains("highchair user reset-password"),
+            "{message}"
+        );
+        assert!(
+            !message.contains('`'),
+            "plain text, shown as it is: {message}"
         );
     }
+    // Both requests reach the admin (`highchair messages`), and say nothing to the visitor
+    // about which address has an account.
+    let stored = server.app.store.contact_messages.list().unwrap();
+    let texts: Vec<_> = stored.iter().map(|m| m.message.as_str()).collect();
+    assert_eq!(texts.len(), 2, "{texts:?}");
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("reset-password amira@example.org"))
+    );
 }
 
 #[tokio::test]

@@ -44,9 +44,19 @@ fn user_commands_work_on_a_stopped_server() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
 
-    let (code, out, err) = run(&mut user_cmd(&data, &["list"]), None);
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("No accounts yet"));
+    // No data directory: said so, and none is made.
+    let (code, _, err) = run(&mut user_cmd(&data, &["list"]), None);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("there is no data directory at"), "{err}");
+    assert!(!data.exists());
+    let (code, _, _) = run(
+        &mut highchair(dir.path())
+            .args(["messages", "--data-dir"])
+            .arg(&data),
+        None,
+    );
+    assert_eq!(code, 3);
+    assert!(!data.exists());
 
     let (code, out, err) = run(
         &mut user_cmd(
@@ -84,7 +94,9 @@ fn user_commands_work_on_a_stopped_server() {
         Some("another pw\n"),
     );
     assert_eq!(code, 0);
-    assert!(out.contains("Created sam@example.org (mom)"), "{out}");
+    // No --role: the output does not claim a role nobody chose.
+    assert!(out.contains("Created sam@example.org."), "{out}");
+    assert!(!out.contains("mom"), "{out}");
 
     let (code, _, err) = run(
         &mut user_cmd(
