@@ -63,6 +63,19 @@ pub struct LoginRequest {
     pub password: String,
 }
 
+impl From<SignupRequest> for SignupDraft {
+    fn from(b: SignupRequest) -> Self {
+        SignupDraft {
+            first_name: b.first_name,
+            last_name: b.last_name,
+            email: b.email,
+            password: b.password,
+            role: b.role,
+            accept_terms: b.accept_terms,
+        }
+    }
+}
+
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct GuestRequest {
@@ -182,16 +195,7 @@ impl AuthApi {
         req: &Request,
         body: Json<SignupRequest>,
     ) -> Result<WithCookies, ApiError> {
-        let Json(b) = body;
-        let draft = SignupDraft {
-            first_name: b.first_name,
-            last_name: b.last_name,
-            email: b.email,
-            password: b.password,
-            role: b.role,
-            accept_terms: b.accept_terms,
-        };
-        let user = accounts::signup(&app, draft, &client.ip_key()).await?;
+        let user = accounts::signup(&app, body.0.into(), &client.ip_key()).await?;
         tracing::info!(user.id = %user.id, admin = user.is_admin, "account created");
         let known = accounts::remembered(&app, user, device_cookie_of(req));
         signed_in(&app, &client, &known.user, Some(&known.device_cookie), true).await

@@ -8,14 +8,14 @@ use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi};
 
-use super::auth::{SessionInfo, SignedInResponse, WithCookies, signed_in};
+use super::auth::{SessionInfo, SignedInResponse, SignupRequest, WithCookies, signed_in};
 use super::client::ClientInfo;
 use super::profile::{Profile, Role};
 use super::session::{CurrentUser, device_cookie_of};
 use super::{ApiError, ApiTags, path_id};
 use crate::app::App;
 use crate::domain::family::FamilyInvite;
-use crate::domain::user::{SignupDraft, User};
+use crate::domain::user::User;
 use crate::service::family;
 
 #[derive(Debug, Object)]
@@ -69,25 +69,6 @@ pub struct InvitePreview {
     pub family_name: String,
     pub invited_by: String,
     pub expires_at: DateTime<Utc>,
-}
-
-/// Sign-up fields for someone without an account (ignored when signed in).
-#[derive(Debug, Object, Default)]
-#[oai(rename_all = "camelCase")]
-pub struct JoinRequest {
-    #[oai(default)]
-    pub first_name: String,
-    #[oai(default)]
-    pub last_name: String,
-    #[oai(default)]
-    pub email: String,
-    #[oai(default)]
-    pub password: String,
-    /// `mom` (default) or `dad`.
-    #[oai(default)]
-    pub role: String,
-    #[oai(default)]
-    pub accept_terms: bool,
 }
 
 #[derive(ApiResponse)]
@@ -253,7 +234,8 @@ impl FamilyApi {
         req: &Request,
         user: CurrentUser,
         token: Path<String>,
-        body: Json<JoinRequest>,
+        /// Sign-up fields for someone without an account (ignored when signed in).
+        body: Json<SignupRequest>,
     ) -> Result<WithCookies, ApiError> {
         if let Some(me) = user.0 {
             let moved = family::join_signed_in(&app, &me.user, &token.0).await?;
@@ -262,16 +244,7 @@ impl FamilyApi {
                 expires_at: me.expires_at,
             }))));
         }
-        let Json(b) = body;
-        let signup = SignupDraft {
-            first_name: b.first_name,
-            last_name: b.last_name,
-            email: b.email,
-            password: b.password,
-            role: b.role,
-            accept_terms: b.accept_terms,
-        };
-        let created = family::join_new(&app, signup, &token.0, &client.ip_key()).await?;
+        let created = family::join_new(&app, body.0.into(), &token.0, &client.ip_key()).await?;
         let known = crate::service::accounts::remembered(&app, created, device_cookie_of(req));
         signed_in(&app, &client, &known.user, Some(&known.device_cookie), true).await
     }

@@ -70,3 +70,15 @@ export async function screenshot(page, name, { fullPage = true } = {}) {
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage });
 }
+
+/** Signs a parent up through the sign-up page and waits for the dashboard. */
+export async function signUpInBrowser(page, serverUrl, { first, last, email, password }) {
+  await page.goto(`${serverUrl}/signup`);
+  await page.getByLabel('First name').fill(first);
+  await page.getByLabel('Last name').fill(last);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await page.waitForURL(`${serverUrl}/dashboard`);
+}

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { PHONE, launch, openPage, screenshot } from '../lib/browser.mjs';
+import { PHONE, launch, openPage, screenshot, signUpInBrowser } from '../lib/browser.mjs';
 import { startServer } from '../lib/server.mjs';
 
 let server;
@@ -22,14 +22,12 @@ after(async () => {
 
 test('a second parent joins by link, shares the children, and can be removed', async () => {
   const mum = await openPage(browser, server.url);
-  await mum.goto(`${server.url}/signup`);
-  await mum.getByLabel('First name').fill('Amira');
-  await mum.getByLabel('Last name').fill('Khan');
-  await mum.getByLabel('Email').fill('amira@example.org');
-  await mum.getByLabel('Password').fill('correct horse');
-  await mum.getByRole('checkbox').check();
-  await mum.getByRole('button', { name: 'Create Account' }).click();
-  await mum.waitForURL(`${server.url}/dashboard`);
+  await signUpInBrowser(mum, server.url, {
+    first: 'Amira',
+    last: 'Khan',
+    email: 'amira@example.org',
+    password: 'correct horse',
+  });
   await mum.getByRole('button', { name: 'Add Child' }).click();
   const addDialog = mum.getByRole('dialog', { name: 'Add Child' });
   await addDialog.getByLabel('Name').fill('Emma');

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { launch, openPage, openTab, screenshot } from '../lib/browser.mjs';
+import { launch, openPage, openTab, screenshot, signUpInBrowser } from '../lib/browser.mjs';
 import { startServer } from '../lib/server.mjs';
 
 /** How soon the other tab must show a change (the spec of this feature). */
@@ -53,14 +53,12 @@ function answered(page, method, path) {
 
 test('two tabs of one family follow each other without reloading', async () => {
   const a = await openPage(browser, server.url);
-  await a.goto(`${server.url}/signup`);
-  await a.getByLabel('First name').fill('Amira');
-  await a.getByLabel('Last name').fill('Khan');
-  await a.getByLabel('Email').fill('amira@example.org');
-  await a.getByLabel('Password').fill('correct horse');
-  await a.getByRole('checkbox').check();
-  await a.getByRole('button', { name: 'Create Account' }).click();
-  await a.waitForURL(`${server.url}/dashboard`);
+  await signUpInBrowser(a, server.url, {
+    first: 'Amira',
+    last: 'Khan',
+    email: 'amira@example.org',
+    password: 'correct horse',
+  });
 
   await a.getByRole('button', { name: 'Add Child' }).click();
   const addDialog = a.getByRole('dialog', { name: 'Add Child' });

@@ -735,27 +735,6 @@ export interface components {
             expiresAt: string;
         };
         /**
-         * JoinRequest
-         * @description Sign-up fields for someone without an account (ignored when signed in).
-         */
-        JoinRequest: {
-            /** @default  */
-            firstName: string;
-            /** @default  */
-            lastName: string;
-            /** @default  */
-            email: string;
-            /** @default  */
-            password: string;
-            /**
-             * @description `mom` (default) or `dad`.
-             * @default
-             */
-            role: string;
-            /** @default false */
-            acceptTerms: boolean;
-        };
-        /**
          * @description How the child took to a food, from the moods of its meals.
          * @enum {string}
          */
@@ -3446,9 +3425,10 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Sign-up fields for someone without an account (ignored when signed in). */
         requestBody: {
             content: {
-                "application/json; charset=utf-8": components["schemas"]["JoinRequest"];
+                "application/json; charset=utf-8": components["schemas"]["SignupRequest"];
             };
         };
         responses: {
