@@ -49,12 +49,9 @@ fn user_commands_work_on_a_stopped_server() {
     assert_eq!(code, 3, "{err}");
     assert!(err.contains("there is no data directory at"), "{err}");
     assert!(!data.exists());
-    let (code, _, _) = run(
-        &mut highchair(dir.path())
-            .args(["messages", "--data-dir"])
-            .arg(&data),
-        None,
-    );
+    let mut messages = highchair(dir.path());
+    messages.args(["messages", "--data-dir"]).arg(&data);
+    let (code, _, _) = run(&mut messages, None);
     assert_eq!(code, 3);
     assert!(!data.exists());
 
