@@ -51,7 +51,11 @@ test('an allergen is named before saving, and a meal is edited and back-dated', 
   const before = await (await page.request.get(`${api}/meals`)).json();
   assert.equal(before.items.length, 0);
   await form.getByRole('button', { name: 'Save Anyway' }).click();
-  await page.getByText('Meal recorded! 🍽️').waitFor();
+  const toast = page.getByText('Meal recorded! 🍽️');
+  await toast.waitFor();
+  // On a phone the toast keeps clear of the page's heading.
+  const [t, h] = [await toast.boundingBox(), await page.getByRole('heading', { level: 1 }).boundingBox()];
+  assert.ok(t.y > h.y + h.height || t.y + t.height < h.y, `toast ${JSON.stringify(t)} covers the heading ${JSON.stringify(h)}`);
   const card = page.getByRole('article', { name: 'Breakfast of Emma' });
   await card.getByText('Allergen exposure').waitFor();
   await page.getByRole('heading', { level: 2, name: 'Today' }).waitFor();

@@ -109,7 +109,7 @@ export function ChildForm({ child, onDone, onCancel }: ChildFormProps) {
       <div className="grid gap-4 sm:grid-cols-[2fr_1fr]">
         <Input
           label="Name"
-          invalid={submit.fieldErrors.name !== undefined}
+          error={submit.fieldErrors.name}
           value={values.name}
           onChange={(e) => {
             set('name', e.target.value);
@@ -119,7 +119,7 @@ export function ChildForm({ child, onDone, onCancel }: ChildFormProps) {
         />
         <Input
           label="Age"
-          invalid={submit.fieldErrors.age !== undefined}
+          error={submit.fieldErrors.age}
           type="number"
           min={0}
           max={18}

@@ -149,7 +149,7 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
       <div className="grid gap-4 sm:grid-cols-2">
         <Select
           label="Child"
-          invalid={submit.fieldErrors.childId !== undefined}
+          error={submit.fieldErrors.childId}
           value={child}
           onChange={(e) => setChild(e.target.value)}
         >
@@ -161,7 +161,7 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
         </Select>
         <Select
           label="Meal type"
-          invalid={submit.fieldErrors.mealType !== undefined}
+          error={submit.fieldErrors.mealType}
           value={mealType}
           onChange={(e) => setMealType(e.target.value)}
         >
@@ -178,7 +178,7 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
       <Input
         label="When eaten"
         type="datetime-local"
-        invalid={submit.fieldErrors.mealDate !== undefined}
+        error={submit.fieldErrors.mealDate}
         value={eatenAt}
         max={latest}
         onChange={(e) => setEatenAt(e.target.value)}
@@ -265,7 +265,7 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
         {reaction !== 'none' ? (
           <Input
             label="What happened"
-            invalid={submit.fieldErrors.reactionNote !== undefined}
+            error={submit.fieldErrors.reactionNote}
             value={reactionNote}
             onChange={(e) => setReactionNote(e.target.value)}
           />

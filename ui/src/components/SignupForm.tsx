@@ -48,7 +48,7 @@ export function SignupForm({ create, onCreated, submitLabel }: SignupFormProps) 
   ) => (
     <Input
       label={label}
-      invalid={invalid(key)}
+      error={submit.fieldErrors[key]}
       type={type}
       autoComplete={autoComplete}
       value={form[key]}
@@ -67,7 +67,7 @@ export function SignupForm({ create, onCreated, submitLabel }: SignupFormProps) 
       <Input
         label="Password"
         hint="At least 8 characters"
-        invalid={invalid('password')}
+        error={submit.fieldErrors.password}
         type="password"
         autoComplete="new-password"
         value={form.password}

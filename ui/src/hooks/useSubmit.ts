@@ -85,7 +85,11 @@ export function useSubmit<R>(
     const found = options.check?.() ?? null;
     if (found) {
       if ('fields' in found) setFieldErrors(found.fields);
-      else show(found, options.failureTitle);
+      else {
+        show(found, options.failureTitle);
+        const more = Object.fromEntries((found.also ?? []).map((f) => [f, found.message]));
+        setFieldErrors((all) => ({ ...all, ...more }));
+      }
       return;
     }
     const controller = new AbortController();

@@ -58,6 +58,8 @@ export interface Problem {
   title: string;
   message: string;
   field?: string;
+  /** Further fields with the same problem (every empty required field is marked). */
+  also?: string[];
 }
 
 export const PASSWORD_MIN = 8;
@@ -78,14 +80,15 @@ export interface SignupValues {
 }
 
 export function checkSignup(v: SignupValues): Problem | null {
-  const missing = (['firstName', 'lastName', 'email', 'password'] as const).find((f) =>
+  const missing = (['firstName', 'lastName', 'email', 'password'] as const).filter((f) =>
     f === 'password' ? !v.password : !v[f].trim(),
   );
-  if (missing) {
+  if (missing.length > 0) {
     return {
       title: 'Missing information',
       message: 'Please fill in all required fields',
-      field: missing,
+      field: missing[0],
+      also: missing.slice(1),
     };
   }
   for (const f of ['firstName', 'lastName'] as const) {

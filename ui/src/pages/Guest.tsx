@@ -54,7 +54,7 @@ export default function Guest() {
       <form className="space-y-4" onSubmit={submit.onSubmit} noValidate>
         <Input
           label="First name"
-          invalid={submit.fieldErrors.firstName !== undefined}
+          error={submit.fieldErrors.firstName}
           autoComplete="given-name"
           value={firstName}
           onChange={(e) => {

@@ -9,6 +9,7 @@ import { Spinner } from '../components/ui/Spinner';
 import { useChildNames, useChildren } from '../hooks/useChildren';
 import { useMeals } from '../hooks/useMeals';
 import { ageLabel, formatShortDate, moodEmoji } from '../lib/meals';
+import { initial } from '../lib/text';
 import { plannedRoutes, routes } from '../routes';
 
 export const featureCards = [
@@ -95,7 +96,7 @@ function YourChildren() {
                 className="flex h-12 w-12 shrink-0 items-center justify-center rounded-full bg-primary text-xl font-bold text-primary-content"
                 aria-hidden
               >
-                {child.name.charAt(0).toUpperCase()}
+                {initial(child.name)}
               </span>
               <div className="min-w-0 flex-1">
                 <p className="truncate font-semibold">{child.name}</p>

@@ -9,6 +9,7 @@ import { Input } from '../components/ui/Input';
 import { SavedElsewhere, type SavedValue } from '../components/ui/SavedElsewhere';
 import { useToast } from '../components/ui/toast-context';
 import { useDraft } from '../hooks/useDraft';
+import { initial } from '../lib/text';
 import { useProfileActions } from '../hooks/useProfile';
 import { useSignOut } from '../hooks/useSignOut';
 import { useSubmit } from '../hooks/useSubmit';
@@ -86,10 +87,7 @@ function ProfileForm({ user }: { user: User }) {
             className="flex h-20 w-20 items-center justify-center rounded-full bg-primary text-3xl font-bold text-primary-content"
             aria-hidden
           >
-            {user.firstName
-              .replace(/^Guest_/, '')
-              .charAt(0)
-              .toUpperCase() || '?'}
+            {initial(user.firstName)}
           </span>
         )}
         <label className={`btn btn-outline ${upload.busy ? 'btn-disabled' : ''}`}>
@@ -117,7 +115,7 @@ function ProfileForm({ user }: { user: User }) {
           <div className="grid gap-4 sm:grid-cols-2">
             <Input
               label="First name"
-              invalid={save.fieldErrors.firstName !== undefined}
+              error={save.fieldErrors.firstName}
               autoComplete="given-name"
               // A guest's stored name carries an internal prefix; they see their own name.
               value={guest ? greetingName(user) : values.firstName}
@@ -127,7 +125,7 @@ function ProfileForm({ user }: { user: User }) {
             />
             <Input
               label="Last name"
-              invalid={save.fieldErrors.lastName !== undefined}
+              error={save.fieldErrors.lastName}
               autoComplete="family-name"
               value={values.lastName}
               readOnly={guest}

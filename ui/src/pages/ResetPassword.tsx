@@ -65,7 +65,7 @@ export default function ResetPassword() {
         <Input
           label="New password"
           hint="At least 8 characters"
-          invalid={submit.fieldErrors.password !== undefined}
+          error={submit.fieldErrors.password}
           type="password"
           autoComplete="new-password"
           value={password}

@@ -127,14 +127,25 @@ describe('Signup', () => {
     const fetch = mockApi();
     const user = userEvent.setup();
     renderRoutes({ '/signup': <Signup /> }, '/signup');
+    // Empty: every required field is marked, not only the first.
+    await user.click(await screen.findByRole('button', { name: 'Create Account' }));
+    for (const label of ['First name', 'Last name', 'Email', 'Password']) {
+      expect(await screen.findByLabelText(label)).toHaveAttribute('aria-invalid', 'true');
+    }
     await user.type(await screen.findByLabelText('First name'), 'Amira');
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
-    expect(await screen.findByText('Please fill in all required fields')).toBeInTheDocument();
+    // In the toast, and at the field it is about (linked for screen readers).
+    expect(await screen.findAllByText('Please fill in all required fields')).not.toHaveLength(0);
+    expect(screen.getByLabelText('Last name')).toHaveAccessibleDescription(
+      'Please fill in all required fields',
+    );
     await user.type(screen.getByLabelText('Last name'), 'Khan');
     await user.type(screen.getByLabelText('Email'), 'amira@example.org');
     await user.type(screen.getByLabelText('Password'), 'short');
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
-    expect(await screen.findByText('Password must be at least 8 characters')).toBeInTheDocument();
+    expect(await screen.findAllByText('Password must be at least 8 characters')).not.toHaveLength(
+      0,
+    );
     await user.type(screen.getByLabelText('Password'), ' enough');
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
     expect(

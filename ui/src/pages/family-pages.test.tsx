@@ -176,7 +176,10 @@ describe('Children page', () => {
     await user.click(screen.getByRole('button', { name: 'Add Child' }));
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Name is required')).toBeInTheDocument();
-    expect(screen.getByText("Please enter the child's name")).toBeInTheDocument();
+    expect(screen.getAllByText("Please enter the child's name")).toHaveLength(2);
+    expect(screen.getByLabelText('Name')).toHaveAccessibleDescription(
+      "Please enter the child's name",
+    );
     await user.type(screen.getByLabelText('Name'), 'Emma');
     await user.type(screen.getByLabelText('Age'), '4');
     await user.type(screen.getByLabelText('Allergies'), 'Peanuts{Enter}Milk{Enter}');

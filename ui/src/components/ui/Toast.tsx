@@ -21,7 +21,13 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const toast = useCallback(
     (input: ToastInput) => {
       const id = next.current++;
-      setToasts((all) => [...all.slice(-2), { ...input, id }]);
+      // A success says the last failure is over: its toast goes.
+      setToasts((all) => [
+        ...(input.variant === 'success' ? all.filter((t) => t.variant === 'success') : all).slice(
+          -2,
+        ),
+        { ...input, id },
+      ]);
       window.setTimeout(() => dismiss(id), input.durationMs ?? DISMISS_AFTER_MS);
     },
     [dismiss],
@@ -32,7 +38,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={value}>
       {children}
-      <div className="toast toast-top toast-center z-[100] w-full max-w-md px-3 sm:toast-end sm:toast-bottom sm:top-auto">
+      <div className="toast toast-bottom toast-center z-[100] w-full max-w-md px-3 sm:toast-end">
         {toasts.map((t) => (
           <div
             key={t.id}
