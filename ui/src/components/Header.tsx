@@ -61,7 +61,9 @@ export function Header() {
         <div className="ml-auto hidden items-center gap-2 md:flex">
           {signedIn ? (
             <>
-              <span className="mr-2 text-sm font-medium">{greeting}</span>
+              <span className="mr-2 max-w-[16rem] truncate text-sm font-medium" title={greeting}>
+                {greeting}
+              </span>
               <Link to={routes.profile} className="btn btn-ghost btn-sm">
                 <UserIcon aria-hidden size={16} /> Profile
               </Link>

@@ -55,7 +55,7 @@ export function MealCard({ meal, childName, onEdit, onDelete }: MealCardProps) {
         ) : null}
         <ul className="flex flex-wrap gap-1" aria-label="Foods">
           {meal.foods.map((food) => (
-            <li key={food} className="badge badge-outline">
+            <li key={food} className="badge badge-outline h-auto min-h-5 py-0.5">
               {food}
             </li>
           ))}

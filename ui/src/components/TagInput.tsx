@@ -70,7 +70,10 @@ export function TagInput({
       {values.length > 0 ? (
         <ul className="mt-2 flex flex-wrap gap-2" aria-label={`Added ${label.toLowerCase()}`}>
           {values.map((value, index) => (
-            <li key={`${value}-${index}`} className="badge badge-lg gap-1 bg-base-200 py-3">
+            <li
+              key={`${value}-${index}`}
+              className="badge badge-lg h-auto min-h-8 gap-1 bg-base-200 py-1"
+            >
               {value}
               <button
                 type="button"

@@ -88,7 +88,10 @@ export default function Children() {
                       aria-label={`Dietary restrictions of ${child.name}`}
                     >
                       {child.dietaryRestrictions.map((r) => (
-                        <li key={r} className="badge badge-secondary badge-outline">
+                        <li
+                          key={r}
+                          className="badge badge-secondary badge-outline h-auto min-h-5 py-0.5"
+                        >
                           {r}
                         </li>
                       ))}
@@ -97,7 +100,7 @@ export default function Children() {
                   {child.allergies.length > 0 ? (
                     <ul className="flex flex-wrap gap-1" aria-label={`Allergies of ${child.name}`}>
                       {child.allergies.map((a) => (
-                        <li key={a} className="badge badge-error badge-soft">
+                        <li key={a} className="badge badge-error badge-soft h-auto min-h-5 py-0.5">
                           {a}
                         </li>
                       ))}
