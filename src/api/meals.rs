@@ -37,6 +37,9 @@ pub struct MealDto {
     pub photo_url: Option<String>,
     #[oai(nullable)]
     pub thumbnail_url: Option<String>,
+    /// 1024 px: for phones (`srcset`).
+    #[oai(nullable)]
+    pub medium_url: Option<String>,
     #[serde(with = "super::json::rfc3339")]
     pub meal_date: DateTime<Utc>,
     #[serde(with = "super::json::rfc3339")]
@@ -201,6 +204,7 @@ impl From<Meal> for MealDto {
             photo: m.photo.map(|p| p.to_string()),
             photo_url: urls.as_ref().map(|u| u.0.clone()),
             thumbnail_url: urls.map(|u| u.1),
+            medium_url: m.photo.map(super::media::medium_url),
             meal_date: m.meal_date,
             created_at: m.created_at,
             updated_at: m.updated_at,

@@ -13,6 +13,11 @@ use crate::domain::DomainError;
 use crate::domain::ids::MediaId;
 use crate::service::photos;
 
+/// The URL of a photo's medium size (1024 px: a sharp meal card on a phone).
+pub fn medium_url(id: MediaId) -> String {
+    format!("/api/media/{id}?size=medium")
+}
+
 /// The URLs of a photo and of its thumbnail.
 pub fn media_urls(id: MediaId) -> (String, String) {
     (
@@ -44,6 +49,7 @@ pub(super) async fn upload_bytes(form: UploadForm, title: &str) -> Result<Vec<u8
 pub struct MediaDto {
     pub id: String,
     pub url: String,
+    pub medium_url: String,
     pub thumbnail_url: String,
 }
 
@@ -92,13 +98,15 @@ impl MediaApi {
         let record = photos::upload(&app, &me.user, bytes).await?;
         let (url, thumbnail_url) = media_urls(record.id);
         Ok(Uploaded::Created(Json(MediaDto {
+            medium_url: medium_url(record.id),
             id: record.id.to_string(),
             url,
             thumbnail_url,
         })))
     }
 
-    /// A photo of the signed-in family; `size=thumb` for the 320 px thumbnail.
+    /// A photo of the signed-in family; `size=thumb` for the 320 px thumbnail, `size=medium`
+    /// for the 1024 px size (phones), the stored size otherwise.
     #[oai(path = "/media/:id", method = "get", operation_id = "getMedia")]
     async fn get(
         &self,
@@ -110,9 +118,9 @@ impl MediaApi {
     ) -> Result<MediaResponse, ApiError> {
         let me = user.require_to_view("view photos")?;
         let id: MediaId = path_id(&id.0)?;
-        let thumb = size.0.as_deref() == Some("thumb");
-        let etag = format!("\"{id}-{}\"", if thumb { "thumb" } else { "full" });
-        let bytes = photos::read(&app, me.user.family_id, id, thumb)?;
+        let size = photos::Size::parse(size.0.as_deref());
+        let etag = format!("\"{id}-{}\"", size.name());
+        let bytes = photos::read(&app, me.user.family_id, id, size)?;
         if if_none_match
             .0
             .as_deref()

@@ -23,6 +23,8 @@ pub const PHOTO_EDGE: u32 = 2048;
 pub const AVATAR_EDGE: u32 = 512;
 /// Long edge of the thumbnail stored with every image.
 pub const THUMB_EDGE: u32 = 320;
+/// Long edge of the medium size: sharp on a phone's meal card (about 324 CSS px at 3x).
+pub const MEDIUM_EDGE: u32 = 1024;
 const JPEG_QUALITY: u8 = 85;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -38,10 +40,11 @@ pub enum MediaError {
     NeedsTooMuchMemory { needed_mb: u64, budget_mb: u64 },
 }
 
-/// A cleaned image: the stored size and its thumbnail, both JPEG.
+/// A cleaned image: the stored size, a medium size and a thumbnail, all JPEG.
 #[derive(Clone)]
 pub struct Processed {
     pub full: Vec<u8>,
+    pub medium: Vec<u8>,
     pub thumb: Vec<u8>,
     pub width: u32,
     pub height: u32,
@@ -51,10 +54,11 @@ impl std::fmt::Debug for Processed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Processed({}x{}, {} + {} bytes)",
+            "Processed({}x{}, {} + {} + {} bytes)",
             self.width,
             self.height,
             self.full.len(),
+            self.medium.len(),
             self.thumb.len()
         )
     }
@@ -74,7 +78,8 @@ pub struct Plan {
 
 impl Plan {
     /// The most memory processing it takes: the input, the decoder's buffers, the decoded
-    /// pixels and the resized copy with its thumbnail and encodings. Measured, rounded up.
+    /// pixels and the resized copy with its medium size, thumbnail and encodings. Measured,
+    /// rounded up.
     pub fn memory_cost(&self, input_len: usize, long_edge: u32) -> u64 {
         let coefficients = if self.progressive {
             self.decoded_bytes * 2
@@ -89,7 +94,9 @@ impl Plan {
         } else {
             self.decoded_bytes / 2
         };
-        input_len as u64 + self.decoded_bytes + coefficients + working + resized * 2
+        // The medium size is at most a quarter of the resized copy's pixels, plus its encoding.
+        let medium = resized / 2;
+        input_len as u64 + self.decoded_bytes + coefficients + working + resized * 2 + medium
     }
 }
 
@@ -291,12 +298,15 @@ pub fn process_planned(bytes: &[u8], plan: &Plan, long_edge: u32) -> Result<Proc
     };
     img.apply_orientation(orientation);
     let full = flatten(img);
+    let (mw, mh) = fit_within(full.width(), full.height(), MEDIUM_EDGE);
+    let medium = encode(&image::imageops::thumbnail(&full, mw, mh))?;
     let (tw, th) = fit_within(full.width(), full.height(), THUMB_EDGE);
     let thumb = image::imageops::thumbnail(&full, tw, th);
     Ok(Processed {
         width: full.width(),
         height: full.height(),
         full: encode(&full)?,
+        medium,
         thumb: encode(&thumb)?,
     })
 }
@@ -367,7 +377,7 @@ mod tests {
         // Rotated 90° clockwise: the red left half is now the top.
         assert!(img.get_pixel(100, 20).0[0] > 150, "top is red");
         assert!(img.get_pixel(100, 380).0[2] > 150, "bottom is blue");
-        for bytes in [&out.full, &out.thumb] {
+        for bytes in [&out.full, &out.medium, &out.thumb] {
             assert!(!contains(bytes, b"Exif"), "no EXIF segment");
             assert!(!contains(bytes, &GPS_MARKER), "no GPS position");
             assert!(!contains(bytes, &[0xFF, 0xE1]), "no APP1 segment at all");
@@ -388,6 +398,8 @@ mod tests {
         assert_eq!((out.width, out.height), (2048, 1024));
         let thumb = image::load_from_memory(&out.thumb).unwrap();
         assert_eq!((thumb.width(), thumb.height()), (320, 160));
+        let medium = image::load_from_memory(&out.medium).unwrap();
+        assert_eq!((medium.width(), medium.height()), (1024, 512));
     }
 
     #[test]

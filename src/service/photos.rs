@@ -110,7 +110,7 @@ async fn store(
         .process(bytes, long_edge)
         .await
         .map_err(|e| refused(e, title))?;
-    let size = (processed.full.len() + processed.thumb.len()) as u64;
+    let size = (processed.full.len() + processed.medium.len() + processed.thumb.len()) as u64;
     let quota = app.settings.limits.storage_quota_bytes(guest);
     if used + size > quota {
         return Err(quota_full(quota, title).into());
@@ -128,7 +128,14 @@ async fn store(
     if !app
         .store
         .media
-        .insert(&record, &processed.full, &processed.thumb)
+        .insert(
+            &record,
+            &[
+                (Variant::Full, &processed.full),
+                (Variant::Medium, &processed.medium),
+                (Variant::Thumb, &processed.thumb),
+            ],
+        )
         .await?
     {
         return Err(DomainError::NotFound.into());
@@ -175,15 +182,47 @@ pub async fn set_avatar(app: &Services, user: UserId, bytes: Vec<u8>) -> AppResu
         .map_err(|e| AppError::from_write(e, TITLE))
 }
 
-/// The bytes of a photo of the family; anyone else's id is not found.
-pub fn read(app: &Services, family: FamilyId, id: MediaId, thumb: bool) -> AppResult<Vec<u8>> {
-    let variant = if thumb { Variant::Thumb } else { Variant::Full };
-    Ok(app
-        .store
-        .media
-        .bytes(family, id, variant)?
-        .ok_or(DomainError::NotFound)?
-        .to_vec())
+/// The sizes a photo is kept in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Size {
+    Full,
+    Medium,
+    Thumb,
+}
+
+impl Size {
+    /// From the `size` query parameter; anything else is the stored size.
+    pub fn parse(value: Option<&str>) -> Size {
+        match value {
+            Some("thumb") => Size::Thumb,
+            Some("medium") => Size::Medium,
+            _ => Size::Full,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Size::Full => "full",
+            Size::Medium => "medium",
+            Size::Thumb => "thumb",
+        }
+    }
+}
+
+/// The bytes of a photo of the family in one of its sizes; anyone else's id is not found. A
+/// photo stored before the medium size existed answers with its full size.
+pub fn read(app: &Services, family: FamilyId, id: MediaId, size: Size) -> AppResult<Vec<u8>> {
+    let media = &app.store.media;
+    let variant = match size {
+        Size::Full => Variant::Full,
+        Size::Medium => Variant::Medium,
+        Size::Thumb => Variant::Thumb,
+    };
+    let mut bytes = media.bytes(family, id, variant)?;
+    if bytes.is_none() && size == Size::Medium {
+        bytes = media.bytes(family, id, Variant::Full)?;
+    }
+    Ok(bytes.ok_or(DomainError::NotFound)?.to_vec())
 }
 
 /// Removes uploads that no meal or profile picked up within a day.

@@ -57,10 +57,12 @@ impl Entity for MediaRecord {
 pub enum Variant {
     Full = 0,
     Thumb = 1,
+    /// Photos stored before it existed have none; readers fall back to `Full`.
+    Medium = 2,
 }
 
 impl Variant {
-    pub(crate) const ALL: [Variant; 2] = [Variant::Full, Variant::Thumb];
+    pub(crate) const ALL: [Variant; 3] = [Variant::Full, Variant::Thumb, Variant::Medium];
 }
 
 pub(crate) fn blob_key(family: FamilyId, id: MediaId, variant: Variant) -> Vec<u8> {
@@ -76,13 +78,12 @@ impl Media {
         Self { core }
     }
 
-    /// Stores a new, unattached upload with its two sizes. `false` when the family was deleted
+    /// Stores a new, unattached upload with its sizes. `false` when the family was deleted
     /// meanwhile (nothing stored).
     pub async fn insert(
         &self,
         record: &MediaRecord,
-        full: &[u8],
-        thumb: &[u8],
+        sizes: &[(Variant, &[u8])],
     ) -> Result<bool, StoreError> {
         let mut record = record.clone();
         record.version = FIRST_VERSION;
@@ -91,16 +92,13 @@ impl Media {
             .core
             .commit(|tx| {
                 tx.check_family(record.family)?;
-                tx.insert_raw(
-                    TreeId::MediaBlobs,
-                    &blob_key(record.family, record.id, Variant::Full),
-                    full,
-                )?;
-                tx.insert_raw(
-                    TreeId::MediaBlobs,
-                    &blob_key(record.family, record.id, Variant::Thumb),
-                    thumb,
-                )?;
+                for (variant, bytes) in sizes {
+                    tx.insert_raw(
+                        TreeId::MediaBlobs,
+                        &blob_key(record.family, record.id, *variant),
+                        bytes,
+                    )?;
+                }
                 // An upload changes nothing anyone sees until a meal or profile uses it.
                 tx.put_quietly(&record)
             })
@@ -124,7 +122,7 @@ impl Media {
             total += if record.bytes > 0 {
                 record.bytes
             } else {
-                [Variant::Full, Variant::Thumb]
+                Variant::ALL
                     .into_iter()
                     .map(|v| self.bytes(family, record.id, v))
                     .collect::<Result<Vec<_>, _>>()?
@@ -211,8 +209,22 @@ mod tests {
         let family = FamilyId::new();
         let old = upload(family, Utc::now() - chrono::Duration::days(2));
         let fresh = upload(family, Utc::now());
-        store.media.insert(&old, b"full", b"thumb").await.unwrap();
-        store.media.insert(&fresh, b"full", b"thumb").await.unwrap();
+        store
+            .media
+            .insert(
+                &old,
+                &[(Variant::Full, b"full"), (Variant::Thumb, b"thumb")],
+            )
+            .await
+            .unwrap();
+        store
+            .media
+            .insert(
+                &fresh,
+                &[(Variant::Full, b"full"), (Variant::Thumb, b"thumb")],
+            )
+            .await
+            .unwrap();
         assert_eq!(
             store
                 .media

@@ -189,7 +189,13 @@ async fn unattached_uploads_are_removed_after_a_day_and_used_ones_kept() {
         .app
         .store
         .media
-        .insert(&old, b"x", b"y")
+        .insert(
+            &old,
+            &[
+                (highchair::store::media::Variant::Full, b"x"),
+                (highchair::store::media::Variant::Thumb, b"y"),
+            ],
+        )
         .await
         .unwrap();
     assert_eq!(server.app.store.media.count(), 3);
@@ -389,4 +395,34 @@ async fn photos_wait_for_the_memory_budget_and_one_too_big_for_it_is_refused() {
     let (title, message, _) = error(resp, 413).await;
     assert_eq!(title, "Photo upload failed");
     assert!(message.contains("too many pixels"), "{message}");
+}
+
+#[tokio::test]
+async fn a_medium_size_keeps_meal_photos_sharp_on_phones() {
+    let server = TestServer::start().await;
+    let client = family(&server, "mum@example.org").await;
+    let child = add_child(&server, &client, "Emma").await;
+    let bytes = highchair::media::fixtures::photo_like_jpeg(3000, 2000);
+    let media = json(
+        upload(&server, &client, "/api/media", bytes, "dinner.jpg").await,
+        201,
+    )
+    .await;
+    let medium_url = media["mediumUrl"].as_str().unwrap().to_string();
+    assert!(medium_url.ends_with("?size=medium"), "{medium_url}");
+    let meal = add_meal(
+        &server,
+        &client,
+        serde_json::json!({"childId": child, "mealType": "Dinner", "foods": ["Soup"], "photo": media["id"]}),
+    )
+    .await;
+    assert_eq!(meal["mediumUrl"], medium_url.as_str());
+    let resp = client.get(server.url(&medium_url)).send().await.unwrap();
+    assert_eq!(resp.status(), 200);
+    assert_eq!(
+        resp.headers()["etag"],
+        format!("\"{}-medium\"", media["id"].as_str().unwrap())
+    );
+    let img = image::load_from_memory(&resp.bytes().await.unwrap()).unwrap();
+    assert_eq!((img.width(), img.height()), (1024, 683));
 }

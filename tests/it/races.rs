@@ -13,7 +13,7 @@ use highchair::domain::meal::{Meal, MealFields, MealType, Mood, Portion};
 use highchair::domain::user::SignupDraft;
 use highchair::service::{accounts, photos, sessions};
 use highchair::store::WriteError;
-use highchair::store::media::MediaRecord;
+use highchair::store::media::{MediaRecord, Variant};
 use tokio::sync::Barrier;
 
 use crate::harness::TestServer;
@@ -113,7 +113,10 @@ async fn upload(server: &TestServer, family: FamilyId, age: Duration) -> MediaId
         .app
         .store
         .media
-        .insert(&record, b"full", b"thumb")
+        .insert(
+            &record,
+            &[(Variant::Full, b"full"), (Variant::Thumb, b"thumb")],
+        )
         .await
         .unwrap();
     record.id

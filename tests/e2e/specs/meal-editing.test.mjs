@@ -113,3 +113,37 @@ test('an allergen is named before saving, and a meal is edited and back-dated', 
   await page.getByRole('dialog', { name: 'Remove child' }).getByText('This also deletes 1 meal.').waitFor();
   assert.deepEqual(page.problems(), []);
 });
+
+test('a phone gets the medium photo size, sharp at 3x', async () => {
+  const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/about`);
+  const api = `${server.url}/api`;
+  const r = await page.request.post(`${api}/auth/signup`, {
+    data: { firstName: 'Priya', lastName: 'Shah', email: 'priya@example.org', password: 'correct horse', role: 'mom', acceptTerms: true },
+  });
+  assert.equal(r.status(), 201);
+  const child = await (await page.request.post(`${api}/children`, { data: { name: 'Ravi' } })).json();
+  const b64 = await page.evaluate(() => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 2000;
+    canvas.height = 1500;
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = '#3a7d44';
+    ctx.fillRect(0, 0, 2000, 1500);
+    return canvas.toDataURL('image/jpeg', 0.8).split(',')[1];
+  });
+  const media = await page.request.post(`${api}/media`, {
+    multipart: { file: { name: 'dinner.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(b64, 'base64') } },
+  });
+  assert.equal(media.status(), 201);
+  const meal = await page.request.post(`${api}/meals`, { data: { childId: child.id, mealType: 'Dinner', foods: ['Dal'], photo: (await media.json()).id } });
+  assert.equal(meal.status(), 201);
+  await page.goto(`${server.url}/meal-tracker`);
+  const img = page.getByRole('article', { name: 'Dinner of Ravi' }).getByRole('img', { name: 'Photo of Dal' });
+  await img.waitFor();
+  await page.waitForFunction((el) => el.complete && el.currentSrc, await img.elementHandle());
+  const src = await img.evaluate((el) => el.currentSrc);
+  assert.match(src, /size=medium$/, `the card loaded ${src}`);
+  await context.close();
+});

@@ -481,7 +481,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A photo of the signed-in family; `size=thumb` for the 320 px thumbnail. */
+        /**
+         * A photo of the signed-in family; `size=thumb` for the 320 px thumbnail, `size=medium`
+         *     for the 1024 px size (phones), the stored size otherwise.
+         */
         get: operations["getMedia"];
         put?: never;
         post?: never;
@@ -763,6 +766,8 @@ export interface components {
             photo?: string | null;
             photoUrl?: string | null;
             thumbnailUrl?: string | null;
+            /** @description 1024 px: for phones (`srcset`). */
+            mediumUrl?: string | null;
             /** Format: date-time */
             mealDate: string;
             /** Format: date-time */
@@ -826,6 +831,7 @@ export interface components {
         MediaDto: {
             id: string;
             url: string;
+            mediumUrl: string;
             thumbnailUrl: string;
         };
         /** Member */

@@ -43,9 +43,22 @@ export function MealCard({ meal, childName, onEdit, onDelete }: MealCardProps) {
           />
         </header>
         {meal.thumbnailUrl ? (
-          <a href={meal.photoUrl ?? undefined} target="_blank" rel="noreferrer">
+          <a
+            href={meal.photoUrl ?? undefined}
+            target="_blank"
+            rel="noreferrer"
+            aria-label={`Open the full photo of ${meal.foods.join(', ')}`}
+          >
             <img
               src={photoFailed ? PLACEHOLDER : meal.thumbnailUrl}
+              // A phone gets the 1024 px size (the card is ~324 CSS px at 3x), a desktop grid
+              // card the thumbnail or the medium size as its density asks.
+              srcSet={
+                photoFailed || !meal.mediumUrl
+                  ? undefined
+                  : `${meal.thumbnailUrl} 320w, ${meal.mediumUrl} 1024w`
+              }
+              sizes="(min-width: 1024px) 320px, (min-width: 640px) 50vw, 100vw"
               alt={`Photo of ${meal.foods.join(', ')}`}
               className="aspect-[4/3] w-full rounded-box bg-base-200 object-cover"
               loading="lazy"

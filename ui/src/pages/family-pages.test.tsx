@@ -47,6 +47,7 @@ const meal: Meal = {
   photo: 'p1',
   photoUrl: '/api/media/p1',
   thumbnailUrl: '/api/media/p1?size=thumb',
+  mediumUrl: '/api/media/p1?size=medium',
   mealDate: '2025-05-20T12:30:00Z',
   createdAt: '',
   updatedAt: '',
