@@ -27,6 +27,12 @@ pub struct ChildDto {
     pub updated_at: DateTime<Utc>,
     /// +1 with every change; send it back with an update.
     pub version: u64,
+    /// "YYYY-MM", when given.
+    #[oai(nullable)]
+    pub birth_month: Option<String>,
+    /// Whole months since the birth month (for babies' ages), when it is known.
+    #[oai(nullable)]
+    pub months_old: Option<u32>,
 }
 
 impl From<Child> for ChildDto {
@@ -40,6 +46,11 @@ impl From<Child> for ChildDto {
             created_at: c.created_at,
             updated_at: c.updated_at,
             version: c.version,
+            months_old: c
+                .birth_month
+                .as_deref()
+                .and_then(|m| crate::domain::child::months_old(m, Utc::now().date_naive())),
+            birth_month: c.birth_month,
         }
     }
 }
@@ -55,6 +66,8 @@ pub struct ChildRequest {
     pub dietary_restrictions: Vec<String>,
     #[oai(default)]
     pub allergies: Vec<String>,
+    /// "YYYY-MM" (optional): babies' ages are then shown in months.
+    pub birth_month: Option<String>,
     /// On update: the version the change was made on. A stale one answers 409 with the
     /// current child and changes nothing.
     pub version: Option<u64>,
@@ -67,6 +80,7 @@ impl From<ChildRequest> for ChildDraft {
             age: number_input(r.age),
             dietary_restrictions: r.dietary_restrictions,
             allergies: r.allergies,
+            birth_month: r.birth_month,
         }
     }
 }

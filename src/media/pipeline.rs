@@ -94,8 +94,9 @@ impl Plan {
         } else {
             self.decoded_bytes / 2
         };
-        // The medium size is at most a quarter of the resized copy's pixels, plus its encoding.
-        let medium = resized / 2;
+        // The medium size has at most a quarter of the resized copy's pixels, at 3 bytes a
+        // pixel where the copy counts 4: a quarter covers it and its encoding.
+        let medium = resized / 4;
         input_len as u64 + self.decoded_bytes + coefficients + working + resized * 2 + medium
     }
 }

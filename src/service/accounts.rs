@@ -234,6 +234,7 @@ pub async fn start_guest(app: &Services, draft: GuestDraft, ip: &str) -> AppResu
             age: crate::domain::number::NumberInput::Absent,
             dietary_restrictions: Vec::new(),
             allergies: Vec::new(),
+            birth_month: None,
         };
         super::children::create(app, user.family_id, draft).await?;
     }

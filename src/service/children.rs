@@ -21,7 +21,8 @@ pub fn get(app: &Services, family: FamilyId, id: ChildId) -> AppResult<Child> {
 }
 
 pub async fn create(app: &Services, family: FamilyId, draft: ChildDraft) -> AppResult<Child> {
-    let child = Child::create(family, draft.validate(SAVE_TITLE)?, Utc::now());
+    let now = Utc::now();
+    let child = Child::create(family, draft.validate(SAVE_TITLE, now.date_naive())?, now);
     app.store
         .children
         .insert(&child)
@@ -37,7 +38,7 @@ pub async fn update(
     version: Option<u64>,
     draft: ChildDraft,
 ) -> AppResult<Child> {
-    let fields = draft.validate(UPDATE_TITLE)?;
+    let fields = draft.validate(UPDATE_TITLE, Utc::now().date_naive())?;
     let now = Utc::now();
     app.store
         .children

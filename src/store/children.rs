@@ -129,6 +129,7 @@ pub(crate) mod tests {
                 age: Some(3),
                 dietary_restrictions: vec![],
                 allergies: vec!["Peanuts".into()],
+                birth_month: None,
             },
             chrono::Utc::now(),
         )

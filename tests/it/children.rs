@@ -330,3 +330,36 @@ async fn a_childs_food_history_and_what_deleting_it_takes() {
         assert_eq!(resp.status(), 404, "{path}");
     }
 }
+
+#[tokio::test]
+async fn a_birth_month_gives_babies_an_age_in_months() {
+    use chrono::Datelike;
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let today = chrono::Utc::now().date_naive();
+    let month = |back: i32| {
+        let total = today.year() * 12 + today.month0() as i32 - back;
+        format!("{:04}-{:02}", total / 12, total % 12 + 1)
+    };
+    let baby = json(
+        mum.post(server.url("/api/children"))
+            .json(&json!({"name": "Noah", "birthMonth": month(9)}))
+            .send()
+            .await
+            .unwrap(),
+        201,
+    )
+    .await;
+    assert_eq!(baby["birthMonth"], month(9).as_str());
+    assert_eq!(baby["monthsOld"], 9);
+    let (_, _, field) = error(
+        mum.post(server.url("/api/children"))
+            .json(&json!({"name": "Future", "birthMonth": month(-1)}))
+            .send()
+            .await
+            .unwrap(),
+        400,
+    )
+    .await;
+    assert_eq!(field.as_deref(), Some("birthMonth"));
+}

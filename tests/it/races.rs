@@ -66,6 +66,7 @@ async fn child(server: &TestServer, family: FamilyId) -> Child {
         age: Some(3),
         dietary_restrictions: vec![],
         allergies: vec![],
+        birth_month: None,
     };
     server
         .app
@@ -507,6 +508,7 @@ async fn an_account_deleted_during_a_sign_in_leaves_nothing_usable() {
                 age: None,
                 dietary_restrictions: vec![],
                 allergies: vec![],
+                birth_month: None,
             },
             Utc::now(),
         );

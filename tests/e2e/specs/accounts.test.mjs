@@ -164,7 +164,12 @@ describe('a visitor', () => {
     await screenshot(page, 'menu-signed-in', { fullPage: false });
     await menu.getByRole('link', { name: 'Profile' }).click();
     await page.getByRole('heading', { name: 'Profile' }).waitFor();
-    assert.ok((await page.getByLabel('Email').inputValue()).endsWith('@guest.invalid'));
+    // The guest sees their own name and 'Guest', never the internal name or reserved address.
+    assert.equal(await page.getByLabel('Email').inputValue(), 'Guest');
+    assert.equal(await page.getByLabel('First name').inputValue(), 'Sam');
+    // The two children asked for are there.
+    await page.goto(`${server.url}/children`);
+    await page.getByRole('heading', { name: 'Child 2' }).waitFor();
     await screenshot(page, 'profile');
     assert.deepEqual(page.foreign(), []);
     await page.context().close();

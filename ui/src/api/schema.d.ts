@@ -554,6 +554,13 @@ export interface components {
              * @description +1 with every change; send it back with an update.
              */
             version: number;
+            /** @description "YYYY-MM", when given. */
+            birthMonth?: string | null;
+            /**
+             * Format: uint32
+             * @description Whole months since the birth month (for babies' ages), when it is known.
+             */
+            monthsOld?: number | null;
         };
         /** ChildRequest */
         ChildRequest: {
@@ -565,6 +572,8 @@ export interface components {
             dietaryRestrictions: string[];
             /** @default [] */
             allergies: string[];
+            /** @description "YYYY-MM" (optional): babies' ages are then shown in months. */
+            birthMonth?: string;
             /**
              * Format: uint64
              * @description On update: the version the change was made on. A stale one answers 409 with the

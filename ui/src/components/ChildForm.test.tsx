@@ -69,6 +69,7 @@ describe('Child form', () => {
       age: 5,
       dietaryRestrictions: ['Vegetarian'],
       allergies: ['Peanuts', 'Milk'],
+      birthMonth: '',
       version: 1,
     });
   });

@@ -21,6 +21,7 @@ interface ChildFormProps {
 interface ChildValues {
   name: string;
   age: string;
+  birthMonth: string;
   dietaryRestrictions: string[];
   allergies: string[];
 }
@@ -28,6 +29,7 @@ interface ChildValues {
 const valuesOf = (child: Child | undefined): ChildValues => ({
   name: child?.name ?? '',
   age: child?.age != null ? String(child.age) : '',
+  birthMonth: child?.birthMonth ?? '',
   dietaryRestrictions: child?.dietaryRestrictions ?? [],
   allergies: child?.allergies ?? [],
 });
@@ -73,6 +75,7 @@ export function ChildForm({ child, onDone, onCancel }: ChildFormProps) {
       const input = {
         name: values.name.trim(),
         age: values.age.trim() === '' ? null : Number(values.age),
+        birthMonth: values.birthMonth,
         dietaryRestrictions,
         allergies,
       };
@@ -128,6 +131,14 @@ export function ChildForm({ child, onDone, onCancel }: ChildFormProps) {
           onChange={(e) => set('age', e.target.value)}
         />
       </div>
+      <Input
+        label="Birth month (optional)"
+        type="month"
+        hint="For babies: their age is then shown in months."
+        error={submit.fieldErrors.birthMonth}
+        value={values.birthMonth}
+        onChange={(e) => set('birthMonth', e.target.value)}
+      />
       <TagInput
         label="Dietary Restrictions"
         values={values.dietaryRestrictions}

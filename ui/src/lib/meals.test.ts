@@ -4,6 +4,7 @@ import {
   addTag,
   ageBadge,
   ageLabel,
+  monthsAge,
   feedbackLabel,
   formatShortDate,
   formatToday,
@@ -28,6 +29,10 @@ describe('meal labels', () => {
 
   it('say ages and dates naturally', () => {
     expect(ageLabel(4)).toBe('4 years old');
+    expect(monthsAge(9)).toBe('9 months');
+    expect(monthsAge(1)).toBe('1 month');
+    expect(monthsAge(24)).toBeNull();
+    expect(monthsAge(null)).toBeNull();
     expect(ageLabel(1)).toBe('1 year old');
     expect(ageBadge(0)).toBe('0 years');
     expect(formatToday(new Date(2026, 10, 22))).toBe(

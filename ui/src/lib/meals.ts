@@ -45,6 +45,12 @@ export function ageLabel(age: number): string {
   return `${age} ${age === 1 ? 'year' : 'years'} old`;
 }
 
+/** Babies (a birth month, under two) by months: '9 months'; otherwise null. */
+export function monthsAge(monthsOld: number | null | undefined): string | null {
+  if (monthsOld == null || monthsOld >= 24) return null;
+  return `${monthsOld} ${monthsOld === 1 ? 'month' : 'months'}`;
+}
+
 /** The age badge on a child card: 'N years'. */
 export function ageBadge(age: number): string {
   return `${age} ${age === 1 ? 'year' : 'years'}`;

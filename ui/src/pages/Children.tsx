@@ -8,7 +8,7 @@ import { Spinner } from '../components/ui/Spinner';
 import { useToast } from '../components/ui/toast-context';
 import { useChildActions, useChildren, useDeletePreview, type Child } from '../hooks/useChildren';
 import { useSubmit } from '../hooks/useSubmit';
-import { ageBadge, goesWith } from '../lib/meals';
+import { ageBadge, monthsAge, goesWith } from '../lib/meals';
 import { pathTo, routes } from '../routes';
 
 export default function Children() {
@@ -78,7 +78,9 @@ export default function Children() {
                 <>
                   <div className="flex items-center justify-between gap-2">
                     <h2 className="card-title">{child.name}</h2>
-                    {child.age != null ? (
+                    {monthsAge(child.monthsOld) ? (
+                      <span className="badge badge-primary">{monthsAge(child.monthsOld)}</span>
+                    ) : child.age != null ? (
                       <span className="badge badge-primary">{ageBadge(child.age)}</span>
                     ) : null}
                   </div>

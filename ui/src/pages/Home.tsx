@@ -8,7 +8,7 @@ import { Modal } from '../components/ui/Modal';
 import { Spinner } from '../components/ui/Spinner';
 import { useChildNames, useChildren } from '../hooks/useChildren';
 import { useMeals } from '../hooks/useMeals';
-import { ageLabel, formatShortDate, moodEmoji } from '../lib/meals';
+import { ageLabel, monthsAge, formatShortDate, moodEmoji } from '../lib/meals';
 import { initial } from '../lib/text';
 import { plannedRoutes, routes } from '../routes';
 
@@ -100,7 +100,9 @@ function YourChildren() {
               </span>
               <div className="min-w-0 flex-1">
                 <p className="truncate font-semibold">{child.name}</p>
-                {child.age != null ? (
+                {monthsAge(child.monthsOld) ? (
+                  <p className="text-sm text-base-content/70">{monthsAge(child.monthsOld)} old</p>
+                ) : child.age != null ? (
                   <p className="text-sm text-base-content/70">{ageLabel(child.age)}</p>
                 ) : null}
               </div>

@@ -189,6 +189,7 @@ describe('Children page', () => {
     expect(await sentBody(fetch, 'POST', '/api/children')).toEqual({
       name: 'Emma',
       age: 4,
+      birthMonth: '',
       dietaryRestrictions: [],
       allergies: ['Peanuts', 'Milk'],
     });
