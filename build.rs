@@ -2,6 +2,11 @@
 //!
 //! The UI is rebuilt only when one of its inputs is newer than ui/dist/index.html, so debug,
 //! release and clippy builds share one UI build. `SKIP_UI_BUILD=1` uses ui/dist as it is.
+//!
+//! The files it writes get the time of the newest input as their modification time: cargo
+//! reruns a build script when a watched file is newer than the moment it last started it, so
+//! files stamped "now" would make the next build (the test command after the README's build)
+//! do it all again.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -51,9 +56,32 @@ fn main() {
     let lock = ui.join("package-lock.json");
     let installed = ui.join("node_modules/.package-lock.json");
     if !installed.exists() || modified(&lock) > modified(&installed) {
-        run(&ui, &["install", "--no-audit", "--no-fund"]);
+        // `npm ci` installs exactly the lock file and never rewrites it.
+        progress("installing the web interface's packages (npm ci)");
+        run(&ui, &["ci", "--no-audit", "--no-fund"]);
     }
+    progress("building the web interface (vite); it is embedded in the binary");
     run(&ui, &["run", "build"]);
+    stamp(&ui.join("dist"), newest(INPUTS.iter().map(Path::new)));
+}
+
+/// Cargo shows a build script's output only as warnings; a minute of silence looks like a hang.
+fn progress(what: &str) {
+    println!("cargo:warning=highchair: {what}");
+}
+
+/// Sets the modification time of every file under `dir` to `time`.
+fn stamp(dir: &Path, time: SystemTime) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for path in entries.flatten().map(|e| e.path()) {
+        if path.is_dir() {
+            stamp(&path, time);
+        } else if let Ok(file) = std::fs::File::options().write(true).open(&path) {
+            let _ = file.set_modified(time);
+        }
+    }
 }
 
 fn run(dir: &Path, args: &[&str]) {

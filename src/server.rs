@@ -5,6 +5,7 @@
 //! Order, outermost first: request log (id, timing) → panic guard → security headers →
 //! client info (IP, HTTPS) → known Host, and same origin for unsafe methods → body size limit → routes.
 
+mod addresses;
 mod body_limit;
 pub mod connections;
 mod origin;
@@ -90,6 +91,14 @@ pub async fn serve(
     let housekeeping = crate::service::housekeeping::spawn(app.clone());
     let jobs = crate::jobs::spawn(app.store.clone(), app.jobs_wake.clone());
     tracing::info!(address = %addr, data_dir = %app.store.dir().display(), "highchair is listening");
+    let lan = addr
+        .ip()
+        .is_unspecified()
+        .then(addresses::lan_address)
+        .flatten();
+    for url in addresses::to_open(addr, &app.settings.server.public_url, lan) {
+        tracing::info!(%url, "open Highchair at");
+    }
     let result = connections::serve(listener, endpoint(app.clone()), limits, shutdown).await;
 
     let _ = stop_admin.send(());

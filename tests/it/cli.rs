@@ -359,3 +359,35 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     found
 }
+
+#[test]
+fn the_start_log_says_which_addresses_to_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let mut child = highchair(dir.path())
+        .args([
+            "serve",
+            "--listen",
+            &format!("0.0.0.0:{port}"),
+            "--data-dir",
+        ])
+        .arg(dir.path().join("data"))
+        .env("HIGHCHAIR_LOG_LEVEL", "info")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let up = crate::harness::wait_for_http(
+        &format!("http://127.0.0.1:{port}/api/health"),
+        Duration::from_secs(15),
+    );
+    sigterm(&child);
+    let _ = child.wait();
+    assert!(up, "server starts");
+    let mut log = String::new();
+    if let Some(mut stderr) = child.stderr.take() {
+        let _ = std::io::Read::read_to_string(&mut stderr, &mut log);
+    }
+    assert!(log.contains("open Highchair at"), "{log}");
+    assert!(log.contains(&format!("http://localhost:{port}")), "{log}");
+}
