@@ -71,7 +71,6 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
   // Frees the previous preview when the photo changes, and the last one on close.
   useEffect(() => () => (photo ? URL.revokeObjectURL(photo.preview) : undefined), [photo]);
 
-  const ready = Boolean(child && mealType && foods.length > 0);
   const key = checkKey(child, foods);
   const shown = warning?.key === key ? warning.exposures : [];
 
@@ -106,6 +105,15 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
     },
     {
       failureTitle: meal ? 'Error updating meal' : 'Error saving meal',
+      // Save stays enabled and says what is missing, at the field (the server's words).
+      check: () => {
+        const title = meal ? 'Error updating meal' : 'Error saving meal';
+        if (!mealType) return { title, message: 'Please choose a meal type', field: 'mealType' };
+        if (foods.length === 0) {
+          return { title, message: 'Please add at least one food', field: 'foods' };
+        }
+        return null;
+      },
       onSuccess: (saved) => {
         if (!saved) return; // the allergen warning is shown; the next Save goes ahead
         toast({
@@ -142,7 +150,7 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
       className="space-y-4"
       onSubmit={(event) => {
         event.preventDefault();
-        if (ready) void submit.run();
+        void submit.run();
       }}
       noValidate
     >
@@ -189,6 +197,7 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
         onChange={setFoods}
         draft={pendingFood}
         onDraftChange={setPendingFood}
+        error={submit.fieldErrors.foods}
         placeholder="Type a food and press Enter"
         addLabel="Add food"
       />
@@ -310,7 +319,7 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
         <Button variant="ghost" disabled={cancelAsked} onClick={cancel}>
           {cancelAsked ? 'Finishing...' : 'Cancel'}
         </Button>
-        <Button type="submit" disabled={!ready} busy={submit.busy} busyLabel="Saving...">
+        <Button type="submit" busy={submit.busy} busyLabel="Saving...">
           {shown.length > 0 && accepted === key
             ? 'Save Anyway'
             : meal

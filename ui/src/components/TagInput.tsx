@@ -16,6 +16,8 @@ interface TagInputProps {
    */
   draft?: string;
   onDraftChange?: (draft: string) => void;
+  /** A message under the box, linked to it for screen readers. */
+  error?: string | undefined;
 }
 
 /** A tag list: type, press Enter or the add button; chips are removable. */
@@ -27,6 +29,7 @@ export function TagInput({
   addLabel = `Add ${label.toLowerCase()}`,
   draft: ownedDraft,
   onDraftChange,
+  error,
 }: TagInputProps) {
   const id = useId();
   const [localDraft, setLocalDraft] = useState('');
@@ -50,6 +53,8 @@ export function TagInput({
           className="input input-bordered join-item w-full"
           value={draft}
           placeholder={placeholder}
+          aria-invalid={Boolean(error)}
+          aria-describedby={error ? `${id}-error` : undefined}
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter') {
@@ -67,6 +72,11 @@ export function TagInput({
           <Plus aria-hidden size={18} />
         </button>
       </div>
+      {error ? (
+        <p id={`${id}-error`} className="mt-1 text-sm text-error">
+          {error}
+        </p>
+      ) : null}
       {values.length > 0 ? (
         <ul className="mt-2 flex flex-wrap gap-2" aria-label={`Added ${label.toLowerCase()}`}>
           {values.map((value, index) => (

@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 
 import { ChildForm } from '../components/ChildForm';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
-import { Spinner } from '../components/ui/Spinner';
+import { Skeleton } from '../components/ui/Skeleton';
 import { useToast } from '../components/ui/toast-context';
 import { useChildActions, useChildren, useDeletePreview, type Child } from '../hooks/useChildren';
 import { useSubmit } from '../hooks/useSubmit';
@@ -58,7 +58,7 @@ export default function Children() {
         </div>
       ) : null}
 
-      {isLoading ? <Spinner /> : null}
+      {isLoading ? <Skeleton label="Loading children" /> : null}
       {error ? <p className="mt-6 text-error">Error fetching children</p> : null}
       {children && children.length === 0 && !adding ? (
         <p className="mt-10 text-center text-base-content/70">No children added yet</p>

@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import { greetingName, useAuth } from '../auth/auth-context';
 import { ChildForm } from '../components/ChildForm';
 import { Modal } from '../components/ui/Modal';
-import { Spinner } from '../components/ui/Spinner';
+import { Skeleton } from '../components/ui/Skeleton';
 import { useChildNames, useChildren } from '../hooks/useChildren';
 import { useMeals } from '../hooks/useMeals';
 import { ageLabel, monthsAge, formatShortDate, moodEmoji } from '../lib/meals';
@@ -82,7 +82,7 @@ function YourChildren() {
       <h2 id="your-children" className="text-2xl font-bold">
         Your Children
       </h2>
-      {isLoading ? <Spinner /> : null}
+      {isLoading ? <Skeleton label="Loading children" cards={2} /> : null}
       {children && children.length === 0 ? (
         <p className="mt-4 text-base-content/70">
           No children added yet. Add your first child to start tracking meals!
@@ -136,7 +136,7 @@ function RecentMeals() {
           Start Tracking
         </Link>
       </div>
-      {isLoading ? <Spinner /> : null}
+      {isLoading ? <Skeleton label="Loading meals" /> : null}
       {!isLoading && recent.length === 0 ? (
         <p className="mt-4 text-base-content/70">No recent meals tracked yet</p>
       ) : null}

@@ -6,7 +6,7 @@ import { MealCard } from '../components/MealCard';
 import { MealForm } from '../components/MealForm';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 import { Modal } from '../components/ui/Modal';
-import { Spinner } from '../components/ui/Spinner';
+import { Skeleton } from '../components/ui/Skeleton';
 import { useToast } from '../components/ui/toast-context';
 import { useChildNames, useChildren } from '../hooks/useChildren';
 import { useMealActions, useMeals, type Meal } from '../hooks/useMeals';
@@ -62,7 +62,7 @@ export default function MealTracker() {
     return (
       <section className="mx-auto max-w-5xl px-4 py-10">
         {header}
-        <Spinner />
+        <Skeleton label="Loading children" />
       </section>
     );
   }
@@ -106,7 +106,7 @@ export default function MealTracker() {
       </div>
 
       {error ? <p className="mt-6 text-error">Error fetching meals</p> : null}
-      {isLoading ? <Spinner /> : null}
+      {isLoading ? <Skeleton label="Loading meals" /> : null}
       {!isLoading && !error && meals.length === 0 ? (
         <div className="mt-10 flex flex-col items-center gap-4 text-center">
           <p className="text-lg font-medium">No meals recorded yet</p>

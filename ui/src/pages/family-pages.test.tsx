@@ -230,7 +230,7 @@ describe('Meal tracker', () => {
     ).toBe(true);
   });
 
-  it('records a meal: first child by default, save only when complete, Enter adds a food', async () => {
+  it('records a meal: first child by default, says what is missing, Enter adds a food', async () => {
     let saved = false;
     const fetch = mockApi({
       'GET /api/auth/session': signedIn,
@@ -249,12 +249,19 @@ describe('Meal tracker', () => {
     expect(within(dialog).getByLabelText('Child')).toHaveValue('c1');
     expect(within(dialog).getByLabelText('Portion')).toHaveValue('full');
     expect(within(dialog).getByRole('radio', { name: /Loved it/ })).toBeChecked();
+    // Save stays enabled and says what is missing, at the field.
     const save = within(dialog).getByRole('button', { name: 'Save Meal' });
-    expect(save).toBeDisabled();
+    await user.click(save);
+    expect(within(dialog).getByLabelText('Meal type')).toHaveAccessibleDescription(
+      'Please choose a meal type',
+    );
     await user.selectOptions(within(dialog).getByLabelText('Meal type'), 'Dinner');
-    expect(save).toBeDisabled();
+    await user.click(save);
+    expect(within(dialog).getByLabelText('Foods')).toHaveAccessibleDescription(
+      'Please add at least one food',
+    );
+    expect(calls(fetch, 'POST', '/api/meals')).toHaveLength(0);
     await user.type(within(dialog).getByLabelText('Foods'), 'Fish pie{Enter}');
-    expect(save).toBeEnabled();
     await user.click(save);
     expect(await screen.findByText('Meal recorded! 🍽️')).toBeInTheDocument();
     expect(await sentBody(fetch, 'POST', '/api/meals')).toMatchObject({
