@@ -969,3 +969,47 @@ async fn passwords_and_tokens_never_reach_responses_or_logs() {
         assert!(line.is_empty(), "{secret} appears in the log: {line}");
     }
 }
+
+#[tokio::test]
+async fn signing_in_counts_as_being_seen() {
+    let server = TestServer::start().await;
+    let client = server.new_client();
+    sign_up(&server, &client, "seen@example.org", "correct horse").await;
+    let email = highchair::domain::email::Email::parse("seen@example.org").unwrap();
+    let id = server
+        .app
+        .store
+        .users
+        .get_by_email(&email)
+        .unwrap()
+        .unwrap()
+        .id;
+    let long_ago = chrono::Utc::now() - chrono::Duration::days(40);
+    server
+        .app
+        .store
+        .users
+        .update_quietly(id, |u| u.last_seen_at = long_ago)
+        .unwrap();
+    let before = chrono::Utc::now();
+    json(
+        server
+            .new_client()
+            .post(server.url("/api/auth/login"))
+            .json(&json!({"email": "seen@example.org", "password": "correct horse"}))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    let seen = server
+        .app
+        .store
+        .users
+        .get(id)
+        .unwrap()
+        .unwrap()
+        .last_seen_at;
+    assert!(seen >= before, "LAST SEEN moved to the sign-in ({seen})");
+}

@@ -67,6 +67,8 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
   const [accepted, setAccepted] = useState<string | null>(null);
   const phase = useRef<SavePhase>('upload');
   const [cancelAsked, setCancelAsked] = useState(false);
+  // Read by the save's handlers, which were made when Save was pressed.
+  const cancelled = useRef(false);
 
   // Frees the previous preview when the photo changes, and the last one on close.
   useEffect(() => () => (photo ? URL.revokeObjectURL(photo.preview) : undefined), [photo]);
@@ -119,7 +121,9 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
         toast({
           variant: 'success',
           title: meal ? 'Meal updated' : 'Meal recorded! 🍽️',
-          description: cancelAsked ? 'It was already saved when you pressed Cancel.' : undefined,
+          description: cancelled.current
+            ? 'It was already saved when you pressed Cancel.'
+            : undefined,
         });
         onDone();
       },
@@ -127,7 +131,7 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
         // Changed elsewhere: take the version now saved, so a second Save applies this form.
         const current = savedElsewhere(err, 'meal');
         if (current) setVersion(current.version);
-        if (cancelAsked) onCancel();
+        if (cancelled.current) onCancel();
       },
     },
   );
@@ -135,6 +139,7 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
   const cancel = () => {
     if (submit.busy && phase.current === 'save') {
       // The meal may already be written: wait for the answer and say what happened.
+      cancelled.current = true;
       setCancelAsked(true);
       return;
     }

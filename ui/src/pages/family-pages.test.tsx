@@ -321,6 +321,49 @@ describe('Allergy warning', () => {
   });
 });
 
+describe('Cancel while saving', () => {
+  it('waits for a meal already sent and says that it was saved', async () => {
+    let answer: (() => void) | undefined;
+    mockApi({
+      'GET /api/auth/session': signedIn,
+      'GET /api/children': { status: 200, body: [emma] },
+      'GET /api/meals': page([]),
+      'POST /api/children/c1/allergen-check': noExposures,
+    });
+    // The meal's POST is answered only when the test says so.
+    const mock = vi.mocked(fetch);
+    const fallback = mock.getMockImplementation() ?? (() => Promise.reject(new Error('no mock')));
+    mock.mockImplementation(async (request) => {
+      const r = request as Request;
+      if (r.method === 'POST' && new URL(r.url).pathname === '/api/meals') {
+        await new Promise<void>((resolve) => (answer = resolve));
+        return new Response(JSON.stringify(meal), {
+          status: 201,
+          headers: { 'content-type': 'application/json' },
+        });
+      }
+      return fallback(request);
+    });
+    const user = userEvent.setup();
+    renderAt(<MealTracker />, '/meal-tracker');
+    await user.click(await screen.findByRole('button', { name: 'Record Meal' }));
+    const dialog = screen.getByRole('dialog', { name: 'Record Meal' });
+    await user.selectOptions(within(dialog).getByLabelText('Meal type'), 'Lunch');
+    await user.type(within(dialog).getByLabelText('Foods', { exact: true }), 'Soup{Enter}');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Meal' }));
+    await waitFor(() => expect(answer).toBeDefined());
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(within(dialog).getByRole('button', { name: 'Finishing...' })).toBeDisabled();
+    answer?.();
+    expect(
+      await screen.findByText('It was already saved when you pressed Cancel.'),
+    ).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Record Meal' })).not.toBeInTheDocument(),
+    );
+  });
+});
+
 describe('Meal form failures', () => {
   it("show the server's title for a refused photo", async () => {
     mockApi({
