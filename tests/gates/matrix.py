@@ -190,6 +190,7 @@ BODY_VALUES = {
     "age": 3,
     "allergies": [],
     "dietaryRestrictions": [],
+    "birthMonth": DROP,
     "password": "matrix probe password 9",
     "firstName": "Mallory",
     "lastName": "Probe",
