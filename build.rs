@@ -56,9 +56,10 @@ fn main() {
     let lock = ui.join("package-lock.json");
     let installed = ui.join("node_modules/.package-lock.json");
     if !installed.exists() || modified(&lock) > modified(&installed) {
-        // `npm ci` installs exactly the lock file and never rewrites it.
-        progress("installing the web interface's packages (npm ci)");
-        run(&ui, &["ci", "--no-audit", "--no-fund"]);
+        // `--no-save` installs from the lock file and never rewrites it (`npm ci` would be
+        // stricter, but refuses this lock for optional platform packages npm left out).
+        progress("installing the web interface's packages (npm install --no-save)");
+        run(&ui, &["install", "--no-save", "--no-audit", "--no-fund"]);
     }
     progress("building the web interface (vite); it is embedded in the binary");
     run(&ui, &["run", "build"]);
