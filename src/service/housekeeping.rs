@@ -1,5 +1,5 @@
-//! Hourly housekeeping while `serve` runs: expired limits, sessions and reset links; idle
-//! guests; uploads no meal or profile used within a day.
+//! Hourly housekeeping while `serve` runs: expired limits, sessions, reset links and adult
+//! invites; idle guests; uploads no meal or profile used within a day.
 
 use std::time::Duration;
 
@@ -33,6 +33,15 @@ pub async fn run_once(app: &Services) {
         tracing::error!(error = %e, "purging expired reset links failed");
         0
     });
+    let invites = app
+        .store
+        .invites
+        .purge_expired(now)
+        .await
+        .unwrap_or_else(|e| {
+            tracing::error!(error = %e, "purging expired invites failed");
+            0
+        });
     let guests = super::accounts::purge_guests(app)
         .await
         .unwrap_or_else(|e| {
@@ -49,6 +58,7 @@ pub async fn run_once(app: &Services) {
         limits,
         sessions,
         links,
+        invites,
         guests,
         uploads,
         "housekeeping done"

@@ -77,10 +77,19 @@ impl Invites {
     ) -> Result<FamilyInvite, super::WriteError<FamilyInvite>> {
         self.core
             .commit_scanned(
-                |core| core.keys(TreeId::FamilyInvites, invite.family.as_bytes(), INVITES_MAX),
+                // Expired links (until housekeeping removes them) do not count.
+                |core| {
+                    let open = self
+                        .list(invite.family)
+                        .map_err(|e| Abort::Corrupt(e.to_string()))?
+                        .iter()
+                        .filter(|i| !i.is_expired(invite.created_at))
+                        .count();
+                    Ok(open)
+                },
                 |tx, open| {
                     tx.check_family(invite.family)?;
-                    if open.len() >= INVITES_MAX {
+                    if *open >= INVITES_MAX {
                         return super::write::abort(Abort::Rule(DomainError::conflict(
                             INVITE_TITLE,
                             "This family already has 10 open invite links. Revoke one first.",
@@ -181,5 +190,22 @@ mod tests {
             INVITES_MAX - 1
         );
         assert!(store.invites.list(family).unwrap().is_empty());
+    }
+
+    #[tokio::test]
+    async fn expired_links_do_not_count_towards_the_cap() {
+        let (_dir, store) = temp_store();
+        let family = FamilyId::new();
+        let long_ago = Utc::now() - chrono::Duration::days(8);
+        for n in 0..INVITES_MAX as u8 {
+            let old = FamilyInvite::new(family, UserId::new(), [n; 32], long_ago);
+            store.invites.insert(&old).await.unwrap();
+        }
+        let fresh = FamilyInvite::new(family, UserId::new(), [200; 32], Utc::now());
+        store
+            .invites
+            .insert(&fresh)
+            .await
+            .expect("the old links have expired");
     }
 }

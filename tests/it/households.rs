@@ -234,6 +234,12 @@ async fn links_can_be_revoked_and_expire() {
             .unwrap()
             .is_none()
     );
+    // Housekeeping removes the expired link: it is then unknown.
+    highchair::service::housekeeping::run_once(&server.app).await;
+    assert_eq!(
+        server.get("/api/family/join/an-old-link").await.status(),
+        404
+    );
 }
 
 #[tokio::test]
