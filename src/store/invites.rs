@@ -78,7 +78,7 @@ impl Invites {
         self.core
             .commit_scanned(
                 // Expired links (until housekeeping removes them) do not count.
-                |core| {
+                |_| {
                     let open = self
                         .list(invite.family)
                         .map_err(|e| Abort::Corrupt(e.to_string()))?
