@@ -178,7 +178,6 @@ pub async fn leave(app: &Services, me: &User) -> AppResult<User> {
 /// `DELETE /api/family/members/{userId}`: the other adult gets a new, empty family and every
 /// session of theirs ends. Someone outside the family is not found.
 pub async fn remove(app: &Services, me: &User, target: UserId) -> AppResult<User> {
-    let by = me.clone();
     let user = app
         .store
         .users
@@ -188,10 +187,10 @@ pub async fn remove(app: &Services, me: &User, target: UserId) -> AppResult<User
             Utc::now(),
             true,
             |target, members| {
-                if target.family_id != by.family_id || !members.contains(&by.id) {
+                if target.family_id != me.family_id || !members.contains(&me.id) {
                     return Err(DomainError::NotFound);
                 }
-                check_can_remove(&by, target)
+                check_can_remove(me, target)
             },
         )
         .await

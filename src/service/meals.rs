@@ -95,11 +95,7 @@ pub fn allergen_check(
     child: ChildId,
     foods: &[String],
 ) -> AppResult<Vec<Exposure>> {
-    let child = app
-        .store
-        .children
-        .get(family, child)?
-        .ok_or(DomainError::NotFound)?;
+    let child = super::children::get(app, family, child)?;
     Ok(exposures(foods, &child.allergies))
 }
 
