@@ -48,6 +48,14 @@ pub(crate) fn by_token(tx: &Tx<'_>, hash: &[u8; 32]) -> TxResult<Option<FamilyIn
     }
 }
 
+/// The invite behind a link token's hash, as committed.
+pub(crate) fn find(core: &Core, hash: &[u8; 32]) -> Result<Option<FamilyInvite>, StoreError> {
+    match core.tree(TreeId::InviteTokens).get(hash)? {
+        Some(key) => core.read(&key),
+        None => Ok(None),
+    }
+}
+
 /// The keys of every invite of a family (for a scan before a transaction).
 pub(crate) fn keys_of(core: &Core, family: FamilyId) -> Result<Vec<sled::IVec>, Abort> {
     core.keys(TreeId::FamilyInvites, family.as_bytes(), usize::MAX)
@@ -114,10 +122,7 @@ impl Invites {
 
     /// The invite behind a link token's hash.
     pub fn by_token(&self, hash: &[u8; 32]) -> Result<Option<FamilyInvite>, StoreError> {
-        let Some(key) = self.core.tree(TreeId::InviteTokens).get(hash)? else {
-            return Ok(None);
-        };
-        self.core.read(&key)
+        find(&self.core, hash)
     }
 
     /// Revokes an invite of the family. `false` when there was none.

@@ -236,14 +236,9 @@ impl Users {
         // What the transaction cannot scan: the family's members, and for an existing
         // account whether its own family is empty.
         let scan = |core: &Core| {
-            let invite: FamilyInvite = match core.tree(TreeId::InviteTokens).get(token_hash) {
-                Ok(Some(key)) => core
-                    .read(&key)
-                    .map_err(|e| Abort::Corrupt(e.to_string()))?
-                    .ok_or(Abort::NotFound)?,
-                Ok(None) => return Err(Abort::NotFound),
-                Err(e) => return Err(Abort::Corrupt(e.to_string())),
-            };
+            let invite = super::invites::find(core, token_hash)
+                .map_err(|e| Abort::Corrupt(e.to_string()))?
+                .ok_or(Abort::NotFound)?;
             let members = member_ids(core, invite.family)?.len();
             let own = match &joining {
                 Joining::New(_) => (0, 0),
