@@ -611,3 +611,42 @@ async fn a_store_written_by_the_previous_release_opens_with_everything_in_it() {
     let ben_family = get_family(&server, &ben).await;
     assert_eq!(ben_family["members"].as_array().unwrap().len(), 1);
 }
+
+#[tokio::test]
+async fn a_link_raced_by_many_is_used_once() {
+    // A fresh server per round: eight sign-ups from 127.0.0.1 stay under its per-IP limit.
+    for round in 0..5 {
+        let server = TestServer::start().await;
+        let mum = family(&server, "mum@example.org").await;
+        let (_, token) = invite(&server, &mum).await;
+        let attempts = (0..8).map(|i| {
+            let server = &server;
+            let token = token.clone();
+            async move {
+                server
+                    .new_client()
+                    .post(server.url(&format!("/api/family/join/{token}")))
+                    .json(&json!({"firstName": "Racer", "lastName": "X",
+                                  "email": format!("racer{i}@example.org"),
+                                  "password": "correct horse", "acceptTerms": true}))
+                    .send()
+                    .await
+                    .unwrap()
+                    .status()
+                    .as_u16()
+            }
+        });
+        let mut statuses = futures_util::future::join_all(attempts).await;
+        statuses.sort();
+        assert_eq!(
+            statuses,
+            [201, 404, 404, 404, 404, 404, 404, 404],
+            "round {round}"
+        );
+        let members = get_family(&server, &mum).await["members"]
+            .as_array()
+            .unwrap()
+            .len();
+        assert_eq!(members, 2, "one adult per link");
+    }
+}
