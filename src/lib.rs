@@ -14,6 +14,7 @@ pub mod events;
 pub mod jobs;
 pub mod media;
 pub mod memory;
+pub mod recipes;
 pub mod server;
 pub mod service;
 pub mod store;

@@ -656,6 +656,8 @@ const DISHES: &[(&str, &[Allergen])] = &[
     ("custard cream", &[A::Gluten, A::Milk]),
     ("pizza", &[A::Gluten, A::Milk]),
     ("lasagne/lasagna", &[A::Gluten, A::Milk]),
+    // The dried pasta, not the dish.
+    ("lasagne sheet/lasagna sheet", &[A::Gluten]),
     ("quesadilla", &[A::Gluten, A::Milk]),
     ("cheeseburger", &[A::Gluten, A::Milk]),
     ("mac and cheese/mac n cheese", &[A::Gluten, A::Milk]),
@@ -692,6 +694,8 @@ const NOT_ALLERGENS: &[&str] = &[
     "oyster mushroom",
     "crab apple",
     "rice cake",
+    // Arborio and carnaroli: the rice, not the dish.
+    "risotto rice",
     "corn cake",
     "wine gum",
     "sushi roll",

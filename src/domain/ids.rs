@@ -97,6 +97,16 @@ typed_id!(
     MealId
 );
 
+typed_id!(
+    /// A saved recipe, owned by one family.
+    RecipeId
+);
+
+typed_id!(
+    /// A recipe generation job (queued, running or finished; kept for an hour).
+    GenerationId
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,601 @@
+//! Recipes (spec sections 3, 5 and 9): what a generator suggests, what a family saves, and what
+//! a parent asks the generator for.
+
+use std::fmt;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::change::first_version;
+use super::error::Invalid;
+use super::ids::{FamilyId, RecipeId, UserId};
+use super::tags;
+use super::text::{GENERAL_TEXT_MAX, char_len, sanitize, sanitize_line, too_long_message};
+
+/// Servings a parent can ask for (spec section 9).
+pub const SERVINGS: [u32; 8] = [1, 2, 3, 4, 5, 6, 8, 10];
+pub const DEFAULT_SERVINGS: u32 = 2;
+/// Recipes per request.
+pub const COUNT_MIN: u32 = 1;
+pub const COUNT_MAX: u32 = 5;
+pub const DEFAULT_COUNT: u32 = 3;
+/// Most ingredients one request may name (the picker has about 170).
+pub const REQUEST_INGREDIENTS_MAX: usize = 60;
+/// Bounds of a stored recipe, generous for a family's own dishes.
+pub const TITLE_MAX: usize = 200;
+pub const RECIPE_INGREDIENTS_MAX: usize = 100;
+pub const STEPS_MAX: usize = 60;
+pub const QUANTITY_MAX: usize = 100;
+/// Minutes: a day is enough for any slow cook.
+pub const MINUTES_MAX: u32 = 24 * 60;
+pub const RECIPE_SERVINGS_MAX: u32 = 100;
+
+const SAVE_TITLE: &str = "Error saving recipe";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Difficulty {
+    #[default]
+    Easy,
+    Moderate,
+    Hard,
+}
+
+impl Difficulty {
+    pub const ALL: [Difficulty; 3] = [Difficulty::Easy, Difficulty::Moderate, Difficulty::Hard];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "easy",
+            Difficulty::Moderate => "moderate",
+            Difficulty::Hard => "hard",
+        }
+    }
+
+    /// The form's label (spec section 9).
+    pub fn label(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "Quick & Simple",
+            Difficulty::Moderate => "Some Technique",
+            Difficulty::Hard => "Chef-Level Skills",
+        }
+    }
+
+    /// Reads the keys, the labels and what models write ("Medium", "difficult").
+    pub fn parse(text: &str) -> Option<Difficulty> {
+        let key = text.trim().to_lowercase();
+        Some(match key.as_str() {
+            "easy" | "simple" | "beginner" | "quick & simple" | "quick" => Difficulty::Easy,
+            "moderate" | "medium" | "intermediate" | "some technique" => Difficulty::Moderate,
+            "hard" | "difficult" | "advanced" | "chef-level skills" | "expert" => Difficulty::Hard,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for Difficulty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ingredient {
+    pub name: String,
+    pub quantity: String,
+}
+
+/// An ingredient and what can stand in for it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Substitution {
+    pub ingredient: String,
+    pub alternatives: Vec<String>,
+}
+
+/// Per serving: kcal, and grams of protein, carbohydrate and fat.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Nutrition {
+    pub calories: f64,
+    pub protein: f64,
+    pub carbs: f64,
+    pub fat: f64,
+}
+
+/// An amount of money in a currency (ISO code).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cost {
+    pub amount: f64,
+    pub currency: String,
+}
+
+/// Everything a recipe says, as generated or typed (spec section 3's Recipe without its ids).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RecipeContent {
+    pub title: String,
+    pub description: String,
+    pub ingredients: Vec<Ingredient>,
+    pub instructions: Vec<String>,
+    /// Minutes (0 when unknown).
+    pub preparation_time: u32,
+    pub cooking_time: Option<u32>,
+    pub difficulty: Difficulty,
+    pub servings: Option<u32>,
+    pub dietary_restrictions: Vec<String>,
+    pub allergies: Vec<String>,
+    pub estimated_cost: Option<Cost>,
+    pub nutritional_info: Option<Nutrition>,
+    pub tips: Vec<String>,
+    pub substitutions: Vec<Substitution>,
+}
+
+impl RecipeContent {
+    /// Checks and cleans a recipe before it is stored (a parent's own dish, or a generated one
+    /// sent back to be saved). Texts are sanitised; empty entries dropped.
+    pub fn validate(mut self) -> Result<RecipeContent, Invalid> {
+        self.title = line(&self.title, TITLE_MAX, "title")?;
+        if self.title.is_empty() {
+            return Err(Invalid::new(SAVE_TITLE, "Please enter a title", "title"));
+        }
+        self.description = block(&self.description, "description")?;
+        let mut ingredients = Vec::new();
+        for i in &self.ingredients {
+            let name = line(&i.name, TITLE_MAX, "ingredients")?;
+            if name.is_empty() {
+                continue;
+            }
+            let quantity = line(&i.quantity, QUANTITY_MAX, "ingredients")?;
+            ingredients.push(Ingredient { name, quantity });
+        }
+        self.ingredients = ingredients;
+        if self.ingredients.is_empty() {
+            return Err(Invalid::new(
+                SAVE_TITLE,
+                "Please add at least one ingredient",
+                "ingredients",
+            ));
+        }
+        if self.ingredients.len() > RECIPE_INGREDIENTS_MAX {
+            return Err(too_many("ingredients", RECIPE_INGREDIENTS_MAX));
+        }
+        self.instructions = blocks(&self.instructions, STEPS_MAX, "instructions")?;
+        if self.instructions.is_empty() {
+            return Err(Invalid::new(
+                SAVE_TITLE,
+                "Please add at least one step",
+                "instructions",
+            ));
+        }
+        self.tips = blocks(&self.tips, STEPS_MAX, "tips")?;
+        let mut substitutions = Vec::new();
+        for s in &self.substitutions {
+            let ingredient = line(&s.ingredient, TITLE_MAX, "substitutions")?;
+            let alternatives = tags::clean(&s.alternatives, SAVE_TITLE, "substitutions")?;
+            if !ingredient.is_empty() && !alternatives.is_empty() {
+                substitutions.push(Substitution {
+                    ingredient,
+                    alternatives,
+                });
+            }
+        }
+        if substitutions.len() > RECIPE_INGREDIENTS_MAX {
+            return Err(too_many("substitutions", RECIPE_INGREDIENTS_MAX));
+        }
+        self.substitutions = substitutions;
+        self.dietary_restrictions = tags::clean(
+            &self.dietary_restrictions,
+            SAVE_TITLE,
+            "dietaryRestrictions",
+        )?;
+        self.allergies = tags::clean(&self.allergies, SAVE_TITLE, "allergies")?;
+        minutes(self.preparation_time, "preparationTime")?;
+        if let Some(m) = self.cooking_time {
+            minutes(m, "cookingTime")?;
+        }
+        if let Some(s) = self.servings
+            && !(1..=RECIPE_SERVINGS_MAX).contains(&s)
+        {
+            return Err(Invalid::new(
+                SAVE_TITLE,
+                format!("Servings must be between 1 and {RECIPE_SERVINGS_MAX}"),
+                "servings",
+            ));
+        }
+        if let Some(cost) = &self.estimated_cost
+            && !(cost.amount.is_finite() && (0.0..=100_000.0).contains(&cost.amount))
+        {
+            return Err(Invalid::new(
+                SAVE_TITLE,
+                "The estimated cost must be a positive amount",
+                "estimatedCost",
+            ));
+        }
+        if let Some(n) = &self.nutritional_info {
+            let values = [n.calories, n.protein, n.carbs, n.fat];
+            if values
+                .iter()
+                .any(|v| !v.is_finite() || !(0.0..=100_000.0).contains(v))
+            {
+                return Err(Invalid::new(
+                    SAVE_TITLE,
+                    "Nutritional values must be positive numbers",
+                    "nutritionalInfo",
+                ));
+            }
+        }
+        Ok(self)
+    }
+
+    /// Every text a person would read as part of the dish, for the allergen guard: title,
+    /// description, ingredient names, steps and the suggested alternatives.
+    pub fn texts(&self) -> Vec<String> {
+        let mut out = vec![self.title.clone(), self.description.clone()];
+        out.extend(self.ingredients.iter().map(|i| i.name.clone()));
+        out.extend(self.instructions.iter().cloned());
+        out.extend(self.tips.iter().cloned());
+        for s in &self.substitutions {
+            out.extend(s.alternatives.iter().cloned());
+        }
+        out
+    }
+}
+
+fn line(text: &str, max: usize, field: &str) -> Result<String, Invalid> {
+    let text = sanitize_line(text);
+    if char_len(&text) > max {
+        return Err(Invalid::new(SAVE_TITLE, too_long_message(max), field));
+    }
+    Ok(text)
+}
+
+fn block(text: &str, field: &str) -> Result<String, Invalid> {
+    let text = sanitize(text);
+    if char_len(&text) > GENERAL_TEXT_MAX {
+        return Err(Invalid::new(
+            SAVE_TITLE,
+            too_long_message(GENERAL_TEXT_MAX),
+            field,
+        ));
+    }
+    Ok(text)
+}
+
+fn blocks(texts: &[String], max: usize, field: &str) -> Result<Vec<String>, Invalid> {
+    let mut out = Vec::new();
+    for t in texts {
+        let t = block(t, field)?;
+        if !t.is_empty() {
+            out.push(t);
+        }
+    }
+    if out.len() > max {
+        return Err(too_many(field, max));
+    }
+    Ok(out)
+}
+
+fn too_many(field: &str, max: usize) -> Invalid {
+    Invalid::new(
+        SAVE_TITLE,
+        format!("Please keep the list to {max} entries or fewer"),
+        field,
+    )
+}
+
+fn minutes(value: u32, field: &str) -> Result<(), Invalid> {
+    if value > MINUTES_MAX {
+        return Err(Invalid::new(
+            SAVE_TITLE,
+            format!("Times must be at most {MINUTES_MAX} minutes"),
+            field,
+        ));
+    }
+    Ok(())
+}
+
+/// Where a saved recipe came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    #[default]
+    Generated,
+    /// Typed in by a parent: the family's own dish.
+    Own,
+}
+
+/// A recipe saved by a family.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Recipe {
+    pub id: RecipeId,
+    pub family: FamilyId,
+    pub created_by: UserId,
+    #[serde(default)]
+    pub source: Source,
+    pub content: RecipeContent,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    #[serde(default = "first_version")]
+    pub version: u64,
+}
+
+impl Recipe {
+    pub fn create(
+        family: FamilyId,
+        created_by: UserId,
+        source: Source,
+        content: RecipeContent,
+        now: DateTime<Utc>,
+    ) -> Recipe {
+        Recipe {
+            id: RecipeId::new(),
+            family,
+            created_by,
+            source,
+            content,
+            created_at: now,
+            updated_at: now,
+            version: first_version(),
+        }
+    }
+}
+
+/// What a parent asks the generator for, checked (spec sections 5, 7 and 9).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GenerateRequest {
+    pub ingredients: Vec<String>,
+    pub dietary_restrictions: Vec<String>,
+    pub allergies: Vec<String>,
+    pub servings: u32,
+    pub difficulty: Difficulty,
+    /// How many recipes.
+    pub count: u32,
+}
+
+/// The request as it arrives; `None` takes the default.
+#[derive(Debug, Clone, Default)]
+pub struct GenerateFields {
+    pub ingredients: Vec<String>,
+    pub dietary_restrictions: Vec<String>,
+    pub allergies: Vec<String>,
+    pub servings: Option<u32>,
+    pub difficulty: Option<String>,
+    pub count: Option<u32>,
+}
+
+impl GenerateRequest {
+    pub fn new(fields: GenerateFields) -> Result<GenerateRequest, Invalid> {
+        const TITLE: &str = "Error generating recipes";
+        let ingredients = free_list(&fields.ingredients, "ingredients")?;
+        if ingredients.is_empty() {
+            return Err(Invalid::new(
+                "No ingredients provided",
+                "Please select at least one ingredient",
+                "ingredients",
+            ));
+        }
+        if ingredients.len() > REQUEST_INGREDIENTS_MAX {
+            return Err(Invalid::new(
+                TITLE,
+                format!("Please choose at most {REQUEST_INGREDIENTS_MAX} ingredients"),
+                "ingredients",
+            ));
+        }
+        let servings = fields.servings.unwrap_or(DEFAULT_SERVINGS);
+        if !SERVINGS.contains(&servings) {
+            return Err(Invalid::new(
+                TITLE,
+                "Servings must be 1, 2, 3, 4, 5, 6, 8 or 10",
+                "servings",
+            ));
+        }
+        let count = fields.count.unwrap_or(DEFAULT_COUNT);
+        if !(COUNT_MIN..=COUNT_MAX).contains(&count) {
+            return Err(Invalid::new(
+                TITLE,
+                format!("Number of recipes must be between {COUNT_MIN} and {COUNT_MAX}"),
+                "quantity",
+            ));
+        }
+        let difficulty = match fields.difficulty.as_deref().map(str::trim) {
+            None | Some("") => Difficulty::Easy,
+            Some(text) => Difficulty::parse(text).ok_or_else(|| {
+                Invalid::new(
+                    TITLE,
+                    "Difficulty must be easy, moderate or hard",
+                    "difficulty",
+                )
+            })?,
+        };
+        Ok(GenerateRequest {
+            ingredients,
+            dietary_restrictions: free_list(&fields.dietary_restrictions, "dietaryRestrictions")?,
+            allergies: free_list(&fields.allergies, "allergies")?,
+            servings,
+            difficulty,
+            count,
+        })
+    }
+}
+
+/// Free-text list entries: sanitised, at most 1000 characters each (spec section 5), empty and
+/// repeated entries dropped, at most `tags::TAGS_MAX` restrictions or allergies.
+fn free_list(entries: &[String], field: &str) -> Result<Vec<String>, Invalid> {
+    let mut out: Vec<String> = Vec::new();
+    for entry in entries {
+        let entry = sanitize_line(entry);
+        if char_len(&entry) > GENERAL_TEXT_MAX {
+            return Err(Invalid::new(
+                "Invalid input",
+                too_long_message(GENERAL_TEXT_MAX),
+                field,
+            ));
+        }
+        if !entry.is_empty() && !out.iter().any(|e| e.to_lowercase() == entry.to_lowercase()) {
+            out.push(entry);
+        }
+    }
+    if field != "ingredients" && out.len() > tags::TAGS_MAX {
+        return Err(Invalid::new(
+            "Invalid input",
+            format!(
+                "Please keep the list to {} entries or fewer",
+                tags::TAGS_MAX
+            ),
+            field,
+        ));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub fn fields(ingredients: &[&str]) -> GenerateFields {
+        GenerateFields {
+            ingredients: ingredients.iter().map(|s| s.to_string()).collect(),
+            ..GenerateFields::default()
+        }
+    }
+
+    pub fn content(title: &str, ingredients: &[&str]) -> RecipeContent {
+        RecipeContent {
+            title: title.into(),
+            ingredients: ingredients
+                .iter()
+                .map(|n| Ingredient {
+                    name: n.to_string(),
+                    quantity: "1".into(),
+                })
+                .collect(),
+            instructions: vec!["Cook it.".into()],
+            ..RecipeContent::default()
+        }
+    }
+
+    #[test]
+    fn a_request_takes_the_spec_defaults() {
+        let r = GenerateRequest::new(fields(&[" Rice ", "", "rice", "Peas"])).unwrap();
+        assert_eq!(r.ingredients, ["Rice", "Peas"]);
+        assert_eq!((r.servings, r.count), (2, 3));
+        assert_eq!(r.difficulty, Difficulty::Easy);
+    }
+
+    #[test]
+    fn a_request_without_ingredients_says_so_in_the_specs_words() {
+        let err = GenerateRequest::new(fields(&["  "])).unwrap_err();
+        assert_eq!(err.title, "No ingredients provided");
+        assert_eq!(err.message, "Please select at least one ingredient");
+    }
+
+    #[test]
+    fn servings_count_difficulty_and_lengths_are_bounded() {
+        for servings in [0, 7, 9, 11, 100] {
+            let f = GenerateFields {
+                servings: Some(servings),
+                ..fields(&["Rice"])
+            };
+            assert_eq!(
+                GenerateRequest::new(f).unwrap_err().field.unwrap(),
+                "servings"
+            );
+        }
+        for s in SERVINGS {
+            let f = GenerateFields {
+                servings: Some(s),
+                ..fields(&["Rice"])
+            };
+            assert!(GenerateRequest::new(f).is_ok());
+        }
+        for count in [0, 6] {
+            let f = GenerateFields {
+                count: Some(count),
+                ..fields(&["Rice"])
+            };
+            assert_eq!(
+                GenerateRequest::new(f).unwrap_err().field.unwrap(),
+                "quantity"
+            );
+        }
+        let f = GenerateFields {
+            difficulty: Some("Chef-Level Skills".into()),
+            ..fields(&["Rice"])
+        };
+        assert_eq!(
+            GenerateRequest::new(f).unwrap().difficulty,
+            Difficulty::Hard
+        );
+        let f = GenerateFields {
+            difficulty: Some("impossible".into()),
+            ..fields(&["Rice"])
+        };
+        assert!(GenerateRequest::new(f).is_err());
+        let long = "x".repeat(1001);
+        let f = GenerateFields {
+            allergies: vec![long],
+            ..fields(&["Rice"])
+        };
+        let err = GenerateRequest::new(f).unwrap_err();
+        assert_eq!(err.message, "Input must be 1000 characters or less");
+    }
+
+    #[test]
+    fn a_saved_recipe_needs_a_title_an_ingredient_and_a_step() {
+        assert_eq!(
+            content(" ", &["Rice"])
+                .validate()
+                .unwrap_err()
+                .field
+                .unwrap(),
+            "title"
+        );
+        assert_eq!(
+            content("Rice", &[" "])
+                .validate()
+                .unwrap_err()
+                .field
+                .unwrap(),
+            "ingredients"
+        );
+        let mut no_steps = content("Rice", &["Rice"]);
+        no_steps.instructions = vec!["  ".into()];
+        assert_eq!(
+            no_steps.validate().unwrap_err().field.unwrap(),
+            "instructions"
+        );
+        let ok = content("  Rice   pudding ", &["Rice"]).validate().unwrap();
+        assert_eq!(ok.title, "Rice pudding");
+    }
+
+    #[test]
+    fn a_saved_recipe_rejects_nonsense_numbers() {
+        let mut r = content("Rice", &["Rice"]);
+        r.preparation_time = MINUTES_MAX + 1;
+        assert!(r.validate().is_err());
+        let mut r = content("Rice", &["Rice"]);
+        r.estimated_cost = Some(Cost {
+            amount: -1.0,
+            currency: "GBP".into(),
+        });
+        assert!(r.validate().is_err());
+        let mut r = content("Rice", &["Rice"]);
+        r.nutritional_info = Some(Nutrition {
+            calories: f64::NAN,
+            ..Nutrition::default()
+        });
+        assert!(r.validate().is_err());
+    }
+
+    #[test]
+    fn texts_cover_what_a_person_reads() {
+        let mut r = content("Satay noodles", &["Groundnuts"]);
+        r.substitutions = vec![Substitution {
+            ingredient: "Rice".into(),
+            alternatives: vec!["Couscous".into()],
+        }];
+        let texts = r.texts();
+        for t in ["Satay noodles", "Groundnuts", "Cook it.", "Couscous"] {
+            assert!(texts.iter().any(|x| x == t), "{t}");
+        }
+    }
+}

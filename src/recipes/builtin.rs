@@ -1,0 +1,1718 @@
+//! The offline generator: real, cookable, child-friendly recipes built from the chosen
+//! ingredients plus pantry staples, with no model. Deterministic (the same request gives the
+//! same recipes) and fast: a handful of dish shapes (stir-fry, traybake, pasta, soup, curry...)
+//! are scored against what the parent has, and the best-fitting ones are filled in with
+//! amounts scaled to the servings, costs and nutrition from the catalogue, steps for the
+//! difficulty, tips and substitutions. Nothing the guard rules out is ever used.
+
+use futures_util::future::BoxFuture;
+
+use super::catalogue::{Catalogue, Item, Unit};
+use super::{GenerateError, Outcome, Progress, ProgressFn, RecipeGenerator, Status, screen};
+use crate::domain::allergens::Allergen;
+use crate::domain::recipe::{
+    Cost, Difficulty, GenerateRequest, Ingredient, Nutrition, RecipeContent, Substitution,
+};
+use crate::domain::recipe_guard::Guard;
+
+/// What an ingredient does in a dish, from its place in the catalogue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Meat,
+    Seafood,
+    /// Pulses, tofu, tempeh, Quorn.
+    Plant,
+    Egg,
+    Cheese,
+    /// Milk, cream, yoghurt.
+    Dairy,
+    Veg,
+    /// Onion, garlic, leek: cooked first.
+    Aromatic,
+    Fruit,
+    /// Rice, quinoa, couscous, bulgur, barley.
+    Grain,
+    Oats,
+    Pasta,
+    Noodle,
+    /// Wraps, pitta, naan, bread.
+    Bread,
+    Flour,
+    Fat,
+    Acid,
+    Herb,
+    Sauce,
+    /// Chopped tomatoes, passata, purée.
+    Tomato,
+    Coconut,
+    Sweet,
+    Topping,
+    /// Not in the catalogue: used as the parent named it, with the vegetables.
+    Extra,
+}
+
+fn role_of(item: &Item) -> Role {
+    let name = item.name.to_lowercase();
+    let has = |w: &str| name.contains(w);
+    match (item.category.as_str(), item.subcategory.as_str()) {
+        ("Protein", "Meat") => Role::Meat,
+        ("Protein", "Seafood") => Role::Seafood,
+        ("Protein", "Eggs") => Role::Egg,
+        ("Protein", _) => Role::Plant,
+        ("Dairy", "Cheese") => Role::Cheese,
+        ("Dairy", _) if has("butter") => Role::Fat,
+        ("Dairy", _) => Role::Dairy,
+        ("Vegetables", _) if has("onion") || has("garlic") || has("shallot") || has("leek") => {
+            Role::Aromatic
+        }
+        ("Vegetables", _) => Role::Veg,
+        ("Fruits", _) => Role::Fruit,
+        ("Grains", _) if has("oat") => Role::Oats,
+        ("Grains", "Pasta & Noodles") if has("noodle") => Role::Noodle,
+        ("Grains", "Pasta & Noodles") => Role::Pasta,
+        ("Grains", "Bread & Flour") if has("flour") => Role::Flour,
+        ("Grains", "Bread & Flour") => Role::Bread,
+        ("Grains", _) => Role::Grain,
+        ("Pantry", "Oils") => Role::Fat,
+        ("Pantry", "Vinegars") => Role::Acid,
+        ("Pantry", "Herbs & Spices") => Role::Herb,
+        ("Pantry", "Canned Goods") if has("tomato") || has("passata") => Role::Tomato,
+        ("Pantry", "Canned Goods") if has("coconut") => Role::Coconut,
+        ("Pantry", "Canned Goods") if has("tuna") => Role::Seafood,
+        ("Pantry", "Canned Goods") if has("peach") => Role::Fruit,
+        ("Pantry", "Canned Goods") => Role::Plant,
+        ("Pantry", "Condiments") if has("tomato pur") => Role::Tomato,
+        ("Pantry", "Condiments") if has("honey") || has("syrup") || has("jam") => Role::Sweet,
+        ("Pantry", "Condiments") => Role::Sauce,
+        ("Pantry", "Baking") if has("cornflour") => Role::Flour,
+        ("Pantry", _) => Role::Sweet,
+        _ => Role::Topping,
+    }
+}
+
+/// One chosen or added ingredient.
+#[derive(Debug, Clone)]
+struct Food<'a> {
+    name: String,
+    item: Option<&'a Item>,
+    role: Role,
+}
+
+impl Food<'_> {
+    /// How recipes name it: "chicken breast", "carrot".
+    fn lower(&self) -> String {
+        self.name.to_lowercase()
+    }
+}
+
+/// What the parent has, sorted by role, after the guard took out what it must.
+struct Larder<'a> {
+    chosen: Vec<Food<'a>>,
+    guard: &'a Guard,
+    /// The allergens the guard's rules name, for catalogue tags the words do not show
+    /// (ketchup's celery).
+    banned: Vec<Allergen>,
+    left_out: Vec<String>,
+}
+
+impl<'a> Larder<'a> {
+    fn new(request: &GenerateRequest, guard: &'a Guard) -> Larder<'a> {
+        let catalogue = Catalogue::get();
+        let banned = guard.allergens();
+        let mut larder = Larder {
+            chosen: Vec::new(),
+            guard,
+            banned,
+            left_out: Vec::new(),
+        };
+        for name in &request.ingredients {
+            let item = catalogue.find(name);
+            let food = Food {
+                name: item.map_or_else(|| name.clone(), |i| i.name.clone()),
+                role: item.map_or(Role::Extra, role_of),
+                item,
+            };
+            match larder.why_not(&food.name, item) {
+                None => larder.chosen.push(food),
+                Some(reason) => larder.left_out.push(reason),
+            }
+        }
+        larder
+    }
+
+    /// Why a food may not go in; `None` when it may.
+    fn why_not(&self, name: &str, item: Option<&Item>) -> Option<String> {
+        if let Some(reason) = self.guard.reasons(&[name.to_string()]).into_iter().next() {
+            return Some(reason);
+        }
+        let tagged = item.map(Item::allergens).unwrap_or_default();
+        let hit = tagged.iter().find(|a| self.banned.contains(a))?;
+        Some(format!("{name} contains {}", hit.label().to_lowercase()))
+    }
+
+    fn all(&self, roles: &[Role]) -> Vec<Food<'a>> {
+        self.chosen
+            .iter()
+            .filter(|f| roles.contains(&f.role))
+            .cloned()
+            .collect()
+    }
+
+    /// The `n`-th chosen food of these roles, turning round the list for variety.
+    fn nth(&self, roles: &[Role], n: usize) -> Option<Food<'a>> {
+        let all = self.all(roles);
+        (!all.is_empty()).then(|| all[n % all.len()].clone())
+    }
+
+    /// A pantry staple, if the guard allows it.
+    fn staple(&self, name: &str) -> Option<Food<'a>> {
+        let item = Catalogue::get().find(name)?;
+        self.why_not(&item.name, Some(item))
+            .is_none()
+            .then(|| Food {
+                name: item.name.clone(),
+                item: Some(item),
+                role: role_of(item),
+            })
+    }
+
+    /// The first staple of several the guard allows.
+    fn first_staple(&self, names: &[&str]) -> Option<Food<'a>> {
+        names.iter().find_map(|n| self.staple(n))
+    }
+
+    /// A chosen food of these roles, else the first allowed staple.
+    fn chosen_or(&self, roles: &[Role], n: usize, staples: &[&str]) -> Option<Food<'a>> {
+        self.nth(roles, n).or_else(|| self.first_staple(staples))
+    }
+}
+
+/// An ingredient line being built: the food and how much, in its catalogue unit.
+struct Line<'a> {
+    food: Food<'a>,
+    amount: f64,
+}
+
+/// A recipe being built.
+struct Draft<'a> {
+    title: String,
+    dish: &'static str,
+    lines: Vec<Line<'a>>,
+    steps: Vec<String>,
+    tips: Vec<String>,
+    prep: u32,
+    cook: u32,
+    /// How many of the parent's chosen foods it uses.
+    uses: usize,
+}
+
+/// Shared by the dish builders.
+struct Ctx<'a, 'l> {
+    larder: &'l Larder<'a>,
+    servings: f64,
+    difficulty: Difficulty,
+    /// Which turn of the larder's lists this dish takes (the second stir-fry uses the next
+    /// protein).
+    turn: usize,
+}
+
+impl<'a> Ctx<'a, '_> {
+    /// A line of `share` child servings per serving of the food.
+    fn line(&self, food: &Food<'a>, share: f64) -> Line<'a> {
+        let per = food.item.map_or(80.0, |i| i.serving);
+        Line {
+            food: food.clone(),
+            amount: per * share * self.servings,
+        }
+    }
+
+    fn chosen(&self, roles: &[Role]) -> Option<Food<'a>> {
+        self.larder.nth(roles, self.turn)
+    }
+
+    /// Up to three chosen vegetables, starting at this dish's turn.
+    fn veg(&self) -> Vec<Food<'a>> {
+        let all = self.larder.all(&[Role::Veg, Role::Extra]);
+        let n = all.len().min(3);
+        (0..n)
+            .map(|i| all[(self.turn + i) % all.len()].clone())
+            .collect()
+    }
+
+    fn hard(&self) -> bool {
+        self.difficulty == Difficulty::Hard
+    }
+
+    fn at_least_moderate(&self) -> bool {
+        self.difficulty != Difficulty::Easy
+    }
+}
+
+/// "carrot, peas and broccoli".
+fn and_list(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+fn title_case(text: &str) -> String {
+    let small = ["and", "with", "of", "in", "on"];
+    text.split(' ')
+        .enumerate()
+        .map(|(i, w)| {
+            if i > 0 && small.contains(&w) {
+                w.to_string()
+            } else {
+                let mut c = w.chars();
+                c.next().map_or_else(String::new, |f| {
+                    f.to_uppercase().collect::<String>() + c.as_str()
+                })
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The cooking fat every dish starts with.
+fn oil<'a>(ctx: &Ctx<'a, '_>) -> Option<Line<'a>> {
+    let fat = ctx.larder.chosen_or(
+        &[Role::Fat],
+        0,
+        &[
+            "Olive oil",
+            "Rapeseed oil",
+            "Sunflower oil",
+            "Vegetable oil",
+        ],
+    )?;
+    Some(ctx.line(&fat, 1.0))
+}
+
+fn names(lines: &[&Food<'_>]) -> Vec<String> {
+    lines.iter().map(|f| f.lower()).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The dishes. Each returns `None` when the larder cannot make it. Step texts avoid words the
+// allergen matcher reads as foods (no "roll", "wrap", "toast" or "cream" as verbs).
+
+fn stir_fry<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
+    let protein = ctx.chosen(&[Role::Meat, Role::Seafood, Role::Plant, Role::Egg]);
+    let veg = ctx.veg();
+    if protein.is_none() && veg.len() < 2 {
+        return None;
+    }
+    let base = ctx
+        .chosen(&[Role::Noodle, Role::Grain])
+        .or_else(|| ctx.larder.first_staple(&["Rice noodles", "Basmati rice"]))?;
+    let aromatic = ctx.larder.first_staple(&["Garlic"]);
+    let ginger = ctx.larder.first_staple(&["Ginger"]);
+    let sauce =
+        ctx.larder
+            .first_staple(&["Soy sauce", "Sweet chilli sauce", "Honey", "Maple syrup"]);
+    let mut lines = vec![ctx.line(&base, 1.0)];
+    if let Some(p) = &protein {
+        lines.push(ctx.line(p, 1.0));
+    }
+    let share = 1.6 / veg.len().max(1) as f64;
+    lines.extend(veg.iter().map(|v| ctx.line(v, share)));
+    lines.extend(oil(ctx));
+    lines.extend(aromatic.iter().map(|a| ctx.line(a, 1.0)));
+    lines.extend(ginger.iter().map(|g| ctx.line(g, 1.0)));
+    lines.extend(sauce.iter().map(|s| ctx.line(s, 1.0)));
+    let star = protein.as_ref().map_or_else(|| veg[0].lower(), Food::lower);
+    let veg_names = names(&veg.iter().collect::<Vec<_>>());
+    let is_noodle = base.role == Role::Noodle;
+    let mut steps = vec![if is_noodle {
+        format!(
+            "Cook the {} as the packet says, drain and toss with a few drops of oil so they do not stick.",
+            base.lower()
+        )
+    } else {
+        format!(
+            "Rinse the {} and simmer it in twice its volume of water, covered, for 12-15 minutes until tender.",
+            base.lower()
+        )
+    }];
+    if let Some(p) = &protein {
+        steps.push(protein_prep(p, "thin strips or small bite-sized pieces"));
+    }
+    steps.push(format!(
+        "Cut the {} into thin sticks or small florets that a child can pick up.",
+        and_list(&veg_names)
+    ));
+    if ctx.hard()
+        && let Some(p) = &protein
+    {
+        steps.push(format!(
+                "Coat the {} with a teaspoon of the sauce and leave it for 10 minutes to take on flavour.",
+                p.lower()
+            ));
+    }
+    steps.push(
+        "Heat the oil in a wok or large frying pan over a medium-high heat, then add the garlic and ginger for 30 seconds."
+            .into(),
+    );
+    if let Some(p) = &protein {
+        steps.push(protein_cook(p, "stir-fry"));
+    }
+    steps.push(format!(
+        "Add the {} and stir-fry for 3-4 minutes so they stay bright and a little crunchy.",
+        and_list(&veg_names)
+    ));
+    let sauce_name = sauce
+        .as_ref()
+        .map_or("a squeeze of lemon".into(), Food::lower);
+    if ctx.at_least_moderate() {
+        steps.push(format!(
+            "Mix the {sauce_name} with 3 tablespoons of water, pour it in and let it bubble for a minute until glossy."
+        ));
+    } else {
+        steps.push(format!("Stir through the {sauce_name}."));
+    }
+    steps.push(format!(
+        "Toss everything with the {} and serve warm, with the pieces spread out to cool for younger children.",
+        base.lower()
+    ));
+    Some(Draft {
+        title: title_case(&format!(
+            "{star} and {} stir-fry with {}",
+            veg_names.first().map_or("vegetable", String::as_str),
+            base.lower()
+        )),
+        dish: "stir-fry",
+        lines,
+        steps,
+        tips: vec![
+            "Serve the sauce on the side for fussy eaters so they can dip.".into(),
+            "Cutting everything to the same size means it cooks evenly and quickly.".into(),
+        ],
+        prep: 10,
+        cook: 15,
+        uses: 0,
+    })
+}
+
+fn traybake<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
+    let protein = ctx.chosen(&[Role::Meat, Role::Seafood, Role::Plant]);
+    let veg = ctx.veg();
+    if veg.is_empty() || (protein.is_none() && veg.len() < 2) {
+        return None;
+    }
+    let herb = ctx.chosen(&[Role::Herb]).or_else(|| {
+        ctx.larder
+            .first_staple(&["Dried thyme", "Mixed herbs", "Paprika"])
+    });
+    let mut lines = Vec::new();
+    if let Some(p) = &protein {
+        lines.push(ctx.line(p, 1.0));
+    }
+    let share = 2.0 / veg.len() as f64;
+    lines.extend(veg.iter().map(|v| ctx.line(v, share)));
+    lines.extend(oil(ctx));
+    lines.extend(herb.iter().map(|h| ctx.line(h, 1.0)));
+    let veg_names = names(&veg.iter().collect::<Vec<_>>());
+    let mut steps = vec!["Heat the oven to 200°C (180°C fan, gas 6).".to_string()];
+    steps.push(format!(
+        "Cut the {} into even chunks about the size of a grape for little ones.",
+        and_list(&veg_names)
+    ));
+    let herb_name = herb.as_ref().map_or("herbs".into(), Food::lower);
+    steps.push(format!(
+        "Toss them on a large tray with the oil and {herb_name}, spread out in one layer."
+    ));
+    let cook = match &protein {
+        Some(p) if p.role == Role::Seafood => {
+            steps.push("Roast for 15 minutes.".into());
+            steps.push(format!(
+                "Nestle the {} among the vegetables and roast for 10-12 minutes more, until it flakes easily.",
+                p.lower()
+            ));
+            27
+        }
+        Some(p) => {
+            steps.push(protein_prep(p, "bite-sized pieces"));
+            steps.push(format!(
+                "Add the {} to the tray and roast everything for 25-30 minutes, turning once, until cooked through and golden at the edges.",
+                p.lower()
+            ));
+            30
+        }
+        None => {
+            steps.push("Roast for 25-30 minutes, turning once, until tender and golden.".into());
+            28
+        }
+    };
+    if ctx.at_least_moderate() {
+        steps.push(
+            "Spoon the juices from the tray over everything before serving, and scrape up the sticky bits: they carry the flavour."
+                .into(),
+        );
+    }
+    if ctx.hard() {
+        steps.push(
+            "For crisper edges, finish under a hot grill for 2-3 minutes, watching closely.".into(),
+        );
+    }
+    let star = protein
+        .as_ref()
+        .map_or_else(|| "rainbow vegetable".into(), Food::lower);
+    Some(Draft {
+        title: title_case(&format!(
+            "one-tray {star} with roasted {}",
+            and_list(&veg_names[..veg_names.len().min(2)])
+        )),
+        dish: "traybake",
+        lines,
+        steps,
+        tips: vec![
+            "Let children choose which vegetables go on the tray: they are more likely to eat them."
+                .into(),
+            "Leftovers mash well for younger siblings.".into(),
+        ],
+        prep: 10,
+        cook,
+        uses: 0,
+    })
+}
+
+fn pasta<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
+    let base = ctx.chosen(&[Role::Pasta]).or_else(|| {
+        // Pasta is only added when the parent chose something for the sauce.
+        ctx.chosen(&[Role::Veg, Role::Meat, Role::Plant, Role::Seafood])?;
+        ctx.larder.first_staple(&["Penne", "Fusilli"])
+    })?;
+    let veg = ctx.veg();
+    let protein = ctx.chosen(&[Role::Meat, Role::Seafood, Role::Plant]);
+    let tomato = ctx
+        .chosen(&[Role::Tomato])
+        .or_else(|| ctx.larder.first_staple(&["Chopped tomatoes", "Passata"]))?;
+    let aromatic = ctx.larder.chosen_or(&[Role::Aromatic], 0, &["Onion"]);
+    let cheese = ctx.chosen(&[Role::Cheese]);
+    let herb = ctx
+        .chosen(&[Role::Herb])
+        .or_else(|| ctx.larder.first_staple(&["Dried oregano", "Dried basil"]));
+    let mut lines = vec![ctx.line(&base, 1.0)];
+    if let Some(p) = &protein {
+        lines.push(ctx.line(p, 0.8));
+    }
+    let share = 1.2 / veg.len().max(1) as f64;
+    lines.extend(veg.iter().map(|v| ctx.line(v, share)));
+    lines.push(ctx.line(&tomato, 1.0));
+    lines.extend(aromatic.iter().map(|a| ctx.line(a, 1.0)));
+    lines.extend(oil(ctx));
+    lines.extend(herb.iter().map(|h| ctx.line(h, 1.0)));
+    lines.extend(cheese.iter().map(|c| ctx.line(c, 1.0)));
+    let veg_names = names(&veg.iter().collect::<Vec<_>>());
+    let mut steps = Vec::new();
+    if let Some(a) = &aromatic {
+        steps.push(format!(
+            "Finely chop the {} and soften it in the oil over a low heat for 5 minutes.",
+            a.lower()
+        ));
+    } else {
+        steps.push("Warm the oil in a saucepan over a low heat.".into());
+    }
+    if let Some(p) = &protein {
+        steps.push(protein_cook(p, "pan"));
+    }
+    if !veg.is_empty() {
+        steps.push(format!(
+            "Grate or finely dice the {} (smaller pieces hide well in the sauce) and cook for 3 minutes.",
+            and_list(&veg_names)
+        ));
+    }
+    let herb_name = herb.as_ref().map_or("herbs".into(), Food::lower);
+    steps.push(format!(
+        "Add the {} and {herb_name}, then simmer gently for 15 minutes, stirring now and then.",
+        tomato.lower()
+    ));
+    if ctx.at_least_moderate() {
+        steps.push(
+            "Blend the sauce until smooth with a stick blender if your children prefer no lumps."
+                .into(),
+        );
+    }
+    steps.push(format!(
+        "Meanwhile cook the {} in plenty of boiling water as the packet says, then drain, keeping a mugful of the cooking water.",
+        base.lower()
+    ));
+    steps.push(
+        "Stir the pasta into the sauce, loosening it with a splash of the cooking water.".into(),
+    );
+    if let Some(c) = &cheese {
+        steps.push(format!("Serve sprinkled with the {}.", c.lower()));
+    }
+    if ctx.hard() {
+        steps.push(
+            "For a baked version, tip it into a dish and bake at 200°C for 15 minutes until bubbling at the edges."
+                .into(),
+        );
+    }
+    let star = protein
+        .as_ref()
+        .map(Food::lower)
+        .or_else(|| veg_names.first().cloned())
+        .unwrap_or_else(|| "tomato".into());
+    Some(Draft {
+        title: title_case(&format!("{star} and tomato {}", base.lower())),
+        dish: "pasta",
+        lines,
+        steps,
+        tips: vec![
+            "Make a double batch of the sauce and freeze half in portions for busy evenings."
+                .into(),
+            "Short shapes are easier for small hands and forks than long strands.".into(),
+        ],
+        prep: 10,
+        cook: 25,
+        uses: 0,
+    })
+}
+
+fn soup<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
+    let veg = ctx.veg();
+    let pulse = ctx.chosen(&[Role::Plant]).filter(|p| {
+        let n = p.lower();
+        n.contains("lentil") || n.contains("bean") || n.contains("chickpea")
+    });
+    if veg.is_empty() && pulse.is_none() {
+        return None;
+    }
+    let aromatic = ctx
+        .larder
+        .chosen_or(&[Role::Aromatic], 0, &["Onion", "Leek"]);
+    let cube = ctx.larder.first_staple(&["Vegetable stock cube"]);
+    let herb = ctx
+        .chosen(&[Role::Herb])
+        .or_else(|| ctx.larder.first_staple(&["Bay leaves", "Dried thyme"]));
+    let mut lines = Vec::new();
+    let share = 2.2 / veg.len().max(1) as f64;
+    lines.extend(veg.iter().map(|v| ctx.line(v, share)));
+    if let Some(p) = &pulse {
+        lines.push(ctx.line(p, 0.6));
+    }
+    lines.extend(aromatic.iter().map(|a| ctx.line(a, 1.0)));
+    lines.extend(oil(ctx));
+    lines.extend(cube.iter().map(|c| ctx.line(c, 1.0)));
+    lines.extend(herb.iter().map(|h| ctx.line(h, 1.0)));
+    let mut all: Vec<String> = veg.iter().map(Food::lower).collect();
+    all.extend(pulse.iter().map(Food::lower));
+    let water = (ctx.servings * 200.0).round();
+    let mut steps = vec![format!(
+        "Peel and roughly chop the {}.",
+        and_list(&all[..all.len().min(3)])
+    )];
+    if let Some(a) = &aromatic {
+        steps.push(format!(
+            "Soften the {} in the oil in a large pan over a low heat for 5 minutes.",
+            a.lower()
+        ));
+    }
+    let liquid = match &cube {
+        Some(c) => format!(
+            "{water:.0} ml of hot water with the {} crumbled in",
+            c.lower()
+        ),
+        None => format!("{water:.0} ml of hot water and a little salt"),
+    };
+    let herb_name = herb.as_ref().map_or("herbs".into(), Food::lower);
+    steps.push(format!(
+        "Add the vegetables, {liquid}, and the {herb_name}."
+    ));
+    steps.push(
+        "Bring to the boil, then simmer for 20-25 minutes until everything is very soft.".into(),
+    );
+    steps.push(
+        "Take out any bay leaves, then blend until smooth and thick enough to coat a spoon.".into(),
+    );
+    if ctx.at_least_moderate() {
+        steps.push(
+            "Taste, and loosen with a splash of hot water if it is too thick for little ones."
+                .into(),
+        );
+    }
+    if ctx.hard() {
+        steps.push(
+            "Roast half of the vegetables at 200°C for 20 minutes before adding them, for a deeper flavour."
+                .into(),
+        );
+    }
+    steps.push("Let it cool a little before serving, and check the temperature first.".into());
+    Some(Draft {
+        title: title_case(&format!(
+            "smooth {} soup",
+            and_list(&all[..all.len().min(2)])
+        )),
+        dish: "soup",
+        lines,
+        steps,
+        tips: vec![
+            "Serve in a mug: many children drink soup more happily than they spoon it.".into(),
+            "Freeze in ice-cube trays for quick toddler portions.".into(),
+        ],
+        prep: 10,
+        cook: 30,
+        uses: 0,
+    })
+}
+
+fn curry<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
+    let protein = ctx.chosen(&[Role::Plant, Role::Meat, Role::Seafood])?;
+    let veg = ctx.veg();
+    let liquid = ctx.chosen(&[Role::Coconut, Role::Tomato]).or_else(|| {
+        ctx.larder
+            .first_staple(&["Coconut milk", "Chopped tomatoes"])
+    })?;
+    let spice = ctx.larder.first_staple(&[
+        "Mild curry powder",
+        "Garam masala",
+        "Ground cumin",
+        "Turmeric",
+    ]);
+    let aromatic = ctx.larder.chosen_or(&[Role::Aromatic], 0, &["Onion"]);
+    let base = ctx
+        .chosen(&[Role::Grain])
+        .or_else(|| ctx.larder.first_staple(&["Basmati rice", "White rice"]));
+    let mut lines = vec![ctx.line(&protein, 1.0)];
+    let share = 1.2 / veg.len().max(1) as f64;
+    lines.extend(veg.iter().map(|v| ctx.line(v, share)));
+    lines.push(ctx.line(&liquid, 1.0));
+    lines.extend(aromatic.iter().map(|a| ctx.line(a, 1.0)));
+    lines.extend(spice.iter().map(|s| ctx.line(s, 1.0)));
+    lines.extend(oil(ctx));
+    lines.extend(base.iter().map(|b| ctx.line(b, 1.0)));
+    let veg_names = names(&veg.iter().collect::<Vec<_>>());
+    let mut steps = Vec::new();
+    if let Some(a) = &aromatic {
+        steps.push(format!(
+            "Finely chop the {} and cook it gently in the oil for 5 minutes until soft.",
+            a.lower()
+        ));
+    }
+    let spice_name = spice.as_ref().map_or("spices".into(), Food::lower);
+    steps.push(format!(
+        "Stir in the {spice_name} and cook for 1 minute: keep it mild, children can add more heat at the table."
+    ));
+    steps.push(protein_cook(&protein, "pan"));
+    if !veg.is_empty() {
+        steps.push(format!(
+            "Add the {}, cut small, and stir to coat in the spices.",
+            and_list(&veg_names)
+        ));
+    }
+    steps.push(format!(
+        "Pour in the {} and simmer gently for 20 minutes until everything is tender.",
+        liquid.lower()
+    ));
+    if let Some(b) = &base {
+        steps.push(format!(
+            "Meanwhile rinse the {} and simmer it in twice its volume of water, covered, for 12-15 minutes.",
+            b.lower()
+        ));
+    }
+    if ctx.at_least_moderate() {
+        steps.push("Mash a few spoonfuls against the side of the pan to thicken the sauce.".into());
+    }
+    if ctx.hard() {
+        steps.push(
+            "Warm the spices in a dry pan until fragrant before adding them, and finish with a squeeze of lime."
+                .into(),
+        );
+    }
+    Some(Draft {
+        title: title_case(&format!(
+            "mild {} and {} curry",
+            protein.lower(),
+            veg_names.first().map_or("vegetable", String::as_str)
+        )),
+        dish: "curry",
+        lines,
+        steps,
+        tips: vec![
+            match ctx.larder.staple("Natural yoghurt") {
+                Some(_) => "A spoonful of natural yoghurt on top cools it down for little ones.",
+                None => "Cucumber sticks on the side cool things down for little ones.",
+            }
+            .into(),
+            "Curries taste even better the next day: make it ahead.".into(),
+        ],
+        prep: 10,
+        cook: 25,
+        uses: 0,
+    })
+}
+
+fn rice_pot<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
+    let protein = ctx.chosen(&[Role::Meat, Role::Seafood, Role::Plant, Role::Egg]);
+    let veg = ctx.veg();
+    if protein.is_none() && veg.is_empty() {
+        return None;
+    }
+    let base = ctx
+        .chosen(&[Role::Grain])
+        .or_else(|| ctx.larder.first_staple(&["Risotto rice", "White rice"]))?;
+    let aromatic = ctx.larder.chosen_or(&[Role::Aromatic], 0, &["Onion"]);
+    let cube = ctx
+        .larder
+        .first_staple(&["Vegetable stock cube", "Chicken stock cube"]);
+    let cheese = ctx.chosen(&[Role::Cheese]);
+    let mut lines = vec![ctx.line(&base, 1.0)];
+    if let Some(p) = &protein {
+        lines.push(ctx.line(p, 0.9));
+    }
+    let share = 1.2 / veg.len().max(1) as f64;
+    lines.extend(veg.iter().map(|v| ctx.line(v, share)));
+    lines.extend(aromatic.iter().map(|a| ctx.line(a, 1.0)));
+    lines.extend(oil(ctx));
+    lines.extend(cube.iter().map(|c| ctx.line(c, 1.0)));
+    lines.extend(cheese.iter().map(|c| ctx.line(c, 1.0)));
+    let veg_names = names(&veg.iter().collect::<Vec<_>>());
+    let water = (ctx.servings * 150.0).round();
+    let mut steps = Vec::new();
+    if let Some(a) = &aromatic {
+        steps.push(format!(
+            "Chop the {} finely and soften it in the oil in a wide pan for 5 minutes.",
+            a.lower()
+        ));
+    }
+    if let Some(p) = &protein {
+        steps.push(protein_cook(p, "pan"));
+    }
+    steps.push(format!(
+        "Stir in the {} until every grain is coated and shiny.",
+        base.lower()
+    ));
+    let liquid = match &cube {
+        Some(c) => format!(
+            "{water:.0} ml of hot water with the {} dissolved in it",
+            c.lower()
+        ),
+        None => format!("{water:.0} ml of hot water"),
+    };
+    steps.push(format!(
+        "Pour in {liquid}, cover and cook on a low heat for 15 minutes."
+    ));
+    if !veg.is_empty() {
+        steps.push(format!(
+            "Scatter over the {}, cut small, cover again and cook for 5 more minutes until the liquid is absorbed.",
+            and_list(&veg_names)
+        ));
+    }
+    if ctx.at_least_moderate() {
+        steps.push(
+            "Add the water a ladle at a time instead, stirring often, for a softer texture that clings to the spoon."
+                .into(),
+        );
+    }
+    if let Some(c) = &cheese {
+        steps.push(format!(
+            "Stir through the {} just before serving.",
+            c.lower()
+        ));
+    }
+    if ctx.hard() {
+        steps.push(
+            "Leave it to rest, covered, for 5 minutes off the heat, then fluff with a fork.".into(),
+        );
+    }
+    let star = protein
+        .as_ref()
+        .map(Food::lower)
+        .or_else(|| veg_names.first().cloned())
+        .unwrap_or_default();
+    Some(Draft {
+        title: title_case(&format!("one-pot {star} and {}", base.lower())),
+        dish: "one-pot rice",
+        lines,
+        steps,
+        tips: vec![
+            "Let children stir in the vegetables at the end: helping makes trying easier.".into(),
+            "Cool leftovers quickly and eat them within a day.".into(),
+        ],
+        prep: 10,
+        cook: 25,
+        uses: 0,
+    })
+}
+
+fn frittata<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
+    let egg = ctx.larder.nth(&[Role::Egg], 0)?;
+    let veg = ctx.veg();
+    let cheese = ctx.chosen(&[Role::Cheese]);
+    let extra = ctx.chosen(&[Role::Meat, Role::Seafood]);
+    let eggs = Line {
+        amount: (1.5 * ctx.servings).round().max(2.0),
+        food: egg.clone(),
+    };
+    let mut lines = vec![eggs];
+    let share = 1.0 / veg.len().max(1) as f64;
+    lines.extend(veg.iter().map(|v| ctx.line(v, share)));
+    lines.extend(extra.iter().map(|e| ctx.line(e, 0.5)));
+    lines.extend(cheese.iter().map(|c| ctx.line(c, 1.0)));
+    lines.extend(oil(ctx));
+    let veg_names = names(&veg.iter().collect::<Vec<_>>());
+    let mut steps = vec!["Heat the grill to medium-high.".to_string()];
+    if !veg.is_empty() {
+        steps.push(format!(
+            "Dice the {} small and cook in the oil in an ovenproof frying pan for 5 minutes until soft.",
+            and_list(&veg_names)
+        ));
+    }
+    if let Some(e) = &extra {
+        steps.push(format!(
+            "Add the {}, in small pieces, and cook until it is cooked through.",
+            e.lower()
+        ));
+    }
+    steps.push(format!(
+        "Beat the {} in a jug{}.",
+        egg.lower(),
+        cheese.as_ref().map_or(String::new(), |c| format!(
+            " with most of the {}",
+            c.lower()
+        ))
+    ));
+    steps.push(
+        "Pour over the vegetables, tilt the pan to spread it evenly and cook on a low heat for 6-8 minutes until almost set."
+            .into(),
+    );
+    steps.push("Slide the pan under the grill for 2-3 minutes until set and golden on top.".into());
+    if ctx.at_least_moderate() {
+        steps.push("Let it rest for 5 minutes so it slices cleanly.".into());
+    }
+    if ctx.hard() {
+        steps.push(
+            "Bake it in small silicone moulds at 180°C for 15 minutes instead, for individual portions."
+                .into(),
+        );
+    }
+    steps.push("Cut into fingers or squares that little hands can hold.".into());
+    Some(Draft {
+        title: title_case(&format!(
+            "{} frittata fingers",
+            veg_names.first().map_or("golden", String::as_str)
+        )),
+        dish: "frittata",
+        lines,
+        steps,
+        tips: vec![
+            "Good cold too: pack the fingers for lunch boxes the next day.".into(),
+            "Check the middle is fully set before serving to young children.".into(),
+        ],
+        prep: 8,
+        cook: 15,
+        uses: 0,
+    })
+}
+
+fn fruit_pots<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
+    let fruits = ctx.larder.all(&[Role::Fruit]);
+    if fruits.is_empty() {
+        return None;
+    }
+    let fruits: Vec<Food<'a>> = (0..fruits.len().min(3))
+        .map(|i| fruits[(ctx.turn + i) % fruits.len()].clone())
+        .collect();
+    let dairy = ctx
+        .larder
+        .nth(&[Role::Dairy], 0)
+        .filter(|d| d.lower().contains("yoghurt"))
+        .or_else(|| {
+            ctx.larder
+                .first_staple(&["Greek yoghurt", "Natural yoghurt"])
+        });
+    let crunch = ctx.chosen(&[Role::Oats, Role::Topping]).or_else(|| {
+        ctx.larder
+            .first_staple(&["Porridge oats", "Pumpkin seeds", "Sunflower seeds"])
+    });
+    let sweet = ctx.larder.first_staple(&["Honey", "Maple syrup"]);
+    let share = 1.5 / fruits.len() as f64;
+    let mut lines: Vec<Line<'a>> = fruits.iter().map(|f| ctx.line(f, share)).collect();
+    lines.extend(dairy.iter().map(|d| ctx.line(d, 1.0)));
+    lines.extend(crunch.iter().map(|c| ctx.line(c, 1.0)));
+    lines.extend(sweet.iter().map(|s| ctx.line(s, 1.0)));
+    let fruit_names = names(&fruits.iter().collect::<Vec<_>>());
+    let mut steps = vec![format!(
+        "Wash the {} and cut into small pieces (halve grapes and berries lengthways for under-fives).",
+        and_list(&fruit_names)
+    )];
+    if let Some(c) = &crunch {
+        steps.push(format!(
+            "Warm the {} in a dry pan for 2-3 minutes until fragrant, then let them cool.",
+            c.lower()
+        ));
+    }
+    if ctx.at_least_moderate() {
+        steps.push(format!(
+            "Simmer half of the {} with a splash of water for 5 minutes to make a quick compote, then cool.",
+            fruit_names[0]
+        ));
+    }
+    match &dairy {
+        Some(d) => steps.push(format!(
+            "Layer the {} and the fruit in small glasses or pots.",
+            d.lower()
+        )),
+        None => steps.push(
+            "Blend half of the fruit with a splash of water until smooth, then layer it with the rest in small pots."
+                .into(),
+        ),
+    }
+    steps.push(match (&crunch, &sweet) {
+        (Some(c), Some(s)) => format!(
+            "Top with the {} and a small drizzle of {}{}.",
+            c.lower(),
+            s.lower(),
+            if s.name == "Honey" {
+                " (not for babies under one)"
+            } else {
+                ""
+            }
+        ),
+        (Some(c), None) => format!("Top with the {}.", c.lower()),
+        _ => "Serve straight away, or chill for up to an hour.".into(),
+    });
+    if ctx.hard() {
+        steps.push("Freeze the layered pots for 2 hours for a frozen pudding on a hot day.".into());
+    }
+    let kind = if dairy.is_some() {
+        "breakfast pots"
+    } else {
+        "fruit pots"
+    };
+    Some(Draft {
+        title: title_case(&format!(
+            "{} {kind}",
+            and_list(&fruit_names[..fruit_names.len().min(2)])
+        )),
+        dish: "fruit pots",
+        lines,
+        steps,
+        tips: vec![
+            "Let children build their own pots: choosing the layers is half the fun.".into(),
+            "Ripe, soft fruit needs no added sweetness at all.".into(),
+        ],
+        prep: 10,
+        cook: 3,
+        uses: 0,
+    })
+}
+
+fn bread_fillings<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
+    let bread = ctx.larder.nth(&[Role::Bread], ctx.turn)?;
+    let protein = ctx.chosen(&[
+        Role::Meat,
+        Role::Seafood,
+        Role::Plant,
+        Role::Cheese,
+        Role::Egg,
+    ]);
+    let veg = ctx.veg();
+    if protein.is_none() && veg.is_empty() {
+        return None;
+    }
+    let spice = ctx
+        .larder
+        .first_staple(&["Smoked paprika", "Paprika", "Ground cumin"]);
+    let mut lines = vec![ctx.line(&bread, 1.0)];
+    if let Some(p) = &protein {
+        lines.push(ctx.line(p, 0.8));
+    }
+    let share = 1.0 / veg.len().max(1) as f64;
+    lines.extend(veg.iter().map(|v| ctx.line(v, share)));
+    lines.extend(spice.iter().map(|s| ctx.line(s, 1.0)));
+    lines.extend(oil(ctx));
+    let veg_names = names(&veg.iter().collect::<Vec<_>>());
+    let mut steps = Vec::new();
+    if let Some(p) = &protein {
+        if matches!(p.role, Role::Cheese) {
+            steps.push(format!("Grate or slice the {}.", p.lower()));
+        } else {
+            steps.push(protein_prep(p, "thin strips"));
+            steps.push(protein_cook(p, "pan"));
+        }
+    }
+    if !veg.is_empty() {
+        steps.push(format!(
+            "Slice the {} into thin strips; cook any hard ones for 3-4 minutes in the pan to soften.",
+            and_list(&veg_names)
+        ));
+    }
+    if let Some(s) = &spice {
+        steps.push(format!("Season the filling with the {}.", s.lower()));
+    }
+    steps.push(format!(
+        "Warm the {} in a dry pan for 30 seconds a side so they are soft and bend without splitting.",
+        bread.lower()
+    ));
+    if ctx.at_least_moderate() {
+        steps.push(
+            "Put the fillings in small bowls on the table and let everyone build their own.".into(),
+        );
+    }
+    if ctx.hard() {
+        steps.push(
+            "Fill, fold and press them in a hot dry pan for 2 minutes a side until crisp.".into(),
+        );
+    }
+    steps.push("Cut in halves or thirds for small hands.".into());
+    let star = protein
+        .as_ref()
+        .map(Food::lower)
+        .or_else(|| veg_names.first().cloned())
+        .unwrap_or_default();
+    Some(Draft {
+        title: title_case(&format!("build-your-own {star} {}", bread.lower())),
+        dish: "filled breads",
+        lines,
+        steps,
+        tips: vec![
+            "Self-assembly dinners take the pressure off: children eat more of what they chose."
+                .into(),
+        ],
+        prep: 10,
+        cook: 10,
+        uses: 0,
+    })
+}
+
+/// How to cut a protein.
+fn protein_prep(p: &Food<'_>, pieces: &str) -> String {
+    let n = p.lower();
+    if n.contains("mince") {
+        format!("Break up the {n} with a fork.")
+    } else if n.contains("lentil") || n.contains("chickpea") || n.contains("bean") {
+        if n.contains("tinned") {
+            format!("Drain and rinse the {n}.")
+        } else {
+            format!(
+                "Rinse the {n}; soak dried beans or chickpeas overnight and boil them for at least 10 minutes before using."
+            )
+        }
+    } else {
+        format!("Cut the {n} into {pieces}.")
+    }
+}
+
+/// How to cook a protein in this dish.
+fn protein_cook(p: &Food<'_>, how: &str) -> String {
+    let n = p.lower();
+    let verb = if how == "stir-fry" {
+        "Stir-fry"
+    } else {
+        "Cook"
+    };
+    match p.role {
+        Role::Meat => format!(
+            "{verb} the {n} for 5-7 minutes until browned and cooked through, with no pink left."
+        ),
+        Role::Seafood => {
+            format!("{verb} the {n} gently for 3-4 minutes until it just turns opaque.")
+        }
+        Role::Egg => {
+            format!("Beat the {n}, pour into the pan and scramble until just set, then lift out.")
+        }
+        _ => format!(
+            "Add the {n} and {} for 3-4 minutes until warmed through.",
+            how.replace("pan", "cook")
+        ),
+    }
+}
+
+type Builder = for<'a, 'l> fn(&Ctx<'a, 'l>) -> Option<Draft<'a>>;
+
+const DISHES: [Builder; 9] = [
+    stir_fry,
+    traybake,
+    pasta,
+    curry,
+    soup,
+    rice_pot,
+    frittata,
+    fruit_pots,
+    bread_fillings,
+];
+
+/// Rounds an amount to what a cook would measure, and says it ("250 g", "1 tbsp", "2 cloves").
+fn measure(item: Option<&Item>, amount: f64) -> String {
+    let Some(item) = item else {
+        return format!("{:.0} g", round_to(amount, 10.0).max(10.0));
+    };
+    let spice = item.subcategory == "Herbs & Spices" && item.unit == Unit::G;
+    match item.unit {
+        _ if spice => spoons(amount / 2.0),
+        Unit::G if amount >= 1000.0 => format!("{:.1} kg", amount / 1000.0),
+        Unit::G if amount >= 50.0 => format!("{:.0} g", round_to(amount, 10.0)),
+        Unit::G => format!("{:.0} g", round_to(amount, 5.0).max(5.0)),
+        Unit::Ml if amount < 45.0 => spoons(amount / 5.0),
+        Unit::Ml => format!("{:.0} ml", round_to(amount, 10.0)),
+        Unit::Piece => {
+            let n = fraction(amount);
+            if item.name == "Garlic" {
+                format!("{n} clove{}", if amount > 1.0 { "s" } else { "" })
+            } else {
+                n
+            }
+        }
+    }
+}
+
+fn round_to(v: f64, step: f64) -> f64 {
+    (v / step).round() * step
+}
+
+/// Teaspoons as a cook says them: "a pinch", "½ tsp", "1 tbsp", "2 tbsp".
+fn spoons(tsp: f64) -> String {
+    if tsp < 0.2 {
+        "a pinch".into()
+    } else if tsp < 2.5 {
+        format!("{} tsp", fraction(tsp))
+    } else {
+        format!("{} tbsp", fraction(tsp / 3.0))
+    }
+}
+
+/// Quarters: "¼", "1½", "3".
+fn fraction(v: f64) -> String {
+    let quarters = (v * 4.0).round().max(1.0) as u64;
+    let (whole, rest) = (quarters / 4, quarters % 4);
+    let part = ["", "¼", "½", "¾"][rest as usize];
+    match (whole, part) {
+        (0, p) => p.to_string(),
+        (w, p) => format!("{w}{p}"),
+    }
+}
+
+/// What can stand in for a food, checked against the same rules.
+fn alternatives(larder: &Larder<'_>, food: &Food<'_>) -> Vec<String> {
+    let options: &[&str] = match food.role {
+        Role::Meat => &["Chicken thighs", "Turkey mince", "Tofu", "Chickpeas"],
+        Role::Seafood => &["Cod fillet", "Salmon fillet", "Chicken breast", "Tofu"],
+        Role::Plant => &["Red lentils", "Tinned chickpeas", "Tofu", "Chicken thighs"],
+        Role::Veg | Role::Extra => &["Courgette", "Carrot", "Sweetcorn", "Peas", "Red pepper"],
+        Role::Grain => &["Quinoa", "Brown rice", "Couscous", "Basmati rice"],
+        Role::Pasta => &["Rice noodles", "Fusilli", "Basmati rice"],
+        Role::Noodle => &["Rice noodles", "Basmati rice", "Egg noodles"],
+        Role::Cheese => &["Cheddar cheese", "Mozzarella"],
+        Role::Fruit => &["Banana", "Strawberries", "Pear", "Blueberries"],
+        Role::Dairy => &["Coconut milk", "Natural yoghurt", "Whole milk"],
+        _ => &[],
+    };
+    options
+        .iter()
+        .filter(|o| !o.eq_ignore_ascii_case(&food.name))
+        .filter_map(|o| larder.staple(o))
+        .map(|f| f.name)
+        .take(2)
+        .collect()
+}
+
+/// A small, stable hash of the request so equal scores break the same way every time, and
+/// different requests do not all start with the same dish.
+fn seed(request: &GenerateRequest) -> usize {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in request.ingredients.join("|").to_lowercase().bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+    }
+    h as usize
+}
+
+/// Builds the recipes. Fewer than asked when the ingredients do not make that many different
+/// dishes; none when nothing usable is left (only seasonings, or everything ruled out).
+pub fn generate(request: &GenerateRequest, guard: &Guard, currency: &str) -> Built {
+    let larder = Larder::new(request, guard);
+    let mut candidates: Vec<(usize, Draft<'_>)> = Vec::new();
+    // Each dish in turns: the second turn uses the next protein and vegetables.
+    let turns = larder.chosen.len().clamp(1, 3);
+    for turn in 0..turns {
+        for (i, dish) in DISHES.iter().enumerate() {
+            let ctx = Ctx {
+                larder: &larder,
+                servings: f64::from(request.servings),
+                difficulty: request.difficulty,
+                turn,
+            };
+            let Some(mut draft) = dish(&ctx) else {
+                continue;
+            };
+            draft.uses = larder
+                .chosen
+                .iter()
+                .filter(|c| draft.lines.iter().any(|l| l.food.name == c.name))
+                .count();
+            let duplicate = candidates.iter().any(|(_, d)| {
+                d.title == draft.title || (turn > 0 && d.dish == draft.dish && d.uses >= draft.uses)
+            });
+            if draft.uses == 0 || duplicate {
+                continue;
+            }
+            candidates.push((i, draft));
+        }
+    }
+    // Most of the parent's ingredients first; then a different kind of dish each time.
+    let rotate = seed(request) % DISHES.len();
+    candidates.sort_by_key(|(i, d)| {
+        (
+            std::cmp::Reverse(d.uses),
+            (i + DISHES.len() - rotate) % DISHES.len(),
+        )
+    });
+    let mut picked: Vec<Draft<'_>> = Vec::new();
+    for pass in 0..2 {
+        for (_, draft) in &candidates {
+            if picked.len() == request.count as usize {
+                break;
+            }
+            let same_dish = picked.iter().any(|p| p.dish == draft.dish);
+            let taken = picked.iter().any(|p| p.title == draft.title);
+            if !taken && (pass == 1 || !same_dish) {
+                picked.push(Draft {
+                    title: draft.title.clone(),
+                    dish: draft.dish,
+                    lines: draft
+                        .lines
+                        .iter()
+                        .map(|l| Line {
+                            food: l.food.clone(),
+                            amount: l.amount,
+                        })
+                        .collect(),
+                    steps: draft.steps.clone(),
+                    tips: draft.tips.clone(),
+                    prep: draft.prep,
+                    cook: draft.cook,
+                    uses: draft.uses,
+                });
+            }
+        }
+    }
+    let recipes = picked
+        .into_iter()
+        .map(|d| finish(d, &larder, request, currency))
+        .collect();
+    Built {
+        recipes,
+        left_out: larder.left_out,
+    }
+}
+
+/// The offline generator behind the trait.
+pub struct Builtin {
+    currency: String,
+}
+
+impl Builtin {
+    pub fn new(currency: &str) -> Builtin {
+        Builtin {
+            currency: currency.to_string(),
+        }
+    }
+}
+
+impl RecipeGenerator for Builtin {
+    fn name(&self) -> &'static str {
+        "builtin"
+    }
+
+    fn generate<'a>(
+        &'a self,
+        request: &'a GenerateRequest,
+        guard: &'a Guard,
+        progress: ProgressFn<'a>,
+    ) -> BoxFuture<'a, Result<Outcome, GenerateError>> {
+        Box::pin(async move {
+            let built = generate(request, guard, &self.currency);
+            progress(Progress {
+                received: 1,
+                expected: 1,
+            });
+            let (recipes, withheld) = screen(guard, built.recipes);
+            let mut notes: Vec<String> = built
+                .left_out
+                .iter()
+                .map(|r| format!("Left out: {r}."))
+                .collect();
+            notes.extend(
+                guard
+                    .unchecked()
+                    .iter()
+                    .map(|u| format!("\"{u}\" could not be checked automatically.")),
+            );
+            if recipes.is_empty() {
+                return Err(if withheld.is_empty() {
+                    GenerateError::NothingToMake { notes }
+                } else {
+                    GenerateError::AllWithheld { withheld }
+                });
+            }
+            Ok(Outcome {
+                recipes,
+                withheld,
+                notes,
+            })
+        })
+    }
+
+    fn status(&self) -> BoxFuture<'_, Status> {
+        Box::pin(async { Status::Ok })
+    }
+}
+
+/// What the offline generator made, and which chosen ingredients it had to leave out.
+pub struct Built {
+    pub recipes: Vec<RecipeContent>,
+    pub left_out: Vec<String>,
+}
+
+fn finish(
+    draft: Draft<'_>,
+    larder: &Larder<'_>,
+    request: &GenerateRequest,
+    currency: &str,
+) -> RecipeContent {
+    let servings = f64::from(request.servings);
+    // One line per food, amounts added up.
+    let mut lines: Vec<Line<'_>> = Vec::new();
+    for l in draft.lines {
+        match lines.iter_mut().find(|x| x.food.name == l.food.name) {
+            Some(x) => x.amount += l.amount,
+            None => lines.push(l),
+        }
+    }
+    let mut cost = 0.0;
+    let mut n = Nutrition::default();
+    for l in &lines {
+        if let Some(item) = l.food.item {
+            cost += item.cost(l.amount);
+            let g = item.grams(l.amount) / 100.0;
+            n.calories += item.nutrition.calories * g;
+            n.protein += item.nutrition.protein * g;
+            n.carbs += item.nutrition.carbs * g;
+            n.fat += item.nutrition.fat * g;
+        }
+    }
+    let per = |v: f64| (v / servings * 10.0).round() / 10.0;
+    let nutrition = Nutrition {
+        calories: (n.calories / servings).round(),
+        protein: per(n.protein),
+        carbs: per(n.carbs),
+        fat: per(n.fat),
+    };
+    let chosen: Vec<String> = larder
+        .chosen
+        .iter()
+        .filter(|c| lines.iter().any(|l| l.food.name == c.name))
+        .map(Food::lower)
+        .collect();
+    let extra_prep = match request.difficulty {
+        Difficulty::Easy => 0,
+        Difficulty::Moderate => 5,
+        Difficulty::Hard => 10,
+    };
+    let prep = (draft.prep + 2 * chosen.len() as u32).min(30) + extra_prep;
+    let description = format!(
+        "A child-friendly {} made with your {}. Ready in about {} minutes, with mild flavours and pieces sized for small hands.",
+        draft.dish,
+        and_list(&chosen),
+        prep + draft.cook
+    );
+    // What was left out goes to the outcome's notes: naming it here would put the allergen
+    // back into the recipe's text.
+    let tips = draft.tips;
+    let substitutions = lines
+        .iter()
+        .filter(|l| larder.chosen.iter().any(|c| c.name == l.food.name))
+        .filter_map(|l| {
+            let alternatives = alternatives(larder, &l.food);
+            (!alternatives.is_empty()).then(|| Substitution {
+                ingredient: l.food.name.clone(),
+                alternatives,
+            })
+        })
+        .take(3)
+        .collect();
+    let ingredients = lines
+        .iter()
+        .map(|l| Ingredient {
+            name: l.food.name.clone(),
+            quantity: measure(l.food.item, l.amount),
+        })
+        .collect::<Vec<_>>();
+    let mut recipe = RecipeContent {
+        title: draft.title,
+        description,
+        ingredients,
+        instructions: draft.steps,
+        preparation_time: prep,
+        cooking_time: Some(draft.cook),
+        difficulty: request.difficulty,
+        servings: Some(request.servings),
+        dietary_restrictions: Vec::new(),
+        allergies: request.allergies.clone(),
+        estimated_cost: Some(Cost {
+            amount: (cost * 100.0).round() / 100.0,
+            currency: currency.to_string(),
+        }),
+        nutritional_info: Some(nutrition),
+        tips,
+        substitutions,
+    };
+    recipe.dietary_restrictions = diets_met(&recipe, request);
+    recipe
+}
+
+/// The request's restrictions, plus the common diets the recipe happens to meet.
+fn diets_met(recipe: &RecipeContent, request: &GenerateRequest) -> Vec<String> {
+    let texts = recipe.texts();
+    let mut out = request.dietary_restrictions.clone();
+    for label in [
+        "Vegetarian",
+        "Vegan",
+        "Gluten-free",
+        "Dairy-free",
+        "Nut-free",
+    ] {
+        let taken = out.iter().any(|o| o.eq_ignore_ascii_case(label));
+        if !taken
+            && Guard::new(&[], &[label.to_string()])
+                .reasons(&texts)
+                .is_empty()
+        {
+            out.push(label.to_string());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::recipe::{GenerateFields, SERVINGS};
+
+    fn request(ingredients: &[&str], count: u32) -> GenerateRequest {
+        GenerateRequest::new(GenerateFields {
+            ingredients: ingredients.iter().map(|s| s.to_string()).collect(),
+            count: Some(count),
+            ..GenerateFields::default()
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn a_full_larder_gives_the_asked_number_of_different_complete_recipes() {
+        let r = request(
+            &[
+                "Chicken breast",
+                "Broccoli",
+                "Carrot",
+                "Basmati rice",
+                "Red pepper",
+            ],
+            5,
+        );
+        let built = generate(&r, &Guard::default(), "GBP");
+        assert_eq!(built.recipes.len(), 5);
+        let titles: Vec<&str> = built.recipes.iter().map(|r| r.title.as_str()).collect();
+        let mut unique = titles.clone();
+        unique.dedup();
+        assert_eq!(unique.len(), 5, "{titles:?}");
+        for recipe in &built.recipes {
+            assert!(!recipe.description.is_empty());
+            assert!(recipe.ingredients.len() >= 3, "{recipe:?}");
+            assert!(recipe.instructions.len() >= 3);
+            assert!(recipe.preparation_time > 0);
+            assert!(recipe.cooking_time.unwrap() > 0);
+            assert_eq!(recipe.servings, Some(2));
+            assert!(recipe.estimated_cost.as_ref().unwrap().amount > 0.0);
+            assert!(recipe.nutritional_info.unwrap().calories > 50.0);
+            assert!(!recipe.tips.is_empty());
+            assert!(!recipe.substitutions.is_empty());
+            assert!(
+                recipe
+                    .ingredients
+                    .iter()
+                    .any(|i| r.ingredients.contains(&i.name)),
+                "uses the chosen ingredients: {}",
+                recipe.title
+            );
+        }
+    }
+
+    #[test]
+    fn amounts_scale_with_servings_and_cost_with_them() {
+        let two = generate(
+            &request(&["Beef mince", "Carrot"], 1),
+            &Guard::default(),
+            "GBP",
+        );
+        let mut r = request(&["Beef mince", "Carrot"], 1);
+        r.servings = 8;
+        let eight = generate(&r, &Guard::default(), "GBP");
+        let cost = |b: &Built| b.recipes[0].estimated_cost.as_ref().unwrap().amount;
+        assert!(cost(&eight) > 3.0 * cost(&two));
+        let per = |b: &Built| b.recipes[0].nutritional_info.unwrap().calories;
+        assert!(
+            (per(&eight) - per(&two)).abs() / per(&two) < 0.2,
+            "per serving"
+        );
+    }
+
+    #[test]
+    fn the_same_request_gives_the_same_recipes() {
+        let r = request(&["Salmon fillet", "Sweet potato", "Peas"], 3);
+        let a = generate(&r, &Guard::default(), "GBP").recipes;
+        let b = generate(&r, &Guard::default(), "GBP").recipes;
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn an_allergen_is_never_used_and_the_recipe_says_what_was_left_out() {
+        let r = request(&["Cheddar cheese", "Spaghetti", "Courgette", "Eggs"], 3);
+        let guard = Guard::new(&["milk".into(), "egg".into()], &[]);
+        let built = generate(&r, &guard, "GBP");
+        assert!(!built.recipes.is_empty());
+        for recipe in &built.recipes {
+            assert!(guard.reasons(&recipe.texts()).is_empty(), "{recipe:?}");
+        }
+        assert_eq!(built.left_out.len(), 2);
+    }
+
+    #[test]
+    fn seasonings_alone_make_no_recipe() {
+        let built = generate(
+            &request(&["Salt", "Black pepper"], 3),
+            &Guard::default(),
+            "GBP",
+        );
+        assert!(built.recipes.is_empty());
+    }
+
+    #[test]
+    fn quantities_read_like_a_cook_wrote_them() {
+        let c = Catalogue::get();
+        assert_eq!(measure(c.find("Garlic"), 2.0), "2 cloves");
+        assert_eq!(measure(c.find("Eggs"), 3.0), "3");
+        assert_eq!(measure(c.find("Onion"), 0.5), "½");
+        assert_eq!(measure(c.find("Olive oil"), 10.0), "2 tsp");
+        assert_eq!(measure(c.find("Olive oil"), 30.0), "2 tbsp");
+        assert_eq!(measure(c.find("Chicken breast"), 163.0), "160 g");
+        assert_eq!(measure(c.find("Salt"), 0.2), "a pinch");
+        assert_eq!(measure(None, 120.0), "120 g");
+    }
+
+    /// A tiny deterministic generator for the property test (no extra crate).
+    struct Lcg(u64);
+    impl Lcg {
+        fn next(&mut self, n: usize) -> usize {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            ((self.0 >> 33) as usize) % n
+        }
+    }
+
+    #[test]
+    fn never_an_allergen_or_a_broken_restriction_over_many_random_requests() {
+        let names: Vec<&str> = Catalogue::get().items().map(|i| i.name.as_str()).collect();
+        let allergies = [
+            "milk",
+            "eggs",
+            "peanuts",
+            "tree nuts",
+            "gluten",
+            "fish",
+            "sesame",
+            "soya",
+            "celery",
+            "mustard",
+            "shellfish",
+            "sulphites",
+            "strawberry",
+            "dairy",
+            "nuts",
+        ];
+        let diets = [
+            "vegetarian",
+            "vegan",
+            "gluten-free",
+            "dairy-free",
+            "nut-free",
+        ];
+        let mut rng = Lcg(42);
+        let mut made = 0;
+        let mut failures = Vec::new();
+        for _ in 0..400 {
+            let n = 1 + rng.next(8);
+            let chosen: Vec<String> = (0..n)
+                .map(|_| names[rng.next(names.len())].to_string())
+                .collect();
+            let allergy: Vec<String> = (0..rng.next(3))
+                .map(|_| allergies[rng.next(allergies.len())].to_string())
+                .collect();
+            let diet: Vec<String> = (0..rng.next(2))
+                .map(|_| diets[rng.next(diets.len())].to_string())
+                .collect();
+            let count = 1 + rng.next(5) as u32;
+            let servings = SERVINGS[rng.next(SERVINGS.len())];
+            let request = GenerateRequest::new(GenerateFields {
+                ingredients: chosen,
+                dietary_restrictions: diet.clone(),
+                allergies: allergy.clone(),
+                servings: Some(servings),
+                count: Some(count),
+                difficulty: Some(["easy", "moderate", "hard"][rng.next(3)].into()),
+            })
+            .unwrap();
+            let guard = Guard::new(&allergy, &diet);
+            let built = generate(&request, &guard, "GBP");
+            assert!(built.recipes.len() <= count as usize);
+            for recipe in &built.recipes {
+                let reasons = guard.reasons(&recipe.texts());
+                if !reasons.is_empty() {
+                    failures.push(format!(
+                        "{allergy:?} / {diet:?}: {reasons:?} in {}",
+                        recipe.title
+                    ));
+                }
+                assert_eq!(recipe.servings, Some(servings));
+                assert_eq!(recipe.difficulty, request.difficulty);
+                let banned = guard.allergens();
+                for i in &recipe.ingredients {
+                    if let Some(item) = Catalogue::get().find(&i.name) {
+                        assert!(
+                            !item.allergens().iter().any(|a| banned.contains(a)),
+                            "{} in {}",
+                            i.name,
+                            recipe.title
+                        );
+                    }
+                }
+                made += 1;
+            }
+        }
+        failures.dedup();
+        assert!(failures.is_empty(), "{failures:#?}");
+        assert!(made > 300, "most random requests make recipes ({made})");
+    }
+
+    #[test]
+    fn a_main_ingredient_with_no_restrictions_always_makes_the_asked_count() {
+        for main in [
+            "Chicken thighs",
+            "Red lentils",
+            "Salmon fillet",
+            "Tofu",
+            "Beef mince",
+        ] {
+            for count in 1..=5 {
+                let r = request(&[main, "Carrot", "Peas", "Broccoli"], count);
+                let built = generate(&r, &Guard::default(), "GBP");
+                assert_eq!(built.recipes.len(), count as usize, "{main} x{count}");
+            }
+        }
+    }
+}

@@ -1,0 +1,265 @@
+//! The built-in ingredient catalogue (`catalogue.json`, compiled in): the spec's categories and
+//! subcategories, and for each ingredient its allergens, grocery category, a typical UK price
+//! and rough nutrition per 100 g. The picker, the offline generator, the allergen guard and
+//! (later) grocery lists read it.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+
+use crate::domain::allergens::Allergen;
+
+const DATA: &str = include_str!("catalogue.json");
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Unit {
+    /// Grams.
+    G,
+    /// Millilitres (1 ml counts as 1 g for nutrition).
+    Ml,
+    /// Whole pieces: eggs, onions, garlic cloves.
+    Piece,
+}
+
+/// Per 100 g (or 100 ml).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Per100 {
+    pub calories: f64,
+    pub protein: f64,
+    pub carbs: f64,
+    pub fat: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Item {
+    pub name: String,
+    /// Keys of `Allergen` ("milk", "tree_nuts").
+    pub allergens: Vec<String>,
+    /// One of the 15 grocery categories.
+    pub grocery: String,
+    pub unit: Unit,
+    /// A child-sized serving when the ingredient is a main part of a dish, in `unit`.
+    pub serving: f64,
+    pub piece_grams: Option<f64>,
+    /// Per 100 g, per 100 ml, or per piece, in `Catalogue::currency`.
+    pub price: f64,
+    pub nutrition: Per100,
+    /// Filled in at load.
+    #[serde(skip_deserializing)]
+    pub category: String,
+    #[serde(skip_deserializing)]
+    pub subcategory: String,
+}
+
+impl Item {
+    pub fn allergens(&self) -> Vec<Allergen> {
+        self.allergens
+            .iter()
+            .filter_map(|k| Allergen::from_key(k))
+            .collect()
+    }
+
+    /// Grams in `amount` of the ingredient's unit.
+    pub fn grams(&self, amount: f64) -> f64 {
+        match self.unit {
+            Unit::G | Unit::Ml => amount,
+            Unit::Piece => amount * self.piece_grams.unwrap_or(100.0),
+        }
+    }
+
+    /// The price of `amount` of the ingredient's unit.
+    pub fn cost(&self, amount: f64) -> f64 {
+        match self.unit {
+            Unit::G | Unit::Ml => self.price * amount / 100.0,
+            Unit::Piece => self.price * amount,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Subcategory {
+    pub name: String,
+    pub ingredients: Vec<Item>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Category {
+    pub name: String,
+    pub subcategories: Vec<Subcategory>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Catalogue {
+    /// The currency of the prices.
+    pub currency: String,
+    pub categories: Vec<Category>,
+    #[serde(skip)]
+    by_name: HashMap<String, (usize, usize, usize)>,
+}
+
+static CATALOGUE: LazyLock<Catalogue> = LazyLock::new(|| {
+    let mut c: Catalogue =
+        serde_json::from_str(DATA).expect("catalogue.json is checked by a unit test");
+    for (ci, cat) in c.categories.iter_mut().enumerate() {
+        for (si, sub) in cat.subcategories.iter_mut().enumerate() {
+            for (ii, item) in sub.ingredients.iter_mut().enumerate() {
+                item.category = cat.name.clone();
+                item.subcategory = sub.name.clone();
+                c.by_name.insert(key(&item.name), (ci, si, ii));
+            }
+        }
+    }
+    c
+});
+
+/// Lowercase, accents and punctuation as typed are kept; plurals folded by `find`.
+fn key(name: &str) -> String {
+    name.trim().to_lowercase()
+}
+
+impl Catalogue {
+    pub fn get() -> &'static Catalogue {
+        &CATALOGUE
+    }
+
+    pub fn items(&self) -> impl Iterator<Item = &Item> {
+        self.categories
+            .iter()
+            .flat_map(|c| &c.subcategories)
+            .flat_map(|s| &s.ingredients)
+    }
+
+    /// The ingredient a parent named ("carrots", "Eggs", "cheddar"), if the catalogue has it.
+    pub fn find(&self, name: &str) -> Option<&Item> {
+        let k = key(name);
+        let candidates = [
+            k.clone(),
+            k.strip_suffix("es").unwrap_or(&k).to_string(),
+            k.strip_suffix('s').unwrap_or(&k).to_string(),
+            format!("{k}s"),
+            format!("{k} cheese"),
+        ];
+        candidates
+            .iter()
+            .find_map(|c| self.by_name.get(c))
+            .map(|&(c, s, i)| &self.categories[c].subcategories[s].ingredients[i])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::allergens::allergens_in_food;
+
+    const GROCERY: [&str; 15] = [
+        "Produce",
+        "Dairy",
+        "Meat & Seafood",
+        "Bakery",
+        "Frozen",
+        "Canned Goods",
+        "Dry Goods & Pasta",
+        "Snacks",
+        "Beverages",
+        "Condiments & Spices",
+        "Cleaning",
+        "Personal Care",
+        "Baby",
+        "Pet",
+        "Other",
+    ];
+
+    #[test]
+    fn the_catalogue_has_the_specs_categories_and_enough_everyday_ingredients() {
+        let c = Catalogue::get();
+        let shape: Vec<(&str, Vec<&str>)> = c
+            .categories
+            .iter()
+            .map(|c| {
+                (
+                    c.name.as_str(),
+                    c.subcategories.iter().map(|s| s.name.as_str()).collect(),
+                )
+            })
+            .collect();
+        let names: Vec<&str> = shape.iter().map(|(n, _)| *n).collect();
+        assert_eq!(
+            names,
+            [
+                "Protein",
+                "Dairy",
+                "Vegetables",
+                "Fruits",
+                "Grains",
+                "Pantry",
+                "Nuts & Seeds"
+            ]
+        );
+        assert_eq!(shape[0].1, ["Meat", "Seafood", "Plant Protein", "Eggs"]);
+        assert_eq!(
+            shape[5].1,
+            [
+                "Oils",
+                "Vinegars",
+                "Herbs & Spices",
+                "Condiments",
+                "Canned Goods",
+                "Baking"
+            ]
+        );
+        assert!(c.items().count() >= 150);
+        assert_eq!(c.currency, "GBP");
+    }
+
+    #[test]
+    fn every_item_is_well_formed_and_found_by_name() {
+        let c = Catalogue::get();
+        for item in c.items() {
+            assert!(GROCERY.contains(&item.grocery.as_str()), "{}", item.name);
+            assert_eq!(
+                item.allergens().len(),
+                item.allergens.len(),
+                "{}",
+                item.name
+            );
+            assert!(item.price > 0.0 && item.serving > 0.0, "{}", item.name);
+            assert_eq!(
+                item.piece_grams.is_some(),
+                item.unit == Unit::Piece,
+                "{}",
+                item.name
+            );
+            let n = item.nutrition;
+            assert!(n.protein + n.carbs + n.fat <= 100.0, "{}", item.name);
+            assert_eq!(c.find(&item.name).unwrap().name, item.name);
+        }
+        assert_eq!(c.find("carrots").unwrap().name, "Carrot");
+        assert_eq!(c.find("EGG").unwrap().name, "Eggs");
+        assert_eq!(c.find("cheddar").unwrap().name, "Cheddar cheese");
+        assert!(c.find("unicorn").is_none());
+    }
+
+    /// The matcher reads what models write; the catalogue knows what is in a jar. Every
+    /// allergen the matcher sees in a catalogue name must be tagged in the data.
+    #[test]
+    fn the_tags_include_everything_the_matcher_sees_in_the_names() {
+        let mut missing = Vec::new();
+        for item in Catalogue::get().items() {
+            let tagged = item.allergens();
+            for m in allergens_in_food(&item.name) {
+                if !tagged.contains(&m.allergen) {
+                    missing.push(format!(
+                        "{} / {} ({})",
+                        item.name,
+                        m.allergen.key(),
+                        m.matched
+                    ));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "not tagged: {missing:#?}");
+    }
+}

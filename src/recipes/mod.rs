@@ -1,0 +1,183 @@
+//! Recipe generation: the `RecipeGenerator` trait with its two implementations (`builtin`,
+//! offline and instant; `ollama`, a local model), the ingredient catalogue, and the screening
+//! every recipe passes before anyone sees it. Generation runs as a job (see `jobs::generation`).
+
+pub mod builtin;
+pub mod catalogue;
+pub mod normalise;
+pub mod ollama;
+
+use std::sync::Arc;
+
+use futures_util::future::BoxFuture;
+
+use crate::domain::recipe::{GenerateRequest, RecipeContent};
+use crate::domain::recipe_guard::{Guard, Withheld};
+use catalogue::Catalogue;
+
+/// How far a generation has come: characters of answer received, of about how many.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Progress {
+    pub received: usize,
+    pub expected: usize,
+}
+
+impl Progress {
+    /// 0 to 99 while running: the last percent is for checking the answer.
+    pub fn percent(self) -> u8 {
+        if self.expected == 0 {
+            return 0;
+        }
+        ((self.received * 100 / self.expected).min(99)) as u8
+    }
+}
+
+/// What a generator made: the recipes that passed the guard, those withheld and why, and
+/// notes for the parent (ingredients left out, restrictions that could not be checked).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Outcome {
+    pub recipes: Vec<RecipeContent>,
+    pub withheld: Vec<Withheld>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GenerateError {
+    /// The configured model is not installed on the Ollama server.
+    #[error("the model {model} is not installed on the Ollama server")]
+    ModelMissing { model: String },
+    /// Nothing answers at the Ollama address, or the connection broke.
+    #[error("the Ollama server cannot be reached: {detail}")]
+    Unreachable { detail: String },
+    #[error("no answer within {secs} seconds")]
+    Timeout { secs: u64 },
+    /// The model answered, but not with recipes we can use.
+    #[error("unusable answer: {detail}")]
+    Unusable { detail: String },
+    /// Every recipe broke a rule (also after asking again).
+    #[error("every recipe was withheld")]
+    AllWithheld { withheld: Vec<Withheld> },
+    /// The ingredients make no dish (only seasonings, or all ruled out).
+    #[error("no recipe from these ingredients")]
+    NothingToMake { notes: Vec<String> },
+}
+
+impl GenerateError {
+    /// The generator cannot work at all right now (503), rather than this one request failing.
+    pub fn is_unavailable(&self) -> bool {
+        matches!(
+            self,
+            GenerateError::ModelMissing { .. } | GenerateError::Unreachable { .. }
+        )
+    }
+}
+
+/// Whether the generator can work, for `/api/health` and before a job is queued.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Status {
+    Ok,
+    Unavailable(GenerateError),
+}
+
+pub type ProgressFn<'a> = &'a (dyn Fn(Progress) + Send + Sync);
+
+/// A source of recipes. Every implementation screens its recipes with `screen` before
+/// returning them; the job runner checks again.
+pub trait RecipeGenerator: Send + Sync {
+    /// `builtin` or `ollama`.
+    fn name(&self) -> &'static str;
+
+    fn generate<'a>(
+        &'a self,
+        request: &'a GenerateRequest,
+        guard: &'a Guard,
+        progress: ProgressFn<'a>,
+    ) -> BoxFuture<'a, Result<Outcome, GenerateError>>;
+
+    fn status(&self) -> BoxFuture<'_, Status>;
+}
+
+/// Splits recipes into those that pass the guard and those withheld. Beyond the words, an
+/// ingredient the catalogue knows is checked against its allergen tags (ketchup's celery).
+pub fn screen(guard: &Guard, recipes: Vec<RecipeContent>) -> (Vec<RecipeContent>, Vec<Withheld>) {
+    let (kept, mut withheld) = guard.split(recipes);
+    let banned = guard.allergens();
+    if banned.is_empty() {
+        return (kept, withheld);
+    }
+    let catalogue = Catalogue::get();
+    let mut passed = Vec::new();
+    for recipe in kept {
+        let reasons: Vec<String> = recipe
+            .ingredients
+            .iter()
+            .filter_map(|i| {
+                let item = catalogue.find(&i.name)?;
+                let hit = item.allergens().into_iter().find(|a| banned.contains(a))?;
+                Some(format!(
+                    "{} contains {}",
+                    i.name,
+                    hit.label().to_lowercase()
+                ))
+            })
+            .collect();
+        if reasons.is_empty() {
+            passed.push(recipe);
+        } else {
+            withheld.push(Withheld {
+                title: recipe.title.clone(),
+                reasons,
+            });
+        }
+    }
+    (passed, withheld)
+}
+
+/// The generator the settings name.
+pub fn from_settings(
+    settings: &crate::config::RecipeSettings,
+    currency: &str,
+) -> Arc<dyn RecipeGenerator> {
+    match settings.generator {
+        crate::config::GeneratorKind::Builtin => Arc::new(builtin::Builtin::new(currency)),
+        crate::config::GeneratorKind::Ollama => Arc::new(ollama::OllamaGenerator::new(
+            &settings.ollama_url,
+            &settings.ollama_model,
+            std::time::Duration::from_secs(settings.timeout_secs),
+            currency,
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::recipe::tests::content;
+
+    #[test]
+    fn screening_reads_catalogue_tags_the_words_do_not_show() {
+        let guard = Guard::new(&["celery".into()], &[]);
+        let ketchup = content("Chicken dippers", &["Chicken breast", "Tomato ketchup"]);
+        let plain = content("Chicken and rice", &["Chicken breast", "White rice"]);
+        let (kept, withheld) = screen(&guard, vec![ketchup, plain.clone()]);
+        assert_eq!(kept, vec![plain]);
+        assert_eq!(withheld[0].reasons, ["Tomato ketchup contains celery"]);
+    }
+
+    #[test]
+    fn progress_never_claims_done_before_the_answer_is_checked() {
+        let p = Progress {
+            received: 5000,
+            expected: 1000,
+        };
+        assert_eq!(p.percent(), 99);
+        assert_eq!(
+            Progress {
+                received: 250,
+                expected: 1000
+            }
+            .percent(),
+            25
+        );
+    }
+}
