@@ -90,6 +90,12 @@ pub async fn serve(
 
     let housekeeping = crate::service::housekeeping::spawn(app.clone());
     let jobs = crate::jobs::spawn(app.store.clone(), app.jobs_wake.clone());
+    match app.generation.recover().await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(jobs = n, "recipe jobs queued again after a restart"),
+        Err(e) => tracing::error!(error = %e, "unfinished recipe jobs could not be read"),
+    }
+    let generation = app.generation.clone().spawn();
     tracing::info!(address = %addr, data_dir = %app.store.dir().display(), "highchair is listening");
     let lan = addr
         .ip()
@@ -104,7 +110,7 @@ pub async fn serve(
     let _ = stop_admin.send(());
     let _ = admin.await;
     let _ = std::fs::remove_file(&socket_path);
-    for task in [housekeeping, jobs] {
+    for task in [housekeeping, jobs, generation] {
         task.abort();
         let _ = task.await;
     }

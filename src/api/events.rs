@@ -37,6 +37,8 @@ pub enum EventKind {
     Profile,
     /// The family's members or invite links.
     Family,
+    /// A saved recipe.
+    Recipe,
     /// Reload everything of the family: changes were missed.
     Resync,
     /// First event of a stream: the revision it starts at.
@@ -66,6 +68,7 @@ impl From<FamilyChange> for FeedEvent {
                 Kind::Media => EventKind::Media,
                 Kind::Profile => EventKind::Profile,
                 Kind::Family => EventKind::Family,
+                Kind::Recipe => EventKind::Recipe,
             },
             id: Some(c.id.to_string()),
             revision: c.revision,
@@ -80,6 +83,7 @@ fn kind_name(kind: EventKind) -> &'static str {
         EventKind::Media => "media",
         EventKind::Profile => "profile",
         EventKind::Family => "family",
+        EventKind::Recipe => "recipe",
         EventKind::Resync => "resync",
         EventKind::Ready => "ready",
         EventKind::Superseded => "superseded",

@@ -8,6 +8,7 @@ use super::ApiTags;
 use crate::app::App;
 
 #[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
 pub struct Health {
     /// `ok`, or `degraded` when the store cannot be read.
     pub status: String,
@@ -16,6 +17,11 @@ pub struct Health {
     pub store: String,
     /// The configured recipe generator: `builtin` or `ollama`.
     pub generator: String,
+    /// `ok`, or `unavailable` when the generator cannot make recipes (Ollama unreachable, or
+    /// its model not installed); `generatorMessage` says which.
+    pub generator_status: String,
+    #[oai(nullable)]
+    pub generator_message: Option<String>,
     /// `ok`, or `low` when the data directory's disk has less free space than
     /// `min_free_disk_mb` (photo uploads are refused; status is `degraded`).
     pub disk: String,
@@ -44,6 +50,11 @@ impl HealthApi {
             .store
             .free_space()
             .is_some_and(|free| free < app.settings.limits.min_free_disk_bytes());
+        let (generator_status, generator_message) =
+            match crate::service::recipes::generator_status(&app).await {
+                crate::recipes::Status::Ok => ("ok", None),
+                crate::recipes::Status::Unavailable(e) => ("unavailable", Some(e.to_string())),
+            };
         let health = Health {
             status: if store_ok && !disk_low {
                 "ok"
@@ -54,6 +65,8 @@ impl HealthApi {
             version: env!("CARGO_PKG_VERSION").into(),
             store: if store_ok { "ok" } else { "error" }.into(),
             generator: app.settings.recipes.generator.to_string(),
+            generator_status: generator_status.into(),
+            generator_message,
             disk: if disk_low { "low" } else { "ok" }.into(),
         };
         if store_ok {

@@ -8,10 +8,12 @@ pub mod error;
 pub mod events;
 pub mod family;
 pub mod health;
+pub mod ingredients;
 pub mod json;
 pub mod meals;
 pub mod media;
 pub mod profile;
+pub mod recipes;
 pub mod session;
 pub mod site;
 
@@ -38,6 +40,8 @@ pub enum ApiTags {
     Meals,
     /// Photos.
     Media,
+    /// The ingredient catalogue, recipe generation and saved recipes.
+    Recipes,
     /// The family's change feed.
     Events,
 }
@@ -52,6 +56,8 @@ pub type Apis = (
     children::ChildrenApi,
     meals::MealsApi,
     media::MediaApi,
+    ingredients::IngredientsApi,
+    recipes::RecipesApi,
     events::EventsApi,
 );
 

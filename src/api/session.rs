@@ -37,6 +37,23 @@ pub fn device_cookie(value: &str, secure: bool) -> String {
     )
 }
 
+/// The anonymous recipe-job cookie: lets a visitor who is not signed in follow the jobs they
+/// started. Sent only to `/api/recipes`; lives as long as a job.
+pub const JOB_COOKIE: &str = "highchair_jobs";
+
+pub fn job_cookie(value: &str, secure: bool) -> String {
+    let secure = if secure { "; Secure" } else { "" };
+    let max_age = crate::service::recipes::JOB_TTL.num_seconds();
+    format!(
+        "{JOB_COOKIE}={value}; Path=/api/recipes; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}"
+    )
+}
+
+/// The job cookie a request carries, if any.
+pub fn job_cookie_of(req: &Request) -> Option<&str> {
+    cookie_of(req, JOB_COOKIE)
+}
+
 /// The device cookie a request carries, if any.
 pub fn device_cookie_of(req: &Request) -> Option<&str> {
     cookie_of(req, crate::auth::device::DEVICE_COOKIE)

@@ -21,6 +21,8 @@ pub enum Kind {
     Profile,
     /// The family's members and adult invites.
     Family,
+    /// A saved recipe.
+    Recipe,
 }
 
 impl Kind {
@@ -31,6 +33,7 @@ impl Kind {
             Kind::Media => "media",
             Kind::Profile => "profile",
             Kind::Family => "family",
+            Kind::Recipe => "recipe",
         }
     }
 }

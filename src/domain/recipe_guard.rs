@@ -15,7 +15,7 @@ enum Origin {
 }
 
 /// A recipe that was not shown, and why ("Satay sauce contains peanuts (satay)").
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Withheld {
     pub title: String,
     pub reasons: Vec<String>,

@@ -3,6 +3,8 @@
 //! through them in bounded batches, oldest first, and at start picks up whatever a crash or
 //! stop left unfinished.
 
+pub mod generation;
+
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -54,7 +54,16 @@ pub async fn run_once(app: &Services) {
             tracing::error!(error = %e, "purging unused uploads failed");
             0
         });
+    let recipe_jobs = app
+        .store
+        .generations
+        .purge_before(now - super::recipes::JOB_TTL)
+        .unwrap_or_else(|e| {
+            tracing::error!(error = %e, "purging old recipe jobs failed");
+            0
+        });
     tracing::debug!(
+        recipe_jobs,
         limits,
         sessions,
         links,

@@ -11,6 +11,7 @@ pub mod housekeeping;
 pub mod meals;
 pub mod page_cache;
 pub mod photos;
+pub mod recipes;
 pub mod sessions;
 
 use std::sync::Arc;
@@ -24,6 +25,7 @@ use crate::auth::{AttemptLimiter, Hasher};
 use crate::config::Settings;
 use crate::domain::change::Change;
 use crate::events::Feed;
+use crate::jobs::generation::Lane;
 use crate::media::Images;
 use crate::store::{OpenError, Store};
 
@@ -62,6 +64,9 @@ pub struct Limits {
     pub upload_guest: AttemptLimiter,
     pub guest_ip: AttemptLimiter,
     pub forgot_ip: AttemptLimiter,
+    /// Recipe generation by visitors who are not signed in, per client IP, and by families.
+    pub recipes_ip: AttemptLimiter,
+    pub recipes_family: AttemptLimiter,
 }
 
 impl Limits {
@@ -85,6 +90,8 @@ impl Limits {
             upload_guest: limit("upload-guest", limits.guest_uploads_per_hour, 60),
             guest_ip: limit("guest-ip", 10, 60),
             forgot_ip: limit("forgot-ip", 5, 60),
+            recipes_ip: limit("recipes-ip", 10, 60),
+            recipes_family: limit("recipes-family", 60, 60),
         }
     }
 }
@@ -103,6 +110,10 @@ pub struct Services {
     pub jobs_wake: Arc<Notify>,
     /// List answers by family revision.
     pub pages: page_cache::PageCache,
+    /// Recipe generation jobs, one at a time.
+    pub generation: Arc<Lane>,
+    /// The generator's last status check (see `recipes::generator_status`).
+    pub generator_status: tokio::sync::Mutex<Option<(Instant, crate::recipes::Status)>>,
     pub started: Instant,
 }
 
@@ -134,6 +145,10 @@ impl Services {
                     })?,
             );
         let images = Images::new(settings.limits.image_memory_mb);
+        let generation = Lane::new(
+            store.clone(),
+            crate::recipes::from_settings(&settings.recipes, &settings.money.currency),
+        );
         Ok(Services {
             limits: Limits::new(&store, &settings.limits),
             device_key,
@@ -144,6 +159,8 @@ impl Services {
             images,
             jobs_wake,
             pages: page_cache::PageCache::default(),
+            generation,
+            generator_status: tokio::sync::Mutex::new(None),
             started: Instant::now(),
         })
     }

@@ -49,8 +49,9 @@ pub(crate) fn enqueue(tx: &Tx<'_>, job: JobKind) -> TxResult<JobId> {
 }
 
 /// Trees whose keys start with the family id.
-const FAMILY_TREES: [TreeId; 7] = [
+const FAMILY_TREES: [TreeId; 8] = [
     TreeId::FamilyInvites,
+    TreeId::Recipes,
     TreeId::MealsByTime,
     TreeId::MealsByChild,
     TreeId::Meals,

@@ -9,6 +9,7 @@ pub mod children;
 mod codec;
 pub mod contact_messages;
 mod flusher;
+pub mod generations;
 pub mod invites;
 pub mod jobs;
 pub mod keys;
@@ -17,6 +18,7 @@ pub mod media;
 mod migrate;
 mod permissions;
 pub mod rate_limits;
+pub mod recipes;
 pub mod reset_tokens;
 pub mod sessions;
 pub mod users;
@@ -30,11 +32,13 @@ use std::sync::Arc;
 pub use children::Children;
 pub use codec::Record;
 pub use contact_messages::ContactMessages;
+pub use generations::Generations;
 pub use invites::Invites;
 pub use jobs::{Job, JobKind, Jobs};
 pub use meals::Meals;
 pub use media::Media;
 pub use rate_limits::RateLimits;
+pub use recipes::Recipes;
 pub use reset_tokens::ResetTokens;
 pub use sessions::Sessions;
 pub use users::Users;
@@ -92,6 +96,8 @@ pub struct Store {
     pub meals: Meals,
     pub media: Media,
     pub jobs: Jobs,
+    pub recipes: Recipes,
+    pub generations: Generations,
 }
 
 impl Store {
@@ -181,6 +187,8 @@ impl Store {
             meals: Meals::new(core.clone()),
             media: Media::new(core.clone()),
             jobs: Jobs::new(core.clone()),
+            recipes: Recipes::new(core.clone()),
+            generations: Generations::new(core.clone()),
             core,
             dir,
             _lock: lock,

@@ -40,10 +40,12 @@ pub(crate) enum TreeId {
     UsersByFamily,
     FamilyInvites,
     InviteTokens,
+    Recipes,
+    Generations,
 }
 
 impl TreeId {
-    pub(crate) const ALL: [TreeId; 16] = [
+    pub(crate) const ALL: [TreeId; 18] = [
         TreeId::Users,
         TreeId::UsersByEmail,
         TreeId::Sessions,
@@ -60,6 +62,8 @@ impl TreeId {
         TreeId::UsersByFamily,
         TreeId::FamilyInvites,
         TreeId::InviteTokens,
+        TreeId::Recipes,
+        TreeId::Generations,
     ];
 
     pub(crate) fn name(self) -> &'static str {
@@ -80,6 +84,8 @@ impl TreeId {
             TreeId::UsersByFamily => "users_by_family",
             TreeId::FamilyInvites => "family_invites",
             TreeId::InviteTokens => "invite_tokens",
+            TreeId::Recipes => "recipes",
+            TreeId::Generations => "generations",
         }
     }
 }

@@ -105,6 +105,14 @@ MATRIX = {
         "size": [None, "thumb", "medium", "full"],
         "If-None-Match": [None, Src("etag", fn=media_etag)],
     },
+    "GET /api/recipes/{id}": {"kind": "owner", "id": [Src("recipe")]},
+    "DELETE /api/recipes/{id}": {"kind": "owner", "id": [Src("recipe")]},
+    "POST /api/recipes/{id}/log-meal": {"kind": "owner", "id": [Src("recipe")],
+                                        "body_refs": {"childId": [Src("child")]}},
+    # A job belongs to whoever started it, signed in or not: a signed-out caller gets 404
+    # (the job is not theirs), which the owner kind allows.
+    "GET /api/recipes/jobs/{id}": {"kind": "owner", "id": [Src("job")]},
+    "GET /api/recipes/jobs/{id}/events": {"kind": "owner", "id": [Src("job")]},
     "GET /api/auth/reset-password/{token}": {
         "kind": "capability",
         "token": [Src("user"), Src("email"), Src("child"), Src("family_token_guess")],
@@ -154,6 +162,10 @@ NO_PARAM_OPS = {
         "If-None-Match": [None, Src("meals_etag"), "*"],
     },
     "GET /api/events": {"kind": "sse", "Last-Event-ID": [None, "0"]},
+    "GET /api/ingredients": {"kind": "scan"},
+    "GET /api/recipes": {"kind": "scan"},
+    "POST /api/recipes": {"kind": "own"},
+    "POST /api/recipes/generate": {"kind": "own"},
     "POST /api/meals": {
         "kind": "refs",
         "body_refs": {"childId": [Src("child")], "photo": [Src("spare"), Src("photo"), Src("avatar")]},
@@ -191,6 +203,9 @@ BODY_VALUES = {
     "allergies": [],
     "dietaryRestrictions": [],
     "birthMonth": DROP,
+    "difficulty": DROP,
+    "eatenAt": DROP,
+    "instructions": ["Stir it well."],
     "password": "matrix probe password 9",
     "firstName": "Mallory",
     "lastName": "Probe",
@@ -679,6 +694,15 @@ class Matrix:
         # A second adult in A's family, and an open invite link (its token never leaves A).
         A["member"] = self.partner(a, "Ottoline Quistgaard", "ottoline.quistgaard@matrix.test")
         A["invite"] = a.json("POST", "/api/family/invites", {}, expect=201)["id"]
+        # A saved recipe and a generation job.
+        recipe = a.json("POST", "/api/recipes", {"source": "own", "title": "Quistgaard hotpot",
+                                                 "ingredients": [{"name": "Tamarillo",
+                                                                  "quantity": "2"}],
+                                                 "instructions": ["Aurelio stirs the pot."]},
+                        expect=201)
+        A["recipe"] = recipe["id"]
+        A["job"] = a.json("POST", "/api/recipes/generate",
+                          {"ingredients": ["Kohlrabi", "Salsify"]}, expect=202)["jobId"]
         # A change after the others' feeds are running: must not reach them.
         a.json("PUT", f"/api/children/{A['child']}", {"name": "Zephyrine Quistgaard", "age": 5,
                                                         "allergies": ["Tamarind"],
@@ -693,6 +717,7 @@ class Matrix:
                          ("Quistgaard", "A.last name / child name"), ("Aurelio", "A.first name"),
                          ("Zephyrine", "A.child name"), ("Tamarind", "A.child allergy"),
                          ("Tamarillo", "A.meal food"), ("Kohlrabi", "A.meal food"),
+                         (A["recipe"], "A.recipe"), (A["job"], "A.job"),
                          ("aurelio-note", "A.meal notes"), ("aurelio contact", "A.contact text")]:
             self.add_secret(v, label)
         for i, m in enumerate(A["meals"]):
@@ -715,6 +740,13 @@ class Matrix:
                         expect=201, what=f"own meal of {name}")
             own["meal"] = ml["id"]
             own["meals_etag"] = None
+            own["recipe"] = c.json("POST", "/api/recipes",
+                                   {"source": "own", "title": f"{name} stew",
+                                    "ingredients": [{"name": "Rice", "quantity": "1 cup"}],
+                                    "instructions": ["Simmer."]},
+                                   expect=201, what=f"own recipe of {name}")["id"]
+            own["job"] = c.json("POST", "/api/recipes/generate", {"ingredients": ["Rice"]},
+                                expect=202, what=f"own job of {name}")["jobId"]
             if name != "guest":
                 own["invite"] = c.json("POST", "/api/family/invites", {}, expect=201)["id"]
                 own["member"] = self.partner(c, f"{name} partner", f"{name}.partner@matrix.test")

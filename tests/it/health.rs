@@ -66,6 +66,15 @@ const ROUTES: &[(&str, &str)] = &[
     ("delete", "/meals/{id}"),
     ("post", "/media"),
     ("get", "/media/{id}"),
+    ("get", "/ingredients"),
+    ("post", "/recipes/generate"),
+    ("get", "/recipes/jobs/{id}"),
+    ("get", "/recipes/jobs/{id}/events"),
+    ("get", "/recipes"),
+    ("post", "/recipes"),
+    ("get", "/recipes/{id}"),
+    ("delete", "/recipes/{id}"),
+    ("post", "/recipes/{id}/log-meal"),
     ("get", "/events"),
 ];
 

@@ -1,6 +1,8 @@
 //! Integration tests: the real app on 127.0.0.1, port 0, a temporary data directory, real HTTP.
 //! One test binary with modules keeps build time down.
 
+#[path = "../support/fake_ollama.rs"]
+mod fake_ollama;
 mod harness;
 
 mod accounts;
@@ -18,6 +20,7 @@ mod isolation;
 mod meals;
 mod photos;
 mod races;
+mod recipes;
 mod signin;
 mod sites;
 mod spa;

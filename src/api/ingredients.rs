@@ -1,0 +1,141 @@
+//! `GET /api/ingredients`: the built-in ingredient catalogue for the recipe form's picker.
+
+use std::sync::LazyLock;
+
+use poem_openapi::{ApiResponse, Object, OpenApi};
+
+use super::ApiTags;
+use super::json::JsonBytes;
+use crate::recipes::catalogue::{Catalogue, Item, Unit};
+
+/// Nutrition per 100 g (or 100 ml).
+#[derive(Debug, Object, serde::Serialize)]
+pub struct Per100Dto {
+    pub calories: f64,
+    pub protein: f64,
+    pub carbs: f64,
+    pub fat: f64,
+}
+
+#[derive(Debug, Object, serde::Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct IngredientDto {
+    pub name: String,
+    /// Of the 14 UK/EU allergens: celery, gluten, crustaceans, eggs, fish, lupin, milk,
+    /// molluscs, mustard, tree_nuts, peanuts, sesame, soya, sulphites.
+    pub allergens: Vec<String>,
+    /// The grocery list category it is shopped under.
+    pub grocery_category: String,
+    /// `g`, `ml` or `piece`.
+    pub unit: String,
+    /// A typical price per 100 g, per 100 ml, or per piece, in `currency`.
+    pub price: f64,
+    pub nutrition: Per100Dto,
+}
+
+#[derive(Debug, Object, serde::Serialize)]
+pub struct SubcategoryDto {
+    pub name: String,
+    pub ingredients: Vec<IngredientDto>,
+}
+
+#[derive(Debug, Object, serde::Serialize)]
+pub struct CategoryDto {
+    pub name: String,
+    pub subcategories: Vec<SubcategoryDto>,
+}
+
+#[derive(Debug, Object, serde::Serialize)]
+pub struct IngredientCatalogue {
+    /// The server's configured currency; prices are typical UK prices.
+    pub currency: String,
+    pub categories: Vec<CategoryDto>,
+}
+
+fn ingredient(item: &Item) -> IngredientDto {
+    IngredientDto {
+        name: item.name.clone(),
+        allergens: item.allergens.clone(),
+        grocery_category: item.grocery.clone(),
+        unit: match item.unit {
+            Unit::G => "g",
+            Unit::Ml => "ml",
+            Unit::Piece => "piece",
+        }
+        .into(),
+        price: item.price,
+        nutrition: Per100Dto {
+            calories: item.nutrition.calories,
+            protein: item.nutrition.protein,
+            carbs: item.nutrition.carbs,
+            fat: item.nutrition.fat,
+        },
+    }
+}
+
+/// The catalogue never changes while the server runs: serialised once per currency.
+fn render(currency: &str) -> Vec<u8> {
+    let c = Catalogue::get();
+    let dto = IngredientCatalogue {
+        currency: currency.to_string(),
+        categories: c
+            .categories
+            .iter()
+            .map(|cat| CategoryDto {
+                name: cat.name.clone(),
+                subcategories: cat
+                    .subcategories
+                    .iter()
+                    .map(|s| SubcategoryDto {
+                        name: s.name.clone(),
+                        ingredients: s.ingredients.iter().map(ingredient).collect(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+    };
+    serde_json::to_vec(&dto).unwrap_or_default()
+}
+
+/// The rendered catalogue and the currency it was rendered for.
+type Rendered = Option<(String, std::sync::Arc<[u8]>)>;
+
+static RENDERED: LazyLock<std::sync::Mutex<Rendered>> =
+    LazyLock::new(|| std::sync::Mutex::new(None));
+
+#[derive(ApiResponse)]
+pub enum CatalogueResponse {
+    #[oai(status = 200)]
+    Ok(
+        JsonBytes<IngredientCatalogue>,
+        #[oai(header = "Cache-Control")] String,
+    ),
+}
+
+#[derive(Default)]
+pub struct IngredientsApi;
+
+#[OpenApi(tag = "ApiTags::Recipes")]
+impl IngredientsApi {
+    /// The built-in ingredient catalogue: categories, subcategories and ingredients with their
+    /// allergens, grocery category, typical price and nutrition per 100 g.
+    #[oai(
+        path = "/ingredients",
+        method = "get",
+        operation_id = "listIngredients"
+    )]
+    async fn list(&self, app: poem::web::Data<&crate::app::App>) -> CatalogueResponse {
+        let currency = &app.settings.money.currency;
+        let mut slot = RENDERED.lock().unwrap_or_else(|p| p.into_inner());
+        let bytes = match slot.as_ref() {
+            Some((c, bytes)) if c == currency => bytes.clone(),
+            _ => {
+                let bytes: std::sync::Arc<[u8]> = render(currency).into();
+                *slot = Some((currency.clone(), bytes.clone()));
+                bytes
+            }
+        };
+        CatalogueResponse::Ok(JsonBytes::new(bytes), "public, max-age=3600".into())
+    }
+}
