@@ -10,7 +10,6 @@ export type RouteName = keyof typeof routes;
 
 /** Links to screens that later work adds. Until then they show the not-found page. */
 export const plannedRoutes = {
-  recipes: '/recipes',
   groceryList: '/grocery-list',
 } as const;
 

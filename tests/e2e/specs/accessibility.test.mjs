@@ -52,6 +52,17 @@ const PUBLIC_SCREENS = [
       await page.getByText('Name must be at least 2 characters').waitFor();
     },
   },
+  { route: 'recipes', name: 'recipes, signed out', path: '/recipes', heading: 'Chef-Quality Recipes', ready: (page) => page.getByRole('button', { name: 'Chicken breast' }).waitFor() },
+  {
+    route: 'recipes',
+    name: 'my recipes, signed out',
+    path: '/recipes',
+    heading: 'Chef-Quality Recipes',
+    act: async (page) => {
+      await page.getByRole('tab', { name: 'My Recipes' }).click();
+      await page.getByText('Sign in to save your favorite recipes!').waitFor();
+    },
+  },
   { route: 'login', name: 'log in', path: '/login', heading: 'Log In' },
   {
     route: 'login',
@@ -132,6 +143,28 @@ const FAMILY_SCREENS = [
     },
   },
   { route: 'children', name: 'children', path: '/children', heading: 'Children', ready: (page) => card(page, 'Emma').waitFor() },
+  {
+    route: 'recipes',
+    name: 'recipes, generated (carousel)',
+    path: '/recipes',
+    heading: 'Chef-Quality Recipes',
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Chicken breast' }).click();
+      await page.getByRole('button', { name: 'Generate Recipes' }).click();
+      await page.getByText('Option 1 of 3').waitFor();
+    },
+  },
+  {
+    route: 'recipes',
+    name: 'my recipes',
+    path: '/recipes',
+    heading: 'Chef-Quality Recipes',
+    act: async (page) => {
+      await page.getByRole('tab', { name: 'My Recipes' }).click();
+      await page.getByRole('link', { name: 'View Recipe' }).first().waitFor();
+    },
+  },
+  { route: 'recipe', name: 'a saved recipe', path: (data) => `/recipes/${data.recipe}`, heading: 'Sunday Lentil Soup' },
   {
     route: 'childFoods',
     name: 'food history',
@@ -233,7 +266,7 @@ const FAMILY_SCREENS = [
       await dialog(page, 'Delete meal').waitFor();
     },
   },
-  { name: 'not found, signed in (a planned page)', path: '/recipes', heading: 'Oops! Page not found' },
+  { name: 'not found, signed in (a planned page)', path: '/grocery-list', heading: 'Oops! Page not found' },
   { name: 'menu, signed in', path: '/dashboard', heading: 'Welcome back, Amira!', phoneOnly: true, act: openMenu },
 ];
 
@@ -308,6 +341,14 @@ async function seed() {
   data.noah = noah.id;
   data.emma = emma.id;
   data.joinPath = new URL((await post(request, `${api}/family/invites`, {})).url).pathname;
+  data.recipe = (await post(request, `${api}/recipes`, {
+    source: 'own',
+    title: 'Sunday Lentil Soup',
+    description: 'Our family soup.',
+    ingredients: [{ name: 'Red lentils', quantity: '200 g' }, { name: 'Carrot', quantity: '2' }],
+    instructions: ['Rinse the lentils.', 'Simmer with the carrots for 20 minutes.'],
+    preparationTime: 10,
+  })).id;
   const media = await request.post(`${api}/media`, { multipart: { file: await photo(page) } });
   assert.ok(media.ok(), await media.text());
   await post(request, `${api}/meals`, { childId: emma.id, mealType: 'Lunch', foods: ['Pasta', 'Peas'], portion: 'half', mood: 'happy', feedback: 'loved', notes: 'Ate slowly', photo: (await media.json()).id });

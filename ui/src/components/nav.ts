@@ -3,7 +3,7 @@ import { plannedRoutes, routes } from '../routes';
 /** The feature links shown in the header and the mobile menu. */
 export const featureLinks = [
   { to: routes.mealTracker, label: 'Meal Tracker' },
-  { to: plannedRoutes.recipes, label: 'Recipes' },
+  { to: routes.recipes, label: 'Recipes' },
   { to: plannedRoutes.groceryList, label: 'Grocery List' },
 ] as const;
 

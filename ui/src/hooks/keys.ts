@@ -22,6 +22,11 @@ export const keys = keyFactories({
   deletePreview: (childId: string) => ['deletePreview', childId] as const,
   /** A meal list's first page; useSWRInfinite stores the list under `$inf$` + this key. */
   meals: (childId: string | null, limit: number) => ['meals', childId ?? 'all', limit] as const,
+  /** The built-in ingredient catalogue (the same for everyone). */
+  ingredients: () => ['ingredients'] as const,
+  /** The family's saved recipes, and one of them. */
+  recipes: () => ['recipes'] as const,
+  recipe: (id: string) => ['recipe', id] as const,
 });
 
 export type Noun = keyof typeof keys;
@@ -35,4 +40,6 @@ export const FAMILY_NOUNS = [
   'child',
   'meals',
   'foods',
+  'recipes',
+  'recipe',
 ] as const satisfies Noun[];

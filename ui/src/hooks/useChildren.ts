@@ -8,9 +8,14 @@ import { useRevalidate } from './revalidate';
 export type Child = Schemas['ChildDto'];
 export type ChildInput = Schemas['ChildRequest'];
 
-/** The family's children, by name. Failures keep an empty list (spec section 8). */
-export function useChildren() {
-  return useSWR(keys.children(), () => unwrap(api.GET('/children'), 'Error fetching children'));
+/**
+ * The family's children, by name. Failures keep an empty list (spec section 8). Nothing is
+ * fetched when `enabled` is false (a public screen seen by a visitor).
+ */
+export function useChildren(enabled = true) {
+  return useSWR(enabled ? keys.children() : null, () =>
+    unwrap(api.GET('/children'), 'Error fetching children'),
+  );
 }
 
 export type FoodHistory = Schemas['FoodHistoryDto'];

@@ -76,7 +76,17 @@ describe('the keys each event makes stale', () => {
     expect(staleAfter(change('media'))).toEqual([]);
     expect(staleAfter(change('profile'))).toEqual(['session', 'family']);
     expect(staleAfter(change('family'))).toEqual(['family']);
-    expect(RESYNC).toEqual(['session', 'family', 'children', 'child', 'meals', 'foods']);
+    expect(staleAfter(change('recipe'))).toEqual(['recipes', keys.recipe('x1')]);
+    expect(RESYNC).toEqual([
+      'session',
+      'family',
+      'children',
+      'child',
+      'meals',
+      'foods',
+      'recipes',
+      'recipe',
+    ]);
   });
 
   it('reads change data and ignores what it does not know', () => {

@@ -9,7 +9,7 @@ export const EVENTS_URL = '/api/events';
 
 /** `event: change`: one record of the family was written. */
 export interface FamilyChange {
-  kind: 'child' | 'meal' | 'media' | 'profile' | 'family';
+  kind: 'child' | 'meal' | 'media' | 'profile' | 'family' | 'recipe';
   id: string;
   revision: number;
 }
@@ -20,6 +20,7 @@ const KINDS: readonly string[] = [
   'media',
   'profile',
   'family',
+  'recipe',
 ] satisfies FamilyChange['kind'][];
 
 /** A change event's data, or null when it is not one this UI knows. */
@@ -58,6 +59,8 @@ export function staleAfter(change: FamilyChange): Target[] {
     // Someone joined, left or was removed, or an invite link was made or used.
     case 'family':
       return ['family'];
+    case 'recipe':
+      return ['recipes', keys.recipe(change.id)];
   }
 }
 

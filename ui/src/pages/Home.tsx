@@ -14,7 +14,7 @@ import { plannedRoutes, routes } from '../routes';
 
 export const featureCards = [
   {
-    to: plannedRoutes.recipes,
+    to: routes.recipes,
     title: 'Recipe Generator',
     text: 'Turn the ingredients you have into child-friendly recipes.',
     icon: ChefHat,

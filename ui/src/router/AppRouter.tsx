@@ -38,6 +38,9 @@ const pages: Record<RouteName, { page: Page; owner?: true }> = {
   children: { page: lazy(() => import('../pages/Children')), owner: true },
   childFoods: { page: lazy(() => import('../pages/FoodHistory')), owner: true },
   mealTracker: { page: lazy(() => import('../pages/MealTracker')), owner: true },
+  // Public: visitors may generate recipes (spec section 6); saving asks them to sign in.
+  recipes: { page: lazy(() => import('../pages/Recipes')) },
+  recipe: { page: lazy(() => import('../pages/RecipeView')), owner: true },
 };
 
 export function AppRouter() {

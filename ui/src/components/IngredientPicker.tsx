@@ -1,0 +1,117 @@
+import { Check, Search } from 'lucide-react';
+import { useMemo, useState } from 'react';
+
+import type { Catalogue } from '../hooks/useRecipes';
+
+interface IngredientPickerProps {
+  catalogue: Catalogue | undefined;
+  selected: string[];
+  onChange: (selected: string[]) => void;
+  disabled?: boolean;
+}
+
+/** Ingredients by category and subcategory, with a search; chosen ones are listed on top. */
+export function IngredientPicker({
+  catalogue,
+  selected,
+  onChange,
+  disabled,
+}: IngredientPickerProps) {
+  const [query, setQuery] = useState('');
+  const [category, setCategory] = useState(0);
+  const q = query.trim().toLowerCase();
+  const toggle = (name: string) =>
+    onChange(selected.includes(name) ? selected.filter((s) => s !== name) : [...selected, name]);
+
+  const groups = useMemo(() => {
+    if (!catalogue) return [];
+    const cats = q ? catalogue.categories : catalogue.categories.slice(category, category + 1);
+    return cats.flatMap((c) =>
+      c.subcategories
+        .map((s) => ({
+          title: q ? `${c.name} · ${s.name}` : s.name,
+          items: s.ingredients.filter((i) => !q || i.name.toLowerCase().includes(q)),
+        }))
+        .filter((s) => s.items.length > 0),
+    );
+  }, [catalogue, category, q]);
+
+  if (!catalogue) {
+    return <div className="skeleton h-48 w-full" aria-label="Loading ingredients" />;
+  }
+  return (
+    <fieldset disabled={disabled} className="space-y-3">
+      <legend className="mb-1 font-medium">Ingredients you have</legend>
+      {selected.length > 0 ? (
+        <ul className="flex flex-wrap gap-2" aria-label="Chosen ingredients">
+          {selected.map((name) => (
+            <li key={name}>
+              <button
+                type="button"
+                className="badge badge-primary gap-1 py-3"
+                onClick={() => toggle(name)}
+                aria-label={`Remove ${name}`}
+              >
+                {name} ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-sm text-base-content/70">Choose at least one ingredient.</p>
+      )}
+      <label className="input input-bordered flex items-center gap-2">
+        <Search aria-hidden size={16} />
+        <input
+          type="search"
+          className="grow"
+          placeholder="Search ingredients"
+          aria-label="Search ingredients"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+      </label>
+      {q ? null : (
+        <div role="tablist" aria-label="Ingredient categories" className="flex flex-wrap gap-1">
+          {catalogue.categories.map((c, i) => (
+            <button
+              key={c.name}
+              type="button"
+              role="tab"
+              aria-selected={i === category}
+              className={`btn btn-sm ${i === category ? 'btn-secondary' : 'btn-ghost'}`}
+              onClick={() => setCategory(i)}
+            >
+              {c.name}
+            </button>
+          ))}
+        </div>
+      )}
+      <div className="max-h-80 space-y-3 overflow-y-auto pr-1">
+        {groups.length === 0 ? <p>No ingredient matches “{query.trim()}”.</p> : null}
+        {groups.map((g) => (
+          <div key={g.title}>
+            <h3 className="mb-1 text-sm font-semibold text-base-content/80">{g.title}</h3>
+            <div className="flex flex-wrap gap-2">
+              {g.items.map((i) => {
+                const on = selected.includes(i.name);
+                return (
+                  <button
+                    key={i.name}
+                    type="button"
+                    aria-pressed={on}
+                    className={`btn btn-sm ${on ? 'btn-primary' : 'btn-outline'}`}
+                    onClick={() => toggle(i.name)}
+                  >
+                    {on ? <Check aria-hidden size={14} /> : null}
+                    {i.name}
+                  </button>
+                );
+              })}
+            </div>
+          </div>
+        ))}
+      </div>
+    </fieldset>
+  );
+}

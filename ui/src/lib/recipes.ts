@@ -1,0 +1,68 @@
+/** Helpers for the recipe screens: money, the form's comma lists, typed ingredient lines. */
+
+export const SERVINGS = [1, 2, 3, 4, 5, 6, 8, 10] as const;
+export const COUNTS = [1, 2, 3, 4, 5] as const;
+
+export const DIFFICULTIES = [
+  { value: 'easy', label: 'Quick & Simple' },
+  { value: 'moderate', label: 'Some Technique' },
+  { value: 'hard', label: 'Chef-Level Skills' },
+] as const;
+
+export type Difficulty = (typeof DIFFICULTIES)[number]['value'];
+
+export function difficultyLabel(value: string): string {
+  return DIFFICULTIES.find((d) => d.value === value)?.label ?? value;
+}
+
+/** An amount in a currency, 2 decimals: "£3.50". */
+export function formatMoney(amount: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(amount);
+  } catch {
+    return `${amount.toFixed(2)} ${currency}`;
+  }
+}
+
+/** An unknown amount in a currency: "£?" (spec section 9). */
+export function unknownMoney(currency: string): string {
+  try {
+    const parts = new Intl.NumberFormat('en-GB', { style: 'currency', currency }).formatToParts(0);
+    return `${parts.find((p) => p.type === 'currency')?.value ?? currency}?`;
+  } catch {
+    return `${currency}?`;
+  }
+}
+
+/** The form's comma-separated free text, split and trimmed (spec section 5). */
+export function splitList(text: string): string[] {
+  const out: string[] = [];
+  for (const part of text.split(',')) {
+    const item = part.trim();
+    if (item && !out.some((o) => o.toLowerCase() === item.toLowerCase())) out.push(item);
+  }
+  return out;
+}
+
+const AMOUNT = String.raw`(?:\d+(?:[.,]\d+)?(?:\s*[½¼¾⅓⅔])?|\d+\s*/\s*\d+|[½¼¾⅓⅔]|a|an|one|two|three|half)`;
+const UNIT = String.raw`(?:kg|g|grams?|ml|l|litres?|liters?|tsp|teaspoons?|tbsp|tablespoons?|cups?|pinch(?:es)?|handfuls?|cloves?|slices?|tins?|cans?|pieces?|x)\b`;
+const LEADING = new RegExp(`^(${AMOUNT}(?:\\s*${UNIT})?)\\s+(?:of\\s+)?(.+)$`, 'i');
+
+/**
+ * One typed ingredient line split into quantity and name: "200 g rice" -> {quantity: "200 g",
+ * name: "rice"}; "salt" -> {quantity: "", name: "salt"}.
+ */
+export function parseIngredientLine(line: string): { name: string; quantity: string } {
+  const text = line.trim().replace(/\s+/g, ' ');
+  const m = LEADING.exec(text);
+  if (m?.[1] && m[2]) return { quantity: m[1].trim(), name: m[2].trim() };
+  return { quantity: '', name: text };
+}
+
+/** Non-empty lines of a text area. */
+export function lines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+}

@@ -1,0 +1,193 @@
+import { ArrowLeft, TriangleAlert, Utensils } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+
+import { RecipeDetails } from '../components/RecipeDetails';
+import { Button } from '../components/ui/Button';
+import { ConfirmDialog } from '../components/ui/ConfirmDialog';
+import { Input, Select } from '../components/ui/Input';
+import { Modal } from '../components/ui/Modal';
+import { Spinner } from '../components/ui/Spinner';
+import { useToast } from '../components/ui/toast-context';
+import { useChildren } from '../hooks/useChildren';
+import { useFailure } from '../hooks/useFailure';
+import { useMealActions, type Exposure } from '../hooks/useMeals';
+import { useRecipe, useRecipeActions, type Recipe } from '../hooks/useRecipes';
+import { useSite } from '../hooks/useSite';
+import { MEAL_TYPES, fromLocalInput, toLocalInput } from '../lib/meals';
+import { routes } from '../routes';
+
+/** `/recipes/:id`: one saved recipe in full; log it as a child's meal, or delete it. */
+export default function RecipeView() {
+  const { id = '' } = useParams();
+  const { data: recipe, error, isLoading } = useRecipe(id);
+  const { data: site } = useSite();
+  const { remove } = useRecipeActions();
+  const { toast } = useToast();
+  const fail = useFailure();
+  const navigate = useNavigate();
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [logging, setLogging] = useState(false);
+
+  return (
+    <section className="mx-auto max-w-3xl px-4 py-10">
+      <Link to={routes.recipes} className="btn btn-ghost btn-sm -ml-2">
+        <ArrowLeft aria-hidden size={16} /> Recipes
+      </Link>
+      {error ? (
+        <div className="mt-6">
+          <h1 className="text-2xl font-bold">Recipe not found</h1>
+          <p className="mt-2">It may have been deleted by someone else in your family.</p>
+        </div>
+      ) : isLoading || !recipe ? (
+        <Spinner label="Loading the recipe" />
+      ) : (
+        <div className="card mt-2 border border-base-300 bg-base-100">
+          <div className="card-body">
+            <RecipeDetails recipe={recipe} currency={site?.currency ?? 'GBP'} as="h1" />
+            <div className="card-actions mt-4">
+              <Button onClick={() => setLogging(true)}>
+                <Utensils aria-hidden size={18} /> Log as a meal
+              </Button>
+              <Button variant="outline" onClick={() => setConfirming(true)}>
+                Delete
+              </Button>
+            </div>
+          </div>
+        </div>
+      )}
+      <ConfirmDialog
+        open={confirming}
+        title="Delete recipe?"
+        message={`Are you sure you want to delete ${recipe?.title ?? 'this recipe'}? This action cannot be undone.`}
+        confirmLabel="Delete"
+        busy={deleting}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setDeleting(true);
+          remove(id)
+            .then(() => {
+              toast({ variant: 'success', title: 'Recipe deleted' });
+              void navigate(routes.recipes);
+            })
+            .catch((err: unknown) => fail(err, 'Error deleting recipe'))
+            .finally(() => setDeleting(false));
+        }}
+      />
+      {recipe ? (
+        <Modal open={logging} title="Log as a meal" onClose={() => setLogging(false)}>
+          <LogMealForm recipe={recipe} onDone={() => setLogging(false)} />
+        </Modal>
+      ) : null}
+    </section>
+  );
+}
+
+/** Child, meal type and time; warns before logging a food the child is allergic to. */
+function LogMealForm({ recipe, onDone }: { recipe: Recipe; onDone: () => void }) {
+  const { data: children } = useChildren();
+  const { logMeal } = useRecipeActions();
+  const { check } = useMealActions();
+  const { toast } = useToast();
+  const fail = useFailure();
+  const [childId, setChildId] = useState('');
+  const [mealType, setMealType] = useState<string>('Dinner');
+  const [eatenAt, setEatenAt] = useState(toLocalInput(new Date()));
+  const [warnings, setWarnings] = useState<Exposure[] | null>(null);
+  const [saving, setSaving] = useState(false);
+  const child = childId || children?.[0]?.id || '';
+
+  if (children && children.length === 0) {
+    return (
+      <p>
+        No children added yet.{' '}
+        <Link to={routes.children} className="link">
+          Add Your First Child
+        </Link>
+      </p>
+    );
+  }
+
+  const save = async (confirmed: boolean) => {
+    setSaving(true);
+    try {
+      if (!confirmed) {
+        const found = await check(
+          child,
+          recipe.ingredients.map((i) => i.name),
+        );
+        if (found.length > 0) {
+          setWarnings(found);
+          return;
+        }
+      }
+      await logMeal(recipe.id, { childId: child, mealType, eatenAt: fromLocalInput(eatenAt) });
+      toast({ variant: 'success', title: 'Meal recorded! 🍽️' });
+      onDone();
+    } catch (err) {
+      fail(err, 'Error saving meal');
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form
+      className="space-y-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save(warnings !== null);
+      }}
+    >
+      <Select
+        label="Child"
+        value={child}
+        onChange={(e) => {
+          setChildId(e.target.value);
+          setWarnings(null);
+        }}
+      >
+        {(children ?? []).map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name}
+          </option>
+        ))}
+      </Select>
+      <Select label="Meal type" value={mealType} onChange={(e) => setMealType(e.target.value)}>
+        {MEAL_TYPES.map((t) => (
+          <option key={t} value={t}>
+            {t}
+          </option>
+        ))}
+      </Select>
+      <Input
+        label="When eaten"
+        type="datetime-local"
+        value={eatenAt}
+        onChange={(e) => setEatenAt(e.target.value)}
+      />
+      {warnings ? (
+        <div role="alert" className="alert alert-warning items-start">
+          <TriangleAlert aria-hidden className="shrink-0" />
+          <div>
+            <p className="font-semibold">Allergy warning</p>
+            <ul className="list-disc pl-5">
+              {warnings.map((w) => (
+                <li key={`${w.food}-${w.allergy}`}>{w.message}</li>
+              ))}
+            </ul>
+          </div>
+        </div>
+      ) : null}
+      <div className="modal-action">
+        <Button variant="ghost" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button type="submit" busy={saving} busyLabel="Saving..." disabled={!child}>
+          {warnings ? 'Save Anyway' : 'Log Meal'}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,480 @@
+import { ChefHat, ChevronLeft, ChevronRight, Plus, ShieldAlert, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+
+import { useAuth } from '../auth/auth-context';
+import { IngredientPicker } from '../components/IngredientPicker';
+import { OwnRecipeForm } from '../components/OwnRecipeForm';
+import { RecipeDetails } from '../components/RecipeDetails';
+import { Button } from '../components/ui/Button';
+import { ConfirmDialog } from '../components/ui/ConfirmDialog';
+import { Input, Select } from '../components/ui/Input';
+import { Modal } from '../components/ui/Modal';
+import { Spinner } from '../components/ui/Spinner';
+import { useToast } from '../components/ui/toast-context';
+import { useChildren } from '../hooks/useChildren';
+import { useFailure } from '../hooks/useFailure';
+import {
+  useGeneration,
+  useIngredients,
+  useRecipeActions,
+  useRecipes,
+  type Job,
+  type Recipe,
+  type RecipeContent,
+} from '../hooks/useRecipes';
+import { useSite } from '../hooks/useSite';
+import { COUNTS, DIFFICULTIES, SERVINGS, splitList, type Difficulty } from '../lib/recipes';
+import { pathTo, routes } from '../routes';
+
+/** `/recipes`: Chef-Quality Recipes, with tabs Create Recipe and My Recipes (spec section 2). */
+export default function Recipes() {
+  const [tab, setTab] = useState<'create' | 'mine'>('create');
+  return (
+    <section className="mx-auto max-w-6xl px-4 py-10">
+      <h1 className="text-3xl font-bold">Chef-Quality Recipes</h1>
+      <div role="tablist" aria-label="Recipes" className="tabs tabs-box mt-6 w-fit">
+        <button
+          type="button"
+          role="tab"
+          aria-selected={tab === 'create'}
+          className={`tab ${tab === 'create' ? 'tab-active' : 'text-base-content/80'}`}
+          onClick={() => setTab('create')}
+        >
+          Create Recipe
+        </button>
+        <button
+          type="button"
+          role="tab"
+          aria-selected={tab === 'mine'}
+          className={`tab ${tab === 'mine' ? 'tab-active' : 'text-base-content/80'}`}
+          onClick={() => setTab('mine')}
+        >
+          My Recipes
+        </button>
+      </div>
+      <div className="mt-6">{tab === 'create' ? <CreateRecipe /> : <MyRecipes />}</div>
+    </section>
+  );
+}
+
+function CreateRecipe() {
+  const { state } = useAuth();
+  const signedIn = state.status === 'signedIn';
+  const { toast } = useToast();
+  const fail = useFailure();
+  const { data: catalogue } = useIngredients();
+  const { data: site } = useSite();
+  const { data: children } = useChildren(signedIn);
+  const currency = site?.currency ?? 'GBP';
+  const [ingredients, setIngredients] = useState<string[]>([]);
+  const [servings, setServings] = useState(2);
+  const [count, setCount] = useState(3);
+  const [difficulty, setDifficulty] = useState<Difficulty>('easy');
+  const [restrictions, setRestrictions] = useState('');
+  const [allergies, setAllergies] = useState<string | null>(null);
+
+  // Signed in: the children's allergies fill the field until the parent types in it.
+  const childAllergies = signedIn
+    ? splitList((children ?? []).flatMap((c) => c.allergies).join(','))
+    : [];
+  const allergyText = allergies ?? childAllergies.join(', ');
+
+  const { job, busy, start } = useGeneration((finished: Job) => {
+    if (finished.state === 'done') {
+      const n = finished.recipes.length;
+      toast({
+        variant: 'success',
+        title: n === 1 ? 'Recipe ready! 🍲' : 'Recipes ready! 🍲',
+        description: `${n} chef-quality ${n === 1 ? 'recipe' : 'recipes'}`,
+      });
+    } else if (finished.error) {
+      toast({ title: finished.error.title, description: finished.error.message });
+    }
+  });
+
+  const generate = async () => {
+    if (ingredients.length === 0) {
+      toast({
+        title: 'No ingredients provided',
+        description: 'Please select at least one ingredient',
+      });
+      return;
+    }
+    try {
+      await start({
+        ingredients,
+        servings,
+        quantity: count,
+        difficulty,
+        dietaryRestrictions: splitList(restrictions),
+        allergies: splitList(allergyText),
+      });
+    } catch (err) {
+      fail(err, 'Error generating recipes');
+    }
+  };
+
+  return (
+    <div className="grid gap-8 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]">
+      <form
+        className="card border border-base-300 bg-base-100"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void generate();
+        }}
+      >
+        <fieldset disabled={busy} className="card-body gap-4">
+          <IngredientPicker
+            catalogue={catalogue}
+            selected={ingredients}
+            onChange={setIngredients}
+            disabled={busy}
+          />
+          <div className="grid grid-cols-2 gap-3">
+            <Select
+              label="Servings"
+              value={servings}
+              onChange={(e) => setServings(Number(e.target.value))}
+            >
+              {SERVINGS.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </Select>
+            <Select
+              label="Number of recipes"
+              value={count}
+              onChange={(e) => setCount(Number(e.target.value))}
+            >
+              {COUNTS.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </Select>
+          </div>
+          <Select
+            label="Difficulty"
+            value={difficulty}
+            onChange={(e) => setDifficulty(e.target.value as Difficulty)}
+          >
+            {DIFFICULTIES.map((d) => (
+              <option key={d.value} value={d.value}>
+                {d.label}
+              </option>
+            ))}
+          </Select>
+          <Input
+            label="Dietary restrictions"
+            hint="Separate with commas, e.g. vegetarian, gluten-free"
+            value={restrictions}
+            onChange={(e) => setRestrictions(e.target.value)}
+          />
+          <Input
+            label="Allergies"
+            hint={
+              childAllergies.length > 0
+                ? "Filled in from your children's allergies. Separate with commas."
+                : 'Separate with commas, e.g. peanuts, milk'
+            }
+            value={allergyText}
+            onChange={(e) => setAllergies(e.target.value)}
+          />
+          <Button type="submit" disabled={ingredients.length === 0 || busy} busy={busy}>
+            <ChefHat aria-hidden size={18} /> Generate Recipes
+          </Button>
+        </fieldset>
+      </form>
+      <Results job={job} busy={busy} currency={currency} signedIn={signedIn} />
+    </div>
+  );
+}
+
+function Results({
+  job,
+  busy,
+  currency,
+  signedIn,
+}: {
+  job: Job | null;
+  busy: boolean;
+  currency: string;
+  signedIn: boolean;
+}) {
+  const recipes = job?.state === 'done' ? job.recipes : [];
+  if (busy) {
+    const queued = job?.state === 'queued' && (job.position ?? 0) > 0;
+    return (
+      <div className="card border border-base-300 bg-base-100" aria-live="polite">
+        <div className="card-body items-center text-center">
+          <span className="loading loading-spinner loading-lg" aria-hidden />
+          <p className="text-lg font-medium">Creating your chef-quality recipes...</p>
+          {queued ? (
+            <p>
+              Waiting for {job?.position} {job?.position === 1 ? 'request' : 'requests'} ahead of
+              yours
+            </p>
+          ) : (
+            <>
+              <progress
+                className="progress progress-primary w-full max-w-sm"
+                value={job?.progress ?? 0}
+                max={100}
+                aria-label="Progress"
+              />
+              <p className="text-sm text-base-content/70">{job?.progress ?? 0}%</p>
+            </>
+          )}
+        </div>
+      </div>
+    );
+  }
+  if (recipes.length === 0) {
+    return (
+      <div className="card border border-dashed border-base-300">
+        <div className="card-body items-center text-center text-base-content/70">
+          <ChefHat aria-hidden size={40} />
+          <p>Choose what you have, and your recipes appear here.</p>
+          {job?.state === 'failed' && job.withheld.length > 0 ? <Withheld job={job} /> : null}
+        </div>
+      </div>
+    );
+  }
+  // Keyed by the job: a new set of results starts at the first option.
+  return job ? <Carousel key={job.id} job={job} currency={currency} signedIn={signedIn} /> : null;
+}
+
+/** The results, one option at a time; the arrows wrap around. */
+function Carousel({ job, currency, signedIn }: { job: Job; currency: string; signedIn: boolean }) {
+  const [index, setIndex] = useState(0);
+  const recipes = job.recipes;
+  const current = recipes[index];
+  if (!current) return null;
+  const step = (d: number) => setIndex((i) => (i + d + recipes.length) % recipes.length);
+  return (
+    <div className="space-y-4">
+      {job.withheld.length > 0 || job.notes.length > 0 ? <Withheld job={job} /> : null}
+      <div className="flex items-center justify-between gap-2">
+        <button
+          type="button"
+          className="btn btn-circle btn-outline"
+          aria-label="Previous option"
+          onClick={() => step(-1)}
+        >
+          <ChevronLeft aria-hidden />
+        </button>
+        <p className="font-medium" aria-live="polite">
+          Option {index + 1} of {recipes.length}
+        </p>
+        <button
+          type="button"
+          className="btn btn-circle btn-outline"
+          aria-label="Next option"
+          onClick={() => step(1)}
+        >
+          <ChevronRight aria-hidden />
+        </button>
+      </div>
+      <div className="card border border-base-300 bg-base-100">
+        <div className="card-body">
+          <RecipeDetails key={index} recipe={current} currency={currency} />
+          <div className="card-actions mt-4">
+            {signedIn ? (
+              <SaveButton recipe={current} />
+            ) : (
+              <Link to={routes.login} className="btn btn-primary">
+                Log in to save recipe
+              </Link>
+            )}
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** Recipes not shown because of an allergen or restriction, and other notes. */
+function Withheld({ job }: { job: Job }) {
+  const n = job.withheld.length;
+  return (
+    <div role="status" className="alert alert-warning items-start text-left">
+      <ShieldAlert aria-hidden className="shrink-0" />
+      <div>
+        {n > 0 ? (
+          <>
+            <p className="font-semibold">
+              {n} {n === 1 ? 'recipe was' : 'recipes were'} withheld for allergens or restrictions
+            </p>
+            <ul className="list-disc pl-5 text-sm">
+              {job.withheld.map((w) => (
+                <li key={w.title}>
+                  {w.title}: {w.reasons.join('; ')}
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+        {job.notes.length > 0 ? (
+          <ul className="list-disc pl-5 text-sm">
+            {job.notes.map((note) => (
+              <li key={note}>{note}</li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function SaveButton({ recipe }: { recipe: RecipeContent }) {
+  const { save } = useRecipeActions();
+  const { toast } = useToast();
+  const fail = useFailure();
+  const [saving, setSaving] = useState(false);
+  const [saved, setSaved] = useState(false);
+  return (
+    <Button
+      busy={saving}
+      busyLabel="Saving..."
+      disabled={saved}
+      onClick={() => {
+        setSaving(true);
+        save(recipe, 'generated')
+          .then(() => {
+            setSaved(true);
+            toast({ variant: 'success', title: 'Recipe saved! 🎉' });
+          })
+          .catch((err: unknown) => fail(err, 'Error saving recipe'))
+          .finally(() => setSaving(false));
+      }}
+    >
+      {saved ? 'Saved' : 'Save Recipe'}
+    </Button>
+  );
+}
+
+function MyRecipes() {
+  const { state } = useAuth();
+  const signedIn = state.status === 'signedIn';
+  const { data, error, isLoading } = useRecipes(signedIn);
+  const { remove, save } = useRecipeActions();
+  const { toast } = useToast();
+  const fail = useFailure();
+  const [deleting, setDeleting] = useState<Recipe | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [adding, setAdding] = useState(false);
+
+  if (state.status === 'loading') return <Spinner label="Checking your session" />;
+  if (!signedIn) {
+    return (
+      <div className="card border border-base-300 bg-base-100">
+        <div className="card-body items-center text-center">
+          <p className="text-lg">Sign in to save your favorite recipes!</p>
+          <div className="card-actions">
+            <Link to={routes.login} className="btn btn-outline">
+              Log In
+            </Link>
+            <Link to={routes.signup} className="btn btn-primary">
+              Sign Up
+            </Link>
+          </div>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div>
+      <div className="mb-4 flex justify-end">
+        <Button variant="outline" onClick={() => setAdding(true)}>
+          <Plus aria-hidden size={18} /> Add Your Own Recipe
+        </Button>
+      </div>
+      {error ? (
+        <div role="alert" className="alert alert-error">
+          <div>
+            <p className="font-semibold">Error loading recipes</p>
+            <p>We couldn&apos;t load your saved recipes. Please try again.</p>
+          </div>
+        </div>
+      ) : isLoading || !data ? (
+        <Spinner label="Loading your recipes" />
+      ) : data.length === 0 ? (
+        <p className="py-10 text-center text-lg">No recipes saved yet</p>
+      ) : (
+        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="My recipes">
+          {data.map((r) => (
+            <li key={r.id} className="card border border-base-300 bg-base-100">
+              <div className="card-body gap-2">
+                <div className="flex items-start justify-between gap-2">
+                  <h2 className="card-title min-w-0 break-words">{r.title}</h2>
+                  <button
+                    type="button"
+                    className="btn btn-ghost btn-sm btn-square"
+                    aria-label={`Delete ${r.title}`}
+                    onClick={() => setDeleting(r)}
+                  >
+                    <Trash2 aria-hidden size={18} />
+                  </button>
+                </div>
+                <p className="text-sm text-base-content/70">
+                  Prep {r.preparationTime} min{r.source === 'own' ? ' · Our own recipe' : ''}
+                </p>
+                {r.description ? <p className="line-clamp-3">{r.description}</p> : null}
+                {r.dietaryRestrictions.length > 0 ? (
+                  <ul className="flex flex-wrap gap-1" aria-label="Dietary information">
+                    {r.dietaryRestrictions.map((d) => (
+                      <li key={d} className="badge badge-outline badge-sm">
+                        {d}
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+                <div className="card-actions mt-auto">
+                  <Link to={pathTo(routes.recipe, { id: r.id })} className="btn btn-sm btn-primary">
+                    View Recipe
+                  </Link>
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete recipe?"
+        message={`Are you sure you want to delete ${deleting?.title ?? 'this recipe'}? This action cannot be undone.`}
+        confirmLabel="Delete"
+        busy={busy}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => {
+          if (!deleting) return;
+          setBusy(true);
+          remove(deleting.id)
+            .then(() => {
+              toast({ variant: 'success', title: 'Recipe deleted' });
+              setDeleting(null);
+            })
+            .catch((err: unknown) => fail(err, 'Error deleting recipe'))
+            .finally(() => setBusy(false));
+        }}
+      />
+      <Modal open={adding} title="Add Your Own Recipe" onClose={() => setAdding(false)} wide>
+        <OwnRecipeForm
+          onCancel={() => setAdding(false)}
+          onSave={async (content) => {
+            try {
+              await save(content, 'own');
+              toast({ variant: 'success', title: 'Recipe saved successfully! 🎉' });
+              setAdding(false);
+              return undefined;
+            } catch (err) {
+              return fail(err, 'Error saving recipe');
+            }
+          }}
+        />
+      </Modal>
+    </div>
+  );
+}
