@@ -183,6 +183,77 @@ mod tests {
         assert!(guard.allows("Red lentils"));
     }
 
+    /// The synonym and derivative table, through the guard, and its false friends.
+    #[test]
+    fn synonyms_and_derivatives_are_caught_and_look_alikes_are_not() {
+        let caught: &[(&str, &[&str])] = &[
+            (
+                "milk",
+                &[
+                    "Butter",
+                    "Cheddar cheese",
+                    "Double cream",
+                    "Greek yoghurt",
+                    "Whey powder",
+                    "Casein",
+                    "Ghee",
+                ],
+            ),
+            ("egg", &["Mayonnaise", "Meringue nests", "Scrambled eggs"]),
+            ("peanut", &["Groundnut oil", "Satay sauce", "Peanuts"]),
+            (
+                "gluten",
+                &[
+                    "Plain flour",
+                    "Pasta",
+                    "Wholemeal bread",
+                    "Couscous",
+                    "Semolina",
+                    "Soy sauce",
+                ],
+            ),
+            ("wheat", &["Self-raising flour", "Spaghetti"]),
+            ("sesame", &["Tahini", "Hummus", "Sesame seeds"]),
+            (
+                "fish",
+                &["Anchovies", "Worcestershire sauce", "Salmon fillets"],
+            ),
+            ("shellfish", &["King prawns", "Mussels", "Crab"]),
+            ("soy", &["Tofu", "Edamame beans", "Soya milk"]),
+            ("tree nuts", &["Ground almonds", "Cashews", "Pesto"]),
+            ("celery", &["Celeriac", "Vegetable stock cube"]),
+            ("mustard", &["Dijon mustard"]),
+            ("sulphites", &["Dried apricots", "White wine"]),
+            ("lupin", &["Lupin flour"]),
+        ];
+        for (allergy, foods) in caught {
+            let guard = Guard::new(&[allergy.to_string()], &[]);
+            for food in *foods {
+                assert!(!guard.allows(food), "{allergy}: {food} should be caught");
+            }
+        }
+        let allowed: &[(&str, &[&str])] = &[
+            ("egg", &["Eggplant", "Aubergine"]),
+            (
+                "milk",
+                &[
+                    "Butternut squash",
+                    "Coconut milk",
+                    "Oat milk",
+                    "Butter beans",
+                ],
+            ),
+            ("tree nuts", &["Coconut", "Nutmeg", "Pine nuts"]),
+            ("gluten", &["Rice noodles", "Cornflour", "Buckwheat"]),
+        ];
+        for (allergy, foods) in allowed {
+            let guard = Guard::new(&[allergy.to_string()], &[]);
+            for food in *foods {
+                assert!(guard.allows(food), "{allergy}: {food} is not an allergen");
+            }
+        }
+    }
+
     #[test]
     fn an_empty_guard_allows_everything() {
         let guard = Guard::new(&strings(&["  "]), &[]);

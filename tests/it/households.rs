@@ -91,7 +91,7 @@ async fn children_names(server: &TestServer, client: &reqwest::Client) -> Vec<St
 }
 
 /// Mum and Dad in one family (Dad joined through a link), with Emma.
-async fn two_parents(server: &TestServer) -> (reqwest::Client, reqwest::Client, String) {
+pub(crate) async fn two_parents(server: &TestServer) -> (reqwest::Client, reqwest::Client, String) {
     let mum = family(server, "mum@example.org").await;
     let emma = add_child(server, &mum, "Emma").await;
     let (_, token) = invite(server, &mum).await;

@@ -669,3 +669,42 @@ async fn a_job_running_when_the_server_stops_runs_again_after_the_restart() {
     assert_eq!(job["state"], "done", "{job}");
     assert_eq!(job["recipes"].as_array().unwrap().len(), 2);
 }
+
+#[tokio::test]
+async fn both_parents_share_saved_recipes_live() {
+    let server = TestServer::start().await;
+    let (mum, dad, _) = crate::households::two_parents(&server).await;
+    let mut feed = crate::events::Stream::open(&server, &dad, None).await;
+    let resp = mum
+        .post(server.url("/api/recipes"))
+        .json(&json!({"source": "own", "title": "Fish pie Fridays",
+            "ingredients": [{"name": "Cod fillet", "quantity": "400 g"}],
+            "instructions": ["Bake for 30 minutes."]}))
+        .send()
+        .await
+        .unwrap();
+    let saved = json(resp, 201).await;
+    let event = feed.change().await;
+    assert_eq!(event.data["kind"], "recipe");
+    assert_eq!(event.data["id"], saved["id"]);
+    let list = json(
+        dad.get(server.url("/api/recipes")).send().await.unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(list[0]["title"], "Fish pie Fridays");
+    let id = saved["id"].as_str().unwrap();
+    let resp = dad
+        .delete(server.url(&format!("/api/recipes/{id}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 204);
+    assert_eq!(feed.change().await.data["kind"], "recipe");
+    let list = json(
+        mum.get(server.url("/api/recipes")).send().await.unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(list, json!([]));
+}
