@@ -92,6 +92,22 @@ test('a parent generates, saves, opens, logs and deletes a recipe; the allergy i
     await page.getByRole('dialog', { name: 'Delete recipe?' }).getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Recipe deleted').waitFor();
     await page.getByText('No recipes saved yet').waitFor();
+
+    // The family's own dish, typed in: missing parts are named at the field.
+    await page.getByRole('button', { name: 'Add Your Own Recipe' }).click();
+    const own = page.getByRole('dialog', { name: 'Add Your Own Recipe' });
+    await own.getByRole('button', { name: 'Save Recipe' }).click();
+    await own.getByText('Please enter a title').waitFor();
+    await own.getByLabel('Title').fill("Granny's lentil soup");
+    await own.getByLabel('Ingredients').fill('200 g red lentils\n2 carrots\nSalt');
+    await own.getByLabel('Steps').fill('Rinse the lentils.\nSimmer with the carrots for 20 minutes.');
+    await own.getByRole('button', { name: 'Save Recipe' }).click();
+    await page.getByText('Recipe saved successfully! 🎉').waitFor();
+    const mine = page.getByRole('list', { name: 'My recipes' }).getByRole('listitem').filter({ hasText: "Granny's lentil soup" });
+    await mine.getByText('Our own recipe').waitFor();
+    const saved = await (await page.request.get(`${api}/recipes`)).json();
+    assert.deepEqual(saved[0].ingredients[0], { name: 'red lentils', quantity: '200 g' });
+    assert.equal(saved[0].instructions.length, 2);
   } finally {
     await server.stop();
   }
