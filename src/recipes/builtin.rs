@@ -128,7 +128,9 @@ impl<'a> Larder<'a> {
         for name in &request.ingredients {
             let item = catalogue.find(name);
             let food = Food {
-                name: item.map_or_else(|| name.clone(), |i| i.name.clone()),
+                // A long free-text entry would make an unreadable title (and one too long to
+                // save): it is shortened.
+                name: item.map_or_else(|| shorten(name), |i| i.name.clone()),
                 role: item.map_or(Role::Extra, role_of),
                 item,
             };
@@ -245,6 +247,19 @@ impl<'a> Ctx<'a, '_> {
 
     fn at_least_moderate(&self) -> bool {
         self.difficulty != Difficulty::Easy
+    }
+}
+
+/// At most 60 characters of a name the catalogue does not know.
+fn shorten(name: &str) -> String {
+    const MAX: usize = 60;
+    if name.chars().count() <= MAX {
+        name.to_string()
+    } else {
+        format!(
+            "{}…",
+            name.chars().take(MAX - 1).collect::<String>().trim_end()
+        )
     }
 }
 
@@ -1578,6 +1593,15 @@ mod tests {
             assert!(guard.reasons(&recipe.texts()).is_empty(), "{recipe:?}");
         }
         assert_eq!(built.left_out.len(), 2);
+    }
+
+    #[test]
+    fn a_long_free_text_ingredient_still_makes_a_recipe_that_can_be_saved() {
+        let long = "leftover roast vegetables from sunday ".repeat(20);
+        let r = request(&[long.as_str(), "Chicken thighs"], 2);
+        for recipe in generate(&r, &Guard::default(), "GBP").recipes {
+            assert!(recipe.validate().is_ok());
+        }
     }
 
     #[test]

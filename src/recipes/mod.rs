@@ -63,6 +63,19 @@ pub enum GenerateError {
 }
 
 impl GenerateError {
+    /// A short description safe to show anyone (no addresses, no library errors).
+    pub fn public(&self) -> &'static str {
+        match self {
+            GenerateError::ModelMissing { .. } => "the model is not installed on the Ollama server",
+            GenerateError::Unreachable { .. } => "the Ollama server cannot be reached",
+            GenerateError::Timeout { .. } => "the model did not answer in time",
+            GenerateError::Unusable { .. } => "the model's answer could not be used",
+            GenerateError::AllWithheld { .. } | GenerateError::NothingToMake { .. } => {
+                "no recipe could be made"
+            }
+        }
+    }
+
     /// The generator cannot work at all right now (503), rather than this one request failing.
     pub fn is_unavailable(&self) -> bool {
         matches!(

@@ -181,11 +181,11 @@ fn minutes(v: &Value) -> Option<u32> {
         Value::String(s) => {
             let digits: String = s.trim().chars().take_while(char::is_ascii_digit).collect();
             let n: u32 = digits.parse().ok()?;
-            Some(if s.to_lowercase().contains("hour") {
-                n * 60
+            if s.to_lowercase().contains("hour") {
+                n.checked_mul(60)
             } else {
-                n
-            })
+                Some(n)
+            }
         }
         _ => None,
     }
@@ -322,6 +322,21 @@ mod tests {
         .unwrap();
         assert!(r.is_empty());
         assert_eq!(skipped, 3);
+    }
+
+    #[test]
+    fn absurd_numbers_neither_overflow_nor_pass() {
+        let r = read(
+            r#"[{"title":"Slow","ingredients":[{"name":"Rice"}],"instructions":["Wait."],"preparationTime":"99999999 hours","cookingTime":1e300}]"#,
+        );
+        assert!(
+            r.is_empty(),
+            "a cooking time beyond a day is refused: {r:?}"
+        );
+        let r = read(
+            r#"[{"title":"Slow","ingredients":[{"name":"Rice"}],"instructions":["Wait."],"preparationTime":"99999999 hours"}]"#,
+        );
+        assert_eq!(r[0].preparation_time, 0, "an unreadable time is unknown");
     }
 
     #[test]

@@ -24,6 +24,8 @@ use crate::domain::recipe_guard::{Guard, Withheld};
 
 /// About how many characters of JSON one recipe takes, for progress.
 const CHARS_PER_RECIPE: usize = 1_800;
+/// A model that loops is cut off here (five recipes take about 10 kB).
+const ANSWER_MAX: usize = 256 * 1024;
 /// How long a status check may take.
 const STATUS_TIMEOUT: Duration = Duration::from_secs(3);
 
@@ -99,6 +101,11 @@ impl OllamaGenerator {
                 }
                 Ok(Some(Ok(chunk))) => {
                     answer.push_str(&chunk.message.content);
+                    if answer.len() > ANSWER_MAX {
+                        return Err(GenerateError::Unusable {
+                            detail: format!("the answer ran past {ANSWER_MAX} bytes"),
+                        });
+                    }
                     progress(Progress {
                         received: answer.len(),
                         expected,
@@ -303,6 +310,11 @@ fn prompt(request: &GenerateRequest, guard: &Guard, withheld: Option<&[Withheld]
 /// The allergies to name: the request's, and what the guard adds (the children's).
 fn guard_allergies(request: &GenerateRequest, guard: &Guard) -> Vec<String> {
     let mut out = request.allergies.clone();
+    for text in guard.allergy_texts() {
+        if !out.iter().any(|o| o.eq_ignore_ascii_case(&text)) {
+            out.push(text);
+        }
+    }
     for a in guard.allergens() {
         let label = a.label().to_lowercase();
         if !out.iter().any(|o| o.eq_ignore_ascii_case(&label)) {

@@ -10,14 +10,15 @@ use crate::domain::DomainError;
 use crate::domain::ids::{ChildId, FamilyId, GenerationId, RecipeId, UserId};
 use crate::domain::meal::{Meal, MealDraft};
 use crate::domain::recipe::{GenerateFields, GenerateRequest, Recipe, RecipeContent, Source};
+use crate::domain::recipe_guard::Guard;
 use crate::jobs::generation::{Live, SubmitError};
-use crate::recipes::{GenerateError, Status};
+use crate::recipes::{GenerateError, Status, screen};
 use crate::store::WriteError;
 use crate::store::generations::{Generation, Owner, State};
 
 /// Unfinished generation jobs one owner may have at once.
 pub const OWNER_JOBS_MAX: usize = 3;
-/// A job and its result are kept this long.
+/// A finished job and its result are kept this long (a waiting job does not expire).
 pub const JOB_TTL: chrono::Duration = chrono::Duration::hours(1);
 /// How long a generator status check is reused.
 const STATUS_FOR: Duration = Duration::from_secs(15);
@@ -77,11 +78,9 @@ pub async fn generate(
         return Err(unavailable(&e).into());
     }
     let owner = who.owner();
-    if app.generation.unfinished_of(&owner) >= OWNER_JOBS_MAX {
-        return Err(DomainError::TooManyAttempts {
-            retry_after: Duration::from_secs(30),
-        }
-        .into());
+    // A request that would find no room is refused before it costs a rate-limit token.
+    if !app.generation.has_room(&owner) {
+        return Err(queue_full().into());
     }
     let limited = match &who {
         Requester::Member { family, .. } => app.limits.recipes_family.check(&family.to_string()),
@@ -104,15 +103,22 @@ pub async fn generate(
         created_at: now,
         updated_at: now,
     };
-    match app.generation.submit(&job).await {
+    match app.generation.submit(&job, OWNER_JOBS_MAX).await {
         Ok(()) => Ok(job.id),
-        Err(SubmitError::Full) => Err(DomainError::Unavailable {
-            title: GENERATE_TITLE.into(),
-            message: "Many recipes are being made right now. Please try again in a few minutes."
-                .into(),
+        Err(SubmitError::Full) => Err(queue_full().into()),
+        // Three of this person's requests are already waiting or being made.
+        Err(SubmitError::OwnerBusy) => Err(DomainError::TooManyAttempts {
+            retry_after: Duration::from_secs(30),
         }
         .into()),
         Err(SubmitError::Store(e)) => Err(e.into()),
+    }
+}
+
+fn queue_full() -> DomainError {
+    DomainError::Unavailable {
+        title: GENERATE_TITLE.into(),
+        message: "Many recipes are being made right now. Please try again in a few minutes.".into(),
     }
 }
 
@@ -122,7 +128,9 @@ pub fn job(app: &Services, owner: &Owner, id: GenerationId) -> AppResult<Generat
         .store
         .generations
         .get(id)?
-        .filter(|j| &j.owner == owner && j.created_at > Utc::now() - JOB_TTL)
+        .filter(|j| {
+            &j.owner == owner && !(j.state.is_finished() && j.updated_at < Utc::now() - JOB_TTL)
+        })
         .ok_or(DomainError::NotFound)?;
     Ok(job)
 }
@@ -137,16 +145,57 @@ pub fn watch(
     Ok(app.generation.watch(id))
 }
 
-/// The family's saved recipes, newest first.
-pub fn list(app: &Services, family: FamilyId) -> AppResult<Vec<Recipe>> {
-    Ok(app.store.recipes.list(family)?)
+/// A saved recipe with what it contains that one of the family's children is allergic to
+/// (a recipe saved before an allergy was added, or the family's own dish).
+pub struct Checked {
+    pub recipe: Recipe,
+    pub warnings: Vec<String>,
 }
 
-pub fn get(app: &Services, family: FamilyId, id: RecipeId) -> AppResult<Recipe> {
+/// The guard of every allergy of the family's children.
+fn children_guard(app: &Services, family: FamilyId) -> AppResult<Guard> {
+    let allergies: Vec<String> = app
+        .store
+        .children
+        .list(family)?
+        .into_iter()
+        .flat_map(|c| c.allergies)
+        .collect();
+    Ok(Guard::new(&allergies, &[]))
+}
+
+fn check(guard: &Guard, recipe: Recipe) -> Checked {
+    let warnings = if guard.is_empty() {
+        Vec::new()
+    } else {
+        let (_, withheld) = screen(guard, vec![recipe.content.clone()]);
+        withheld.into_iter().flat_map(|w| w.reasons).collect()
+    };
+    Checked { recipe, warnings }
+}
+
+/// The family's saved recipes, newest first, each checked against the children's allergies.
+pub fn list(app: &Services, family: FamilyId) -> AppResult<Vec<Checked>> {
+    let guard = children_guard(app, family)?;
+    Ok(app
+        .store
+        .recipes
+        .list(family)?
+        .into_iter()
+        .map(|r| check(&guard, r))
+        .collect())
+}
+
+fn find(app: &Services, family: FamilyId, id: RecipeId) -> AppResult<Recipe> {
     app.store
         .recipes
         .get(family, id)?
         .ok_or_else(|| DomainError::NotFound.into())
+}
+
+pub fn get(app: &Services, family: FamilyId, id: RecipeId) -> AppResult<Checked> {
+    let recipe = find(app, family, id)?;
+    Ok(check(&children_guard(app, family)?, recipe))
 }
 
 /// Saves a generated recipe or a family's own dish.
@@ -156,10 +205,11 @@ pub async fn save(
     user: UserId,
     source: Source,
     content: RecipeContent,
-) -> AppResult<Recipe> {
+) -> AppResult<Checked> {
     let content = content.validate()?;
     let recipe = Recipe::create(family, user, source, content, Utc::now());
-    app.store
+    let saved = app
+        .store
         .recipes
         .insert(&recipe)
         .await
@@ -168,7 +218,8 @@ pub async fn save(
             WriteError::Store(e) => e.into(),
             // A new recipe has no older copy, parent or photo to miss.
             other => AppError::Store(crate::store::StoreError::Corrupt(format!("{other:?}"))),
-        })
+        })?;
+    Ok(check(&children_guard(app, family)?, saved))
 }
 
 pub async fn delete(app: &Services, family: FamilyId, id: RecipeId) -> AppResult<()> {
@@ -189,12 +240,12 @@ pub async fn log_meal(
     meal_type: String,
     eaten_at: Option<String>,
 ) -> AppResult<Meal> {
-    let recipe = get(app, family, id)?;
+    let recipe = find(app, family, id)?;
     let foods = recipe
         .content
         .ingredients
         .iter()
-        .map(|i| i.name.clone())
+        .map(|i| i.name.chars().take(crate::domain::tags::TAG_MAX).collect())
         .take(crate::domain::tags::TAGS_MAX)
         .collect();
     let draft = MealDraft {

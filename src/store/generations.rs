@@ -103,14 +103,14 @@ impl Generations {
         Ok(out)
     }
 
-    /// Removes jobs created before `cutoff` that are not running. Returns how many.
+    /// Removes jobs that finished before `cutoff` (and unreadable ones). Returns how many.
     pub fn purge_before(&self, cutoff: DateTime<Utc>) -> Result<usize, StoreError> {
         let tree = self.core.tree(TreeId::Generations);
         let mut removed = 0;
         for entry in tree.iter() {
             let (key, value) = entry?;
             let old = match Generation::decode(&value) {
-                Ok(job) => job.created_at < cutoff && job.state != State::Running,
+                Ok(job) => job.state.is_finished() && job.updated_at < cutoff,
                 Err(_) => true,
             };
             if old {
@@ -180,5 +180,6 @@ mod tests {
         );
         assert!(store.generations.get(failed_old.id).unwrap().is_none());
         assert!(store.generations.get(running_old.id).unwrap().is_some());
+        assert!(store.generations.get(queued.id).unwrap().is_some());
     }
 }

@@ -146,6 +146,19 @@ async fn a_visitor_generates_with_the_builtin_generator_and_only_they_see_the_jo
     assert!(cookie.starts_with("highchair_jobs=") && cookie.contains("HttpOnly"));
     assert!(cookie.contains("Path=/api/recipes"));
     let id = json(resp, 202).await["jobId"].as_str().unwrap().to_string();
+    // The same cookie is sent again with the next request: it lives as long as the newest job.
+    let again = visitor
+        .post(server.url("/api/recipes/generate"))
+        .json(&json!({"ingredients": ["Peas"], "quantity": 1}))
+        .send()
+        .await
+        .unwrap();
+    let renewed = again.headers()["set-cookie"].to_str().unwrap().to_string();
+    assert_eq!(
+        renewed.split(';').next(),
+        cookie.split(';').next(),
+        "same value, new expiry"
+    );
     let job = finished(&server, &visitor, &id).await;
     assert_eq!(job["state"], "done", "{job}");
     assert_eq!(job["progress"], 100);
@@ -309,6 +322,12 @@ async fn saved_recipes_belong_to_the_family_and_a_recipe_logs_as_a_meal() {
         .unwrap();
     let own = json(resp, 201).await;
     assert_eq!(own["source"], "own");
+    // Idris is allergic to peanuts: the family's own dish says so wherever it is shown.
+    let warnings = own["allergyWarnings"].to_string();
+    assert!(
+        warnings.contains("Peanut butter contains peanuts"),
+        "{warnings}"
+    );
     assert_eq!(own["version"], 1);
     // A generated one, saved as shown.
     let id = start_job(

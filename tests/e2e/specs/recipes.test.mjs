@@ -69,6 +69,14 @@ test('a parent generates, saves, opens, logs and deletes a recipe; the allergy i
     assert.ok((await page.getByRole('tabpanel').locator('li').count()) >= 3);
     await page.getByRole('button', { name: 'Save Recipe' }).click();
     await page.getByText('Recipe saved! 🎉').waitFor();
+    // The next option can be saved too: "Saved" belongs to the option that was saved.
+    await page.getByRole('button', { name: 'Next option' }).click();
+    assert.ok(await page.getByRole('button', { name: 'Save Recipe' }).isEnabled());
+    await page.getByRole('button', { name: 'Previous option' }).click();
+    // A look at My Recipes keeps the results.
+    await page.getByRole('tab', { name: 'My Recipes' }).click();
+    await page.getByRole('tab', { name: 'Create Recipe' }).click();
+    await page.getByText('Option 1 of 3').waitFor();
 
     await page.getByRole('tab', { name: 'My Recipes' }).click();
     const card = page.getByRole('list', { name: 'My recipes' }).getByRole('listitem').filter({ hasText: firstTitle });

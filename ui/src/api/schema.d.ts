@@ -1289,6 +1289,11 @@ export interface components {
             updatedAt: string;
             /** Format: uint64 */
             version: number;
+            /**
+             * @description What in it one of the family's children is allergic to ("Peanut butter contains
+             *     peanuts (peanut)"); empty when nothing.
+             */
+            allergyWarnings: string[];
         };
         /**
          * @description Where a saved recipe came from.

@@ -50,7 +50,8 @@ export function useRecipeActions() {
         api.DELETE('/recipes/{id}', { params: { path: { id } } }),
         'Error deleting recipe',
       );
-      await revalidate(['recipes', keys.recipe(id)]);
+      // Not the recipe's own key: its page is being left, and a reload would flash a 404.
+      await revalidate(['recipes']);
     },
     logMeal: async (id: string, body: Schemas['LogMealRequest']) => {
       const meal = await unwrap(
@@ -87,19 +88,26 @@ const EVENTS = ['queued', 'generating', 'done', 'failed'] as const;
 
 const isFinished = (job: Job) => job.state === 'done' || job.state === 'failed';
 
+/** Waits before asking again after the stream broke (the server restarting behind a tunnel). */
+const RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
+
 /**
  * Follows a job's event stream, calling `onJob` with each state until it is done or failed.
- * When the stream breaks (server restart, network), asks once where the job stands and
- * follows again if it still runs. Returns a function that stops following.
+ * When the stream breaks (server restart, network), asks where the job stands, with growing
+ * pauses while the server cannot answer, and follows again if it still runs. `onGone` is
+ * called when the server no longer knows the job (expired). Returns a function that stops.
  */
-function followJob(id: string, onJob: (job: Job | null) => void): () => void {
+function followJob(id: string, onJob: (job: Job) => void, onGone: () => void): () => void {
   let current: EventSource | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
+  let failures = 0;
   const open = () => {
     const es = new EventSource(`/api/recipes/jobs/${encodeURIComponent(id)}/events`);
     current = es;
     for (const name of EVENTS) {
       es.addEventListener(name, (e) => {
+        failures = 0;
         const job = JSON.parse((e as MessageEvent<string>).data) as Job;
         if (isFinished(job)) es.close();
         onJob(job);
@@ -107,49 +115,79 @@ function followJob(id: string, onJob: (job: Job | null) => void): () => void {
     }
     es.onerror = () => {
       if (es.readyState !== EventSource.CLOSED || stopped) return;
-      void api.GET('/recipes/jobs/{id}', { params: { path: { id } } }).then(({ data }) => {
-        if (stopped) return;
-        onJob(data ?? null);
-        if (data && !isFinished(data)) open();
-      });
+      void ask();
     };
+  };
+  const retry = () => {
+    const wait = RETRY_MS[Math.min(failures, RETRY_MS.length - 1)];
+    failures += 1;
+    timer = setTimeout(() => void ask(), wait);
+  };
+  const ask = async () => {
+    if (stopped) return;
+    try {
+      const { data, response } = await api.GET('/recipes/jobs/{id}', {
+        params: { path: { id } },
+      });
+      if (stopped) return;
+      if (data) {
+        onJob(data);
+        if (!isFinished(data)) open();
+      } else if (response.status === 404) {
+        onGone();
+      } else {
+        retry();
+      }
+    } catch {
+      retry();
+    }
   };
   open();
   return () => {
     stopped = true;
+    clearTimeout(timer);
     current?.close();
   };
 }
 
 /**
  * Starts a generation and follows it: the job's event stream gives its place in the queue and
- * its progress, then the recipes or the error. The job id is kept for the tab, so leaving the
- * page and coming back picks the job up again (it keeps running on the server).
+ * its progress, then the recipes or the error. The job id is kept for the tab until the next
+ * generation, so leaving the page and coming back shows the job again: still running, or its
+ * recipes. `onFinished` is called when a job this page watched comes to its end.
  */
-export function useGeneration(onFinished: (job: Job) => void) {
+export function useGeneration(onFinished: (job: Job) => void, onGone: () => void) {
   const [job, setJob] = useState<Job | null>(null);
   const [starting, setStarting] = useState(false);
   const stop = useRef<(() => void) | null>(null);
-  const finished = useRef(onFinished);
+  const handlers = useRef({ onFinished, onGone });
   useEffect(() => {
-    finished.current = onFinished;
+    handlers.current = { onFinished, onGone };
   });
 
-  const follow = useCallback((id: string) => {
+  const follow = useCallback((id: string, fresh: boolean) => {
     stop.current?.();
-    stop.current = followJob(id, (next) => {
-      setJob(next);
-      if (!next || isFinished(next)) {
+    // A job just started, or one seen running, is announced when it ends; coming back to
+    // recipes that finished while away is quiet.
+    let sawRunning = fresh;
+    stop.current = followJob(
+      id,
+      (next) => {
+        setJob(next);
+        if (!isFinished(next)) sawRunning = true;
+        else if (sawRunning) handlers.current.onFinished(next);
+      },
+      () => {
         storeJob(null);
-        if (next) finished.current(next);
-      }
-    });
+        setJob(null);
+        handlers.current.onGone();
+      },
+    );
   }, []);
 
-  // Back on the page with a job still running (or finished while away): show it.
   useEffect(() => {
     const id = storedJob();
-    if (id) follow(id);
+    if (id) follow(id, false);
     return () => stop.current?.();
   }, [follow]);
 
@@ -173,7 +211,7 @@ export function useGeneration(onFinished: (job: Job) => void) {
         error: null,
         createdAt: new Date().toISOString(),
       });
-      follow(jobId);
+      follow(jobId, true);
     } finally {
       setStarting(false);
     }

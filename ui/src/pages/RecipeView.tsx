@@ -2,6 +2,7 @@ import { ArrowLeft, TriangleAlert, Utensils } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 
+import { ApiFailure } from '../api/client';
 import { RecipeDetails } from '../components/RecipeDetails';
 import { Button } from '../components/ui/Button';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
@@ -37,14 +38,31 @@ export default function RecipeView() {
       </Link>
       {error ? (
         <div className="mt-6">
-          <h1 className="text-2xl font-bold">Recipe not found</h1>
-          <p className="mt-2">It may have been deleted by someone else in your family.</p>
+          <h1 className="text-2xl font-bold">Error fetching recipes</h1>
+          <p className="mt-2">
+            {error instanceof ApiFailure && error.status === 404
+              ? 'This recipe is not here: it may have been deleted by someone else in your family.'
+              : 'An unexpected error occurred'}
+          </p>
         </div>
       ) : isLoading || !recipe ? (
         <Spinner label="Loading the recipe" />
       ) : (
         <div className="card mt-2 border border-base-300 bg-base-100">
           <div className="card-body">
+            {recipe.allergyWarnings.length > 0 ? (
+              <div role="alert" className="alert alert-warning items-start">
+                <TriangleAlert aria-hidden className="shrink-0" />
+                <div>
+                  <p className="font-semibold">Allergy warning</p>
+                  <ul className="list-disc pl-5">
+                    {recipe.allergyWarnings.map((w, k) => (
+                      <li key={k}>{w}</li>
+                    ))}
+                  </ul>
+                </div>
+              </div>
+            ) : null}
             <RecipeDetails recipe={recipe} currency={site?.currency ?? 'GBP'} as="h1" />
             <div className="card-actions mt-4">
               <Button onClick={() => setLogging(true)}>

@@ -53,7 +53,13 @@ export default function Recipes() {
           My Recipes
         </button>
       </div>
-      <div className="mt-6">{tab === 'create' ? <CreateRecipe /> : <MyRecipes />}</div>
+      {/* Both stay mounted: results and a running job survive a look at My Recipes. */}
+      <div className="mt-6" hidden={tab !== 'create'}>
+        <CreateRecipe />
+      </div>
+      <div className="mt-6" hidden={tab !== 'mine'}>
+        <MyRecipes />
+      </div>
     </section>
   );
 }
@@ -80,18 +86,25 @@ function CreateRecipe() {
     : [];
   const allergyText = allergies ?? childAllergies.join(', ');
 
-  const { job, busy, start } = useGeneration((finished: Job) => {
-    if (finished.state === 'done') {
-      const n = finished.recipes.length;
+  const { job, busy, start } = useGeneration(
+    (finished: Job) => {
+      if (finished.state === 'done') {
+        const n = finished.recipes.length;
+        toast({
+          variant: 'success',
+          title: n === 1 ? 'Recipe ready! 🍲' : 'Recipes ready! 🍲',
+          description: `${n} chef-quality ${n === 1 ? 'recipe' : 'recipes'}`,
+        });
+      } else if (finished.error) {
+        toast({ title: finished.error.title, description: finished.error.message });
+      }
+    },
+    () =>
       toast({
-        variant: 'success',
-        title: n === 1 ? 'Recipe ready! 🍲' : 'Recipes ready! 🍲',
-        description: `${n} chef-quality ${n === 1 ? 'recipe' : 'recipes'}`,
-      });
-    } else if (finished.error) {
-      toast({ title: finished.error.title, description: finished.error.message });
-    }
-  });
+        title: 'Error generating recipes',
+        description: 'Those recipes are no longer available. Please generate them again.',
+      }),
+  );
 
   const generate = async () => {
     if (ingredients.length === 0) {
@@ -207,12 +220,14 @@ function Results({
   if (busy) {
     const queued = job?.state === 'queued' && (job.position ?? 0) > 0;
     return (
-      <div className="card border border-base-300 bg-base-100" aria-live="polite">
+      <div className="card border border-base-300 bg-base-100">
         <div className="card-body items-center text-center">
           <span className="loading loading-spinner loading-lg" aria-hidden />
-          <p className="text-lg font-medium">Creating your chef-quality recipes...</p>
+          <p className="text-lg font-medium" role="status">
+            Creating your chef-quality recipes...
+          </p>
           {queued ? (
-            <p>
+            <p aria-live="polite">
               Waiting for {job?.position} {job?.position === 1 ? 'request' : 'requests'} ahead of
               yours
             </p>
@@ -282,7 +297,7 @@ function Carousel({ job, currency, signedIn }: { job: Job; currency: string; sig
           <RecipeDetails key={index} recipe={current} currency={currency} />
           <div className="card-actions mt-4">
             {signedIn ? (
-              <SaveButton recipe={current} />
+              <SaveButton key={index} recipe={current} />
             ) : (
               <Link to={routes.login} className="btn btn-primary">
                 Log in to save recipe
@@ -308,8 +323,8 @@ function Withheld({ job }: { job: Job }) {
               {n} {n === 1 ? 'recipe was' : 'recipes were'} withheld for allergens or restrictions
             </p>
             <ul className="list-disc pl-5 text-sm">
-              {job.withheld.map((w) => (
-                <li key={w.title}>
+              {job.withheld.map((w, k) => (
+                <li key={k}>
                   {w.title}: {w.reasons.join('; ')}
                 </li>
               ))}
@@ -318,8 +333,8 @@ function Withheld({ job }: { job: Job }) {
         ) : null}
         {job.notes.length > 0 ? (
           <ul className="list-disc pl-5 text-sm">
-            {job.notes.map((note) => (
-              <li key={note}>{note}</li>
+            {job.notes.map((note, k) => (
+              <li key={k}>{note}</li>
             ))}
           </ul>
         ) : null}
@@ -421,6 +436,11 @@ function MyRecipes() {
                 <p className="text-sm text-base-content/70">
                   Prep {r.preparationTime} min{r.source === 'own' ? ' · Our own recipe' : ''}
                 </p>
+                {r.allergyWarnings.length > 0 ? (
+                  <p className="badge badge-warning gap-1">
+                    <ShieldAlert aria-hidden size={14} /> Allergy warning
+                  </p>
+                ) : null}
                 {r.description ? <p className="line-clamp-3">{r.description}</p> : null}
                 {r.dietaryRestrictions.length > 0 ? (
                   <ul className="flex flex-wrap gap-1" aria-label="Dietary information">
