@@ -12,7 +12,7 @@ use tokio::task::JoinHandle;
 
 use crate::domain::ids::GenerationId;
 use crate::domain::recipe_guard::Guard;
-use crate::recipes::{GenerateError, Outcome, Progress, RecipeGenerator, screen};
+use crate::recipes::{GenerateError, Outcome, Progress, RecipeGenerator, screen, verified_diets};
 use crate::store::generations::{Generation, Owner, State};
 use crate::store::{Store, StoreError};
 
@@ -290,7 +290,10 @@ impl Lane {
         // Every generator screens its recipes; the lane checks again, so no generator can
         // forget to.
         let result = result.and_then(|outcome| {
-            let (recipes, mut withheld) = screen(&guard, outcome.recipes);
+            let (mut recipes, mut withheld) = screen(&guard, outcome.recipes);
+            for r in &mut recipes {
+                r.dietary_restrictions = verified_diets(r, &job.request.dietary_restrictions);
+            }
             withheld.extend(outcome.withheld);
             if recipes.is_empty() {
                 return Err(GenerateError::AllWithheld { withheld });

@@ -1475,31 +1475,8 @@ fn finish(
         tips,
         substitutions,
     };
-    recipe.dietary_restrictions = diets_met(&recipe, request);
+    recipe.dietary_restrictions = super::verified_diets(&recipe, &request.dietary_restrictions);
     recipe
-}
-
-/// The request's restrictions, plus the common diets the recipe happens to meet.
-fn diets_met(recipe: &RecipeContent, request: &GenerateRequest) -> Vec<String> {
-    let texts = recipe.texts();
-    let mut out = request.dietary_restrictions.clone();
-    for label in [
-        "Vegetarian",
-        "Vegan",
-        "Gluten-free",
-        "Dairy-free",
-        "Nut-free",
-    ] {
-        let taken = out.iter().any(|o| o.eq_ignore_ascii_case(label));
-        if !taken
-            && Guard::new(&[], &[label.to_string()])
-                .reasons(&texts)
-                .is_empty()
-        {
-            out.push(label.to_string());
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -146,6 +146,34 @@ pub fn screen(guard: &Guard, recipes: Vec<RecipeContent>) -> (Vec<RecipeContent>
     (passed, withheld)
 }
 
+/// The dietary badges a recipe may show: of the restrictions asked for, the ones the recipe
+/// claims and the common diets, those the guard can check and the recipe meets. A model's
+/// "Vegan" on a dish with butter, or an unverifiable "low sugar", is dropped.
+pub fn verified_diets(recipe: &RecipeContent, requested: &[String]) -> Vec<String> {
+    const COMMON: [&str; 5] = [
+        "Vegetarian",
+        "Vegan",
+        "Gluten-free",
+        "Dairy-free",
+        "Nut-free",
+    ];
+    let texts = recipe.texts();
+    let candidates = requested
+        .iter()
+        .chain(&recipe.dietary_restrictions)
+        .map(String::as_str)
+        .chain(COMMON);
+    let mut out: Vec<String> = Vec::new();
+    for c in candidates {
+        let taken = out.iter().any(|o| o.eq_ignore_ascii_case(c));
+        let checkable = crate::domain::diet::Diet::parse(c).is_some();
+        if !taken && checkable && Guard::new(&[], &[c.to_string()]).reasons(&texts).is_empty() {
+            out.push(c.to_string());
+        }
+    }
+    out
+}
+
 /// The generator the settings name.
 pub fn from_settings(
     settings: &crate::config::RecipeSettings,
@@ -175,6 +203,14 @@ mod tests {
         let (kept, withheld) = screen(&guard, vec![ketchup, plain.clone()]);
         assert_eq!(kept, vec![plain]);
         assert_eq!(withheld[0].reasons, ["Tomato ketchup contains celery"]);
+    }
+
+    #[test]
+    fn only_diets_the_recipe_meets_are_shown() {
+        let mut r = content("Buttered peas", &["Peas", "Butter"]);
+        r.dietary_restrictions = vec!["Vegan".into(), "low sugar".into()];
+        let shown = verified_diets(&r, &["Vegetarian".into()]);
+        assert_eq!(shown, ["Vegetarian", "Gluten-free", "Nut-free"]);
     }
 
     #[test]
