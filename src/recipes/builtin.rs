@@ -1356,6 +1356,14 @@ impl RecipeGenerator for Builtin {
                     .iter()
                     .map(|u| format!("\"{u}\" could not be checked automatically.")),
             );
+            let asked = request.count as usize;
+            if !recipes.is_empty() && recipes.len() < asked {
+                notes.push(format!(
+                    "Only {} different {} could be made from these ingredients: add a few more for more ideas.",
+                    recipes.len(),
+                    if recipes.len() == 1 { "recipe" } else { "recipes" }
+                ));
+            }
             if recipes.is_empty() {
                 return Err(if withheld.is_empty() {
                     GenerateError::NothingToMake { notes }
