@@ -157,7 +157,16 @@ impl Lane {
             // Holds the place while the job is written (a failed write gives it back below).
             let (tx, _) = watch::channel(Live::Queued { ahead: 0 });
             q.watchers.insert(job.id, tx);
-            q.waiting.push_back((job.id, job.owner.clone()));
+            // The family comes first: an account's job goes ahead of visitors' waiting jobs.
+            let at = match job.owner {
+                Owner::User(_) => q
+                    .waiting
+                    .iter()
+                    .position(|(_, o)| matches!(o, Owner::Anonymous(_)))
+                    .unwrap_or(q.waiting.len()),
+                Owner::Anonymous(_) => q.waiting.len(),
+            };
+            q.waiting.insert(at, (job.id, job.owner.clone()));
             q.announce_positions();
         }
         if let Err(e) = self.store.generations.put(job).await {
@@ -470,5 +479,13 @@ mod tests {
         ));
         assert!(!lane.has_room(&Owner::Anonymous("x".into())));
         assert!(lane.has_room(&Owner::User(crate::domain::ids::UserId::new())));
+        // A parent's job goes ahead of every visitor's.
+        let mut parent = job("p");
+        parent.owner = Owner::User(crate::domain::ids::UserId::new());
+        lane.submit(&parent, 3).await.unwrap();
+        assert_eq!(
+            *lane.watch(parent.id).unwrap().borrow(),
+            Live::Queued { ahead: 0 }
+        );
     }
 }
