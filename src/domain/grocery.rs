@@ -1,0 +1,442 @@
+//! Grocery list rules (spec sections 3, 5 and 9): the 15 categories, items and their defaults,
+//! the merge of recipe ingredients into a list, the estimated total and the export formats.
+//! Pure: the catalogue (categories and prices it knows) is passed in.
+
+use super::error::Invalid;
+use super::quantity::combine;
+use super::text::{NAME_MAX, char_len, sanitize_line, too_long_message};
+
+/// The spec's categories, in the order a list shows them.
+pub const CATEGORIES: [&str; 15] = [
+    "Produce",
+    "Dairy",
+    "Meat & Seafood",
+    "Bakery",
+    "Frozen",
+    "Canned Goods",
+    "Dry Goods & Pasta",
+    "Snacks",
+    "Beverages",
+    "Condiments & Spices",
+    "Cleaning",
+    "Personal Care",
+    "Baby",
+    "Pet",
+    "Other",
+];
+
+pub const DEFAULT_CATEGORY: &str = "Other";
+pub const DEFAULT_QUANTITY: &str = "1";
+/// The spec's default list name.
+pub const DEFAULT_LIST_NAME: &str = "My Grocery List";
+/// Most items on one list (a big weekly shop is about 100).
+pub const ITEMS_MAX: usize = 500;
+pub const QUANTITY_MAX: usize = 100;
+
+const SAVE_TITLE: &str = "Error saving grocery list";
+
+/// A category as sent ("dairy", "Meat & Seafood"), read case-insensitively; empty is Other.
+pub fn category(text: &str) -> Result<&'static str, Invalid> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(DEFAULT_CATEGORY);
+    }
+    CATEGORIES
+        .iter()
+        .find(|c| c.eq_ignore_ascii_case(t))
+        .copied()
+        .ok_or_else(|| {
+            Invalid::new(
+                SAVE_TITLE,
+                format!(
+                    "Unknown category: please choose one of {}",
+                    CATEGORIES.join(", ")
+                ),
+                "items",
+            )
+        })
+}
+
+/// "chicken breast" -> "Chicken breast".
+pub fn capitalise(name: &str) -> String {
+    let mut chars = name.trim().chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().collect::<String>() + chars.as_str()
+    })
+}
+
+/// One item as a form or a merge gives it, before checks.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ItemDraft {
+    pub name: String,
+    pub quantity: String,
+    pub category: String,
+    pub checked: bool,
+}
+
+/// A checked item: name trimmed and required, quantity '1' when empty, a known category.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemFields {
+    pub name: String,
+    pub quantity: String,
+    pub category: &'static str,
+    pub checked: bool,
+}
+
+impl ItemDraft {
+    pub fn validate(&self) -> Result<ItemFields, Invalid> {
+        let name = sanitize_line(&self.name);
+        if name.is_empty() {
+            return Err(Invalid::new(
+                "Item name required",
+                "Please enter an item name",
+                "items",
+            ));
+        }
+        if char_len(&name) > NAME_MAX {
+            return Err(Invalid::new(
+                SAVE_TITLE,
+                too_long_message(NAME_MAX),
+                "items",
+            ));
+        }
+        let quantity = sanitize_line(&self.quantity);
+        if char_len(&quantity) > QUANTITY_MAX {
+            return Err(Invalid::new(
+                SAVE_TITLE,
+                too_long_message(QUANTITY_MAX),
+                "items",
+            ));
+        }
+        Ok(ItemFields {
+            name,
+            quantity: if quantity.is_empty() {
+                DEFAULT_QUANTITY.into()
+            } else {
+                quantity
+            },
+            category: category(&self.category)?,
+            checked: self.checked,
+        })
+    }
+}
+
+/// A list's name and items, checked (spec section 5's texts).
+pub fn validate_list(
+    name: &str,
+    items: &[ItemDraft],
+) -> Result<(String, Vec<ItemFields>), Invalid> {
+    let name = sanitize_line(name);
+    if name.is_empty() {
+        return Err(Invalid::new(SAVE_TITLE, "List name is required.", "name"));
+    }
+    if char_len(&name) > NAME_MAX {
+        return Err(Invalid::new(SAVE_TITLE, too_long_message(NAME_MAX), "name"));
+    }
+    if items.is_empty() {
+        return Err(Invalid::new(
+            "No items in list",
+            "Please add at least one item to your grocery list",
+            "items",
+        ));
+    }
+    if items.len() > ITEMS_MAX {
+        return Err(Invalid::new(
+            SAVE_TITLE,
+            format!("Please keep a list to {ITEMS_MAX} items or fewer"),
+            "items",
+        ));
+    }
+    let items = items
+        .iter()
+        .map(ItemDraft::validate)
+        .collect::<Result<_, _>>()?;
+    Ok((name, items))
+}
+
+/// The name of a draft made from recipes (spec section 3, word for word).
+pub fn draft_name(recipes: usize) -> String {
+    format!("List from {recipes} recipe(s)")
+}
+
+/// Recipe ingredients merged into list items: by lower-case name, quantities added where their
+/// units agree and otherwise joined with ' + ', names capitalised, all unchecked. The category
+/// comes from `category_of` (the ingredient catalogue), else Other. In order of first sight.
+pub fn merge<'a>(
+    ingredients: impl IntoIterator<Item = (&'a str, &'a str)>,
+    category_of: impl Fn(&str) -> Option<&'static str>,
+) -> Vec<ItemDraft> {
+    let mut order: Vec<(String, String, Vec<String>)> = Vec::new();
+    for (name, quantity) in ingredients {
+        let name = sanitize_line(name);
+        if name.is_empty() {
+            continue;
+        }
+        let key = name.to_lowercase();
+        match order.iter_mut().find(|(k, _, _)| *k == key) {
+            Some((_, _, quantities)) => quantities.push(quantity.to_string()),
+            None => order.push((key, name, vec![quantity.to_string()])),
+        }
+    }
+    order
+        .into_iter()
+        .map(|(_, name, quantities)| ItemDraft {
+            category: category_of(&name).unwrap_or(DEFAULT_CATEGORY).to_string(),
+            name: capitalise(&name),
+            quantity: combine(&quantities),
+            checked: false,
+        })
+        .collect()
+}
+
+/// The estimated total: the catalogue's price where it knows the item, else the configured
+/// estimate per item. Returns the total (2 decimals) and how many prices were known.
+pub fn estimate(
+    names: impl IntoIterator<Item = impl AsRef<str>>,
+    price_of: impl Fn(&str) -> Option<f64>,
+    per_item: f64,
+) -> (f64, usize) {
+    let (mut total, mut known) = (0.0, 0);
+    for name in names {
+        match price_of(name.as_ref()) {
+            Some(p) => {
+                total += p;
+                known += 1;
+            }
+            None => total += per_item,
+        }
+    }
+    ((total * 100.0).round() / 100.0, known)
+}
+
+/// An item as exported.
+pub struct Row<'a> {
+    pub name: &'a str,
+    pub quantity: &'a str,
+    pub category: &'a str,
+    pub checked: bool,
+}
+
+/// Rows grouped by category in the spec's order (unknown categories last), items in list order.
+fn grouped<'a>(rows: &'a [Row<'a>]) -> Vec<(&'a str, Vec<&'a Row<'a>>)> {
+    let rank = |c: &str| {
+        CATEGORIES
+            .iter()
+            .position(|k| *k == c)
+            .unwrap_or(CATEGORIES.len())
+    };
+    let mut out: Vec<(&str, Vec<&Row>)> = Vec::new();
+    for row in rows {
+        match out.iter_mut().find(|(c, _)| *c == row.category) {
+            Some((_, list)) => list.push(row),
+            None => out.push((row.category, vec![row])),
+        }
+    }
+    out.sort_by_key(|(c, _)| rank(c));
+    out
+}
+
+/// Plain text for a phone's notes or a message.
+pub fn to_text(name: &str, rows: &[Row<'_>]) -> String {
+    let mut out = format!("{name}\n");
+    for (category, items) in grouped(rows) {
+        out.push_str(&format!("\n{category}\n"));
+        for r in items {
+            let mark = if r.checked { "[x]" } else { "[ ]" };
+            out.push_str(&format!("{mark} {} ({})\n", r.name, r.quantity));
+        }
+    }
+    out
+}
+
+/// Markdown with task-list boxes.
+pub fn to_markdown(name: &str, rows: &[Row<'_>]) -> String {
+    let escape = |s: &str| {
+        s.chars()
+            .flat_map(|c| {
+                let special = "\\`*_{}[]()#+-.!|<>".contains(c);
+                special
+                    .then_some('\\')
+                    .into_iter()
+                    .chain(std::iter::once(c))
+            })
+            .collect::<String>()
+    };
+    let mut out = format!("# {}\n", escape(name));
+    for (category, items) in grouped(rows) {
+        out.push_str(&format!("\n## {}\n\n", escape(category)));
+        for r in items {
+            let mark = if r.checked { "x" } else { " " };
+            out.push_str(&format!(
+                "- [{mark}] {} ({})\n",
+                escape(r.name),
+                escape(r.quantity)
+            ));
+        }
+    }
+    out
+}
+
+/// CSV (RFC 4180): every field quoted, quotes doubled; a field a spreadsheet would run as a
+/// formula (= + - @) starts with an apostrophe.
+pub fn to_csv(rows: &[Row<'_>]) -> String {
+    let field = |s: &str| {
+        let safe = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+            format!("'{s}")
+        } else {
+            s.to_string()
+        };
+        format!("\"{}\"", safe.replace('"', "\"\""))
+    };
+    let mut out = String::from("\"Category\",\"Item\",\"Quantity\",\"Checked\"\r\n");
+    for (category, items) in grouped(rows) {
+        for r in items {
+            out.push_str(&format!(
+                "{},{},{},{}\r\n",
+                field(category),
+                field(r.name),
+                field(r.quantity),
+                field(if r.checked { "yes" } else { "no" })
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(name: &str, quantity: &str, category: &str) -> ItemDraft {
+        ItemDraft {
+            name: name.into(),
+            quantity: quantity.into(),
+            category: category.into(),
+            checked: false,
+        }
+    }
+
+    #[test]
+    fn items_take_the_spec_defaults_and_texts() {
+        let ok = item("  Milk ", "", "dairy").validate().unwrap();
+        assert_eq!(
+            (ok.name.as_str(), ok.quantity.as_str(), ok.category),
+            ("Milk", "1", "Dairy")
+        );
+        assert_eq!(item("Soap", "2", "").validate().unwrap().category, "Other");
+        let err = item("  ", "1", "").validate().unwrap_err();
+        assert_eq!(
+            (err.title.as_str(), err.message.as_str()),
+            ("Item name required", "Please enter an item name")
+        );
+        assert!(item("Rice", "1", "Toys").validate().is_err());
+    }
+
+    #[test]
+    fn a_list_needs_a_name_and_an_item() {
+        let err = validate_list(" ", &[item("Milk", "1", "")]).unwrap_err();
+        assert_eq!(err.message, "List name is required.");
+        let err = validate_list("Weekly", &[]).unwrap_err();
+        assert_eq!(
+            (err.title.as_str(), err.message.as_str()),
+            (
+                "No items in list",
+                "Please add at least one item to your grocery list"
+            )
+        );
+        let many = vec![item("Milk", "1", ""); ITEMS_MAX + 1];
+        assert!(validate_list("Weekly", &many).is_err());
+    }
+
+    #[test]
+    fn merging_follows_the_spec_and_adds_what_it_can() {
+        let ingredients = [
+            ("chicken breast", "200 g"),
+            ("Rice", "1 cup"),
+            ("Chicken Breast", "100 g"),
+            ("rice", "1/2 cup"),
+            ("Salt", ""),
+            ("Soy sauce", "2 tbsp"),
+            ("soy sauce", "a splash"),
+        ];
+        let lookup = |name: &str| match name.to_lowercase().as_str() {
+            "chicken breast" => Some("Meat & Seafood"),
+            "rice" => Some("Dry Goods & Pasta"),
+            _ => None,
+        };
+        let merged = merge(ingredients, lookup);
+        let shown: Vec<(&str, &str, &str, bool)> = merged
+            .iter()
+            .map(|i| {
+                (
+                    i.name.as_str(),
+                    i.quantity.as_str(),
+                    i.category.as_str(),
+                    i.checked,
+                )
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("Chicken breast", "300 g", "Meat & Seafood", false),
+                ("Rice", "1 1/2 cups", "Dry Goods & Pasta", false),
+                ("Salt", "1", "Other", false),
+                ("Soy sauce", "2 tbsp + a splash", "Other", false),
+            ]
+        );
+        assert_eq!(draft_name(2), "List from 2 recipe(s)");
+    }
+
+    #[test]
+    fn the_estimate_uses_known_prices_and_the_default_for_the_rest() {
+        let price = |n: &str| (n == "Milk").then_some(1.2);
+        assert_eq!(estimate(["Milk", "Soap", "Bread"], price, 2.5), (6.2, 1));
+    }
+
+    #[test]
+    fn exports_group_by_category_and_quote_csv() {
+        let rows = [
+            Row {
+                name: "Soap",
+                quantity: "1",
+                category: "Cleaning",
+                checked: false,
+            },
+            Row {
+                name: "Milk, \"whole\"",
+                quantity: "2",
+                category: "Dairy",
+                checked: true,
+            },
+            Row {
+                name: "=HYPERLINK(\"x\")",
+                quantity: "1",
+                category: "Other",
+                checked: false,
+            },
+            Row {
+                name: "Apples",
+                quantity: "6",
+                category: "Produce",
+                checked: false,
+            },
+        ];
+        let csv = to_csv(&rows);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines[0], "\"Category\",\"Item\",\"Quantity\",\"Checked\"");
+        assert_eq!(lines[1], "\"Produce\",\"Apples\",\"6\",\"no\"");
+        assert_eq!(lines[2], "\"Dairy\",\"Milk, \"\"whole\"\"\",\"2\",\"yes\"");
+        assert_eq!(
+            lines[4],
+            "\"Other\",\"'=HYPERLINK(\"\"x\"\")\",\"1\",\"no\""
+        );
+        let text = to_text("Weekly shop", &rows);
+        assert!(text.starts_with("Weekly shop\n\nProduce\n[ ] Apples (6)\n"));
+        assert!(text.contains("[x] Milk, \"whole\" (2)"));
+        let md = to_markdown("Weekly shop", &rows);
+        assert!(md.starts_with("# Weekly shop\n\n## Produce\n\n- [ ] Apples (6)\n"));
+        assert!(md.contains("- [x] Milk, \"whole\" (2)"));
+        assert!(md.contains("- [ ] =HYPERLINK\\(\"x\"\\) (1)"), "{md}");
+    }
+}
