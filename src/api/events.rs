@@ -39,6 +39,9 @@ pub enum EventKind {
     Family,
     /// A saved recipe.
     Recipe,
+    /// A grocery list or one of its items.
+    #[oai(rename = "grocery_list")]
+    GroceryList,
     /// Reload everything of the family: changes were missed.
     Resync,
     /// First event of a stream: the revision it starts at.
@@ -69,6 +72,7 @@ impl From<FamilyChange> for FeedEvent {
                 Kind::Profile => EventKind::Profile,
                 Kind::Family => EventKind::Family,
                 Kind::Recipe => EventKind::Recipe,
+                Kind::GroceryList => EventKind::GroceryList,
             },
             id: Some(c.id.to_string()),
             revision: c.revision,
@@ -84,6 +88,7 @@ fn kind_name(kind: EventKind) -> &'static str {
         EventKind::Profile => "profile",
         EventKind::Family => "family",
         EventKind::Recipe => "recipe",
+        EventKind::GroceryList => "grocery_list",
         EventKind::Resync => "resync",
         EventKind::Ready => "ready",
         EventKind::Superseded => "superseded",

@@ -23,6 +23,8 @@ pub enum Kind {
     Family,
     /// A saved recipe.
     Recipe,
+    /// A grocery list (its items included).
+    GroceryList,
 }
 
 impl Kind {
@@ -34,6 +36,7 @@ impl Kind {
             Kind::Profile => "profile",
             Kind::Family => "family",
             Kind::Recipe => "recipe",
+            Kind::GroceryList => "grocery_list",
         }
     }
 }

@@ -2,7 +2,12 @@
 //! the merge of recipe ingredients into a list, the estimated total and the export formats.
 //! Pure: the catalogue (categories and prices it knows) is passed in.
 
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::change::first_version;
 use super::error::Invalid;
+use super::ids::{FamilyId, GroceryItemId, GroceryListId};
 use super::quantity::combine;
 use super::text::{NAME_MAX, char_len, sanitize_line, too_long_message};
 
@@ -152,6 +157,127 @@ pub fn validate_list(
         .map(ItemDraft::validate)
         .collect::<Result<_, _>>()?;
     Ok((name, items))
+}
+
+/// One item on a list. `checked_at` is when its tick was last set: a tick made earlier (an
+/// offline phone catching up) does not undo a later one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroceryItem {
+    pub id: GroceryItemId,
+    pub name: String,
+    pub quantity: String,
+    pub category: String,
+    pub checked: bool,
+    #[serde(default)]
+    pub checked_at: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroceryList {
+    pub id: GroceryListId,
+    pub family: FamilyId,
+    pub name: String,
+    pub items: Vec<GroceryItem>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    #[serde(default = "first_version")]
+    pub version: u64,
+}
+
+/// An item of a saved list as an edit sends it: with the id it had, or none for a new one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemEdit {
+    pub id: Option<GroceryItemId>,
+    pub fields: ItemFields,
+}
+
+impl GroceryList {
+    pub fn create(
+        family: FamilyId,
+        name: String,
+        items: Vec<ItemFields>,
+        now: DateTime<Utc>,
+    ) -> GroceryList {
+        let items = items.into_iter().map(|f| new_item(f, now)).collect();
+        GroceryList {
+            id: GroceryListId::new(),
+            family,
+            name,
+            items,
+            created_at: now,
+            updated_at: now,
+            version: first_version(),
+        }
+    }
+
+    /// Replaces name and items (a whole-list save). Items keep their ids; an item whose tick
+    /// changes gets the edit's time.
+    pub fn apply(&mut self, name: String, items: Vec<ItemEdit>, now: DateTime<Utc>) {
+        let old = std::mem::take(&mut self.items);
+        self.items = items
+            .into_iter()
+            .map(
+                |edit| match edit.id.and_then(|id| old.iter().find(|i| i.id == id)) {
+                    Some(before) => GroceryItem {
+                        id: before.id,
+                        checked_at: if before.checked == edit.fields.checked {
+                            before.checked_at
+                        } else {
+                            Some(now)
+                        },
+                        name: edit.fields.name,
+                        quantity: edit.fields.quantity,
+                        category: edit.fields.category.to_string(),
+                        checked: edit.fields.checked,
+                    },
+                    None => new_item(edit.fields, now),
+                },
+            )
+            .collect();
+        self.name = name;
+        self.updated_at = now;
+    }
+
+    /// Sets one item's tick as of `at`. `Ok(true)` when applied, `Ok(false)` when a later tick
+    /// is already there (it stays: last tick wins); not found when the item is gone.
+    pub fn tick(
+        &mut self,
+        item: GroceryItemId,
+        checked: bool,
+        at: DateTime<Utc>,
+    ) -> Result<bool, super::DomainError> {
+        let found = self
+            .items
+            .iter_mut()
+            .find(|i| i.id == item)
+            .ok_or(super::DomainError::NotFound)?;
+        if found.checked_at.is_some_and(|t| t > at) {
+            return Ok(false);
+        }
+        found.checked = checked;
+        found.checked_at = Some(at);
+        self.updated_at = Utc::now();
+        Ok(true)
+    }
+
+    /// "X of Y items checked".
+    pub fn checked_count(&self) -> (usize, usize) {
+        (
+            self.items.iter().filter(|i| i.checked).count(),
+            self.items.len(),
+        )
+    }
+}
+
+fn new_item(f: ItemFields, now: DateTime<Utc>) -> GroceryItem {
+    GroceryItem {
+        id: GroceryItemId::new(),
+        name: f.name,
+        quantity: f.quantity,
+        category: f.category.to_string(),
+        checked: f.checked,
+        checked_at: f.checked.then_some(now),
+    }
 }
 
 /// The name of a draft made from recipes (spec section 3, word for word).
@@ -386,6 +512,62 @@ mod tests {
             ]
         );
         assert_eq!(draft_name(2), "List from 2 recipe(s)");
+    }
+
+    #[test]
+    fn edits_keep_item_ids_and_a_late_tick_does_not_undo_a_newer_one() {
+        let t0 = Utc::now();
+        let (name, fields) = validate_list(
+            "Weekly",
+            &[item("Milk", "1", "Dairy"), item("Soap", "", "")],
+        )
+        .unwrap();
+        let mut list = GroceryList::create(FamilyId::new(), name, fields, t0);
+        let (milk, soap) = (list.items[0].id, list.items[1].id);
+        let t1 = t0 + chrono::Duration::seconds(10);
+        assert!(list.tick(milk, true, t1).unwrap());
+        // A tick made offline before t1 arrives late: reported, not applied.
+        assert!(
+            !list
+                .tick(milk, false, t0 + chrono::Duration::seconds(5))
+                .unwrap()
+        );
+        assert!(list.items[0].checked);
+        assert_eq!(list.checked_count(), (1, 2));
+        assert_eq!(
+            list.tick(GroceryItemId::new(), true, t1),
+            Err(crate::domain::DomainError::NotFound)
+        );
+        // A whole-list save: Soap renamed (same id), Milk kept, Bread new.
+        let edits = vec![
+            ItemEdit {
+                id: Some(soap),
+                fields: item("Hand soap", "2", "Personal Care").validate().unwrap(),
+            },
+            ItemEdit {
+                id: Some(milk),
+                fields: ItemDraft {
+                    checked: true,
+                    ..item("Milk", "1", "Dairy")
+                }
+                .validate()
+                .unwrap(),
+            },
+            ItemEdit {
+                id: None,
+                fields: item("Bread", "", "Bakery").validate().unwrap(),
+            },
+        ];
+        list.apply("Weekly shop".into(), edits, t1);
+        assert_eq!(list.items[0].id, soap);
+        assert_eq!(list.items[0].name, "Hand soap");
+        assert_eq!(
+            list.items[1].checked_at,
+            Some(t1),
+            "unchanged tick keeps its time"
+        );
+        assert_ne!(list.items[2].id, milk);
+        assert_eq!(list.name, "Weekly shop");
     }
 
     #[test]

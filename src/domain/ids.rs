@@ -103,6 +103,16 @@ typed_id!(
 );
 
 typed_id!(
+    /// A grocery list, owned by one family.
+    GroceryListId
+);
+
+typed_id!(
+    /// One item of a grocery list: stable across edits, so a tick names the item, not its place.
+    GroceryItemId
+);
+
+typed_id!(
     /// A recipe generation job (queued, running or finished; kept for an hour).
     GenerationId
 );

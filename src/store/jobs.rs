@@ -49,9 +49,10 @@ pub(crate) fn enqueue(tx: &Tx<'_>, job: JobKind) -> TxResult<JobId> {
 }
 
 /// Trees whose keys start with the family id.
-const FAMILY_TREES: [TreeId; 8] = [
+const FAMILY_TREES: [TreeId; 9] = [
     TreeId::FamilyInvites,
     TreeId::Recipes,
+    TreeId::GroceryLists,
     TreeId::MealsByTime,
     TreeId::MealsByChild,
     TreeId::Meals,

@@ -10,6 +10,7 @@ mod codec;
 pub mod contact_messages;
 mod flusher;
 pub mod generations;
+pub mod grocery_lists;
 pub mod invites;
 pub mod jobs;
 pub mod keys;
@@ -33,6 +34,7 @@ pub use children::Children;
 pub use codec::Record;
 pub use contact_messages::ContactMessages;
 pub use generations::Generations;
+pub use grocery_lists::GroceryLists;
 pub use invites::Invites;
 pub use jobs::{Job, JobKind, Jobs};
 pub use meals::Meals;
@@ -98,6 +100,7 @@ pub struct Store {
     pub jobs: Jobs,
     pub recipes: Recipes,
     pub generations: Generations,
+    pub grocery_lists: GroceryLists,
 }
 
 impl Store {
@@ -189,6 +192,7 @@ impl Store {
             jobs: Jobs::new(core.clone()),
             recipes: Recipes::new(core.clone()),
             generations: Generations::new(core.clone()),
+            grocery_lists: GroceryLists::new(core.clone()),
             core,
             dir,
             _lock: lock,

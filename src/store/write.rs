@@ -42,10 +42,11 @@ pub(crate) enum TreeId {
     InviteTokens,
     Recipes,
     Generations,
+    GroceryLists,
 }
 
 impl TreeId {
-    pub(crate) const ALL: [TreeId; 18] = [
+    pub(crate) const ALL: [TreeId; 19] = [
         TreeId::Users,
         TreeId::UsersByEmail,
         TreeId::Sessions,
@@ -64,6 +65,7 @@ impl TreeId {
         TreeId::InviteTokens,
         TreeId::Recipes,
         TreeId::Generations,
+        TreeId::GroceryLists,
     ];
 
     pub(crate) fn name(self) -> &'static str {
@@ -86,6 +88,7 @@ impl TreeId {
             TreeId::InviteTokens => "invite_tokens",
             TreeId::Recipes => "recipes",
             TreeId::Generations => "generations",
+            TreeId::GroceryLists => "grocery_lists",
         }
     }
 }
