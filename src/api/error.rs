@@ -48,6 +48,7 @@ pub enum Current {
     Child(super::children::ChildDto),
     Meal(super::meals::MealDto),
     Profile(super::profile::Profile),
+    GroceryList(super::grocery::GroceryListDto),
 }
 
 #[derive(Debug, ApiResponse)]
@@ -175,6 +176,10 @@ fn stale(current: Stale) -> ApiError {
         Stale::Child(c) => ("child's profile", Current::Child(c.into())),
         Stale::Meal(m) => ("meal", Current::Meal(m.into())),
         Stale::Profile(u) => ("profile", Current::Profile((&u).into())),
+        Stale::GroceryList(l, per_item) => (
+            "list",
+            Current::GroceryList(super::grocery::priced_dto(&l, per_item)),
+        ),
     };
     ApiError::Conflict(Json(ConflictBody {
         title: "Update conflict".into(),

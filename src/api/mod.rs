@@ -7,6 +7,7 @@ pub mod contact;
 pub mod error;
 pub mod events;
 pub mod family;
+pub mod grocery;
 pub mod health;
 pub mod ingredients;
 pub mod json;
@@ -42,23 +43,31 @@ pub enum ApiTags {
     Media,
     /// The ingredient catalogue, recipe generation and saved recipes.
     Recipes,
+    /// Grocery lists.
+    Grocery,
     /// The family's change feed.
     Events,
 }
 
+/// Two groups: std implements `Default` for tuples of up to 12.
 pub type Apis = (
-    health::HealthApi,
-    site::SiteApi,
-    contact::ContactApi,
-    auth::AuthApi,
-    profile::ProfileApi,
-    family::FamilyApi,
-    children::ChildrenApi,
-    meals::MealsApi,
-    media::MediaApi,
-    ingredients::IngredientsApi,
-    recipes::RecipesApi,
-    events::EventsApi,
+    (
+        health::HealthApi,
+        site::SiteApi,
+        contact::ContactApi,
+        auth::AuthApi,
+        profile::ProfileApi,
+        family::FamilyApi,
+    ),
+    (
+        children::ChildrenApi,
+        meals::MealsApi,
+        media::MediaApi,
+        ingredients::IngredientsApi,
+        recipes::RecipesApi,
+        grocery::GroceryApi,
+        events::EventsApi,
+    ),
 );
 
 /// The API with its OpenAPI document. State arrives per request through `Data<&App>`.

@@ -3,6 +3,7 @@
 //! (`StoreError`, logged).
 
 use crate::domain::child::Child;
+use crate::domain::grocery::GroceryList;
 use crate::domain::meal::Meal;
 use crate::domain::user::User;
 use crate::domain::{DomainError, Invalid};
@@ -14,6 +15,8 @@ pub enum Stale {
     Child(Child),
     Meal(Meal),
     Profile(User),
+    /// The list as it is now, and the configured estimate per item (for its total).
+    GroceryList(Box<GroceryList>, f64),
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -7,6 +7,7 @@ pub mod children;
 pub mod contact;
 pub mod error;
 pub mod family;
+pub mod grocery;
 pub mod housekeeping;
 pub mod meals;
 pub mod page_cache;

@@ -66,8 +66,9 @@ class Src:
     own record of that kind). `fn`, when given, derives the value from the filled path params
     (so the random-id baseline derives it from the random id)."""
 
-    def __init__(self, name, fn=None, own=False):
-        self.name, self.fn, self.own = name, fn, own
+    def __init__(self, name, fn=None, own=False, many=False):
+        # many: the field takes a list of ids (recipeIds), filled with this one record.
+        self.name, self.fn, self.own, self.many = name, fn, own, many
 
     def __repr__(self):
         return ("own." if self.own else "A.") + self.name
@@ -113,6 +114,14 @@ MATRIX = {
     # (the job is not theirs), which the owner kind allows.
     "GET /api/recipes/jobs/{id}": {"kind": "owner", "id": [Src("job")]},
     "GET /api/recipes/jobs/{id}/events": {"kind": "owner", "id": [Src("job")]},
+    "GET /api/grocery-lists/{id}": {"kind": "owner", "id": [Src("grocery_list")]},
+    "PUT /api/grocery-lists/{id}": {"kind": "owner", "id": [Src("grocery_list")]},
+    "DELETE /api/grocery-lists/{id}": {"kind": "owner", "id": [Src("grocery_list")]},
+    "GET /api/grocery-lists/{id}/export": {"kind": "owner", "id": [Src("grocery_list")],
+                                           "format": [None, "csv", "md"]},
+    "PATCH /api/grocery-lists/{id}/items/{itemId}": {"kind": "owner",
+                                                      "id": [Src("grocery_list")],
+                                                      "itemId": [Src("grocery_item")]},
     "GET /api/auth/reset-password/{token}": {
         "kind": "capability",
         "token": [Src("user"), Src("email"), Src("child"), Src("family_token_guess")],
@@ -166,6 +175,10 @@ NO_PARAM_OPS = {
     "GET /api/recipes": {"kind": "scan"},
     "POST /api/recipes": {"kind": "own"},
     "POST /api/recipes/generate": {"kind": "own"},
+    "GET /api/grocery-lists": {"kind": "scan"},
+    "POST /api/grocery-lists": {"kind": "own"},
+    "POST /api/grocery-lists/from-recipes": {"kind": "refs",
+                                             "body_refs": {"recipeIds": [Src("recipe", many=True)]}},
     "POST /api/meals": {
         "kind": "refs",
         "body_refs": {"childId": [Src("child")], "photo": [Src("spare"), Src("photo"), Src("avatar")]},
@@ -206,6 +219,8 @@ BODY_VALUES = {
     "difficulty": DROP,
     "eatenAt": DROP,
     "instructions": ["Stir it well."],
+    # A grocery list's items (a nested category must be one of the 15).
+    "items": [{"name": "Rice", "quantity": "1", "category": "Other"}],
     "password": "matrix probe password 9",
     "firstName": "Mallory",
     "lastName": "Probe",
@@ -703,6 +718,10 @@ class Matrix:
         A["recipe"] = recipe["id"]
         A["job"] = a.json("POST", "/api/recipes/generate",
                           {"ingredients": ["Kohlrabi", "Salsify"]}, expect=202)["jobId"]
+        glist = a.json("POST", "/api/grocery-lists",
+                       {"name": "Quistgaard market run",
+                        "items": [{"name": "Tamarillo", "quantity": "4"}]}, expect=201)
+        A["grocery_list"], A["grocery_item"] = glist["id"], glist["items"][0]["id"]
         # A change after the others' feeds are running: must not reach them.
         a.json("PUT", f"/api/children/{A['child']}", {"name": "Zephyrine Quistgaard", "age": 5,
                                                         "allergies": ["Tamarind"],
@@ -718,6 +737,8 @@ class Matrix:
                          ("Zephyrine", "A.child name"), ("Tamarind", "A.child allergy"),
                          ("Tamarillo", "A.meal food"), ("Kohlrabi", "A.meal food"),
                          (A["recipe"], "A.recipe"), (A["job"], "A.job"),
+                         (A["grocery_list"], "A.grocery_list"),
+                         (A["grocery_item"], "A.grocery_item"),
                          ("aurelio-note", "A.meal notes"), ("aurelio contact", "A.contact text")]:
             self.add_secret(v, label)
         for i, m in enumerate(A["meals"]):
@@ -747,6 +768,10 @@ class Matrix:
                                    expect=201, what=f"own recipe of {name}")["id"]
             own["job"] = c.json("POST", "/api/recipes/generate", {"ingredients": ["Rice"]},
                                 expect=202, what=f"own job of {name}")["jobId"]
+            gl = c.json("POST", "/api/grocery-lists",
+                        {"name": f"{name} list", "items": [{"name": "Rice"}]},
+                        expect=201, what=f"own grocery list of {name}")
+            own["grocery_list"], own["grocery_item"] = gl["id"], gl["items"][0]["id"]
             if name != "guest":
                 own["invite"] = c.json("POST", "/api/family/invites", {}, expect=201)["id"]
                 own["member"] = self.partner(c, f"{name} partner", f"{name}.partner@matrix.test")
@@ -833,7 +858,8 @@ class Matrix:
         if src.fn is not None:
             return src.fn(params or {})
         pool = self.own.get(caller, {}) if src.own else self.A
-        return pool.get(src.name)
+        value = pool.get(src.name)
+        return [value] if src.many else value
 
     def body_for(self, key, op, caller, target_version):
         """A valid body for the caller (own refs), or (None, None) when the op takes none."""
@@ -1056,7 +1082,7 @@ class Matrix:
                         good = dict(body)
                         body[field] = self.value(src, caller)
                         rbody = dict(body)
-                        rbody[field] = str(uuid.uuid4())
+                        rbody[field] = [str(uuid.uuid4())] if src.many else str(uuid.uuid4())
                         r = self.call(client, method, url, body)
                         base = self.call(client, method, url, rbody)
                         stats[caller][1] += 1

@@ -75,6 +75,14 @@ const ROUTES: &[(&str, &str)] = &[
     ("get", "/recipes/{id}"),
     ("delete", "/recipes/{id}"),
     ("post", "/recipes/{id}/log-meal"),
+    ("get", "/grocery-lists"),
+    ("post", "/grocery-lists"),
+    ("get", "/grocery-lists/{id}"),
+    ("put", "/grocery-lists/{id}"),
+    ("delete", "/grocery-lists/{id}"),
+    ("patch", "/grocery-lists/{id}/items/{itemId}"),
+    ("post", "/grocery-lists/from-recipes"),
+    ("get", "/grocery-lists/{id}/export"),
     ("get", "/events"),
 ];
 

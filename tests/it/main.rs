@@ -14,6 +14,7 @@ mod connections;
 mod contact;
 mod errors;
 mod events;
+mod grocery;
 mod health;
 mod households;
 mod isolation;

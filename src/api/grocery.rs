@@ -1,0 +1,374 @@
+//! `/api/grocery-lists`: a family's grocery lists, one-item ticks, drafts from saved recipes,
+//! and exports (a real file download).
+
+use chrono::{DateTime, Utc};
+use poem::web::Data;
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::{Json, PlainText};
+use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
+
+use super::children::Deleted;
+use super::session::CurrentUser;
+use super::{ApiError, ApiTags, path_id};
+use crate::app::App;
+use crate::domain::grocery::{GroceryItem, GroceryList, ItemDraft};
+use crate::domain::ids::{GroceryItemId, GroceryListId};
+use crate::service::grocery::{self, Format};
+
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct GroceryItemDto {
+    pub id: String,
+    pub name: String,
+    pub quantity: String,
+    /// One of the spec's 15 categories.
+    pub category: String,
+    pub checked: bool,
+    /// When the tick was last set.
+    #[oai(nullable)]
+    pub checked_at: Option<DateTime<Utc>>,
+    /// The catalogue's price for this quantity, when it knows the food; the list's estimate
+    /// uses the per-item figure otherwise.
+    #[oai(nullable)]
+    pub known_price: Option<f64>,
+}
+
+impl From<&GroceryItem> for GroceryItemDto {
+    fn from(i: &GroceryItem) -> Self {
+        GroceryItemDto {
+            id: i.id.to_string(),
+            name: i.name.clone(),
+            quantity: i.quantity.clone(),
+            category: i.category.clone(),
+            checked: i.checked,
+            checked_at: i.checked_at,
+            known_price: grocery::known_price(&i.name, &i.quantity),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct GroceryListDto {
+    pub id: String,
+    pub name: String,
+    pub items: Vec<GroceryItemDto>,
+    /// The estimated total in the configured currency, 2 decimals.
+    pub estimated_total: f64,
+    /// How many items were priced from the catalogue (the rest at the per-item estimate).
+    pub priced_items: u32,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    /// +1 with every change; send it back with a save.
+    pub version: u64,
+}
+
+/// A list as the API sends it (the estimate needs the settings).
+pub fn list_dto(app: &App, list: &GroceryList) -> GroceryListDto {
+    priced_dto(list, app.settings.money.grocery_item_estimate)
+}
+
+/// A list with its estimate at `per_item` for items the catalogue cannot price.
+pub fn priced_dto(list: &GroceryList, per_item: f64) -> GroceryListDto {
+    let (total, known) = grocery::total(list, per_item);
+    GroceryListDto {
+        id: list.id.to_string(),
+        name: list.name.clone(),
+        items: list.items.iter().map(GroceryItemDto::from).collect(),
+        estimated_total: total,
+        priced_items: known as u32,
+        created_at: list.created_at,
+        updated_at: list.updated_at,
+        version: list.version,
+    }
+}
+
+#[derive(Debug, Clone, Object)]
+pub struct ItemInput {
+    /// The item's id when it is already on the list; none for a new item.
+    pub id: Option<String>,
+    #[oai(default)]
+    pub name: String,
+    #[oai(default)]
+    pub quantity: String,
+    #[oai(default)]
+    pub category: String,
+    #[oai(default)]
+    pub checked: bool,
+}
+
+impl From<&ItemInput> for ItemDraft {
+    fn from(i: &ItemInput) -> Self {
+        ItemDraft {
+            name: i.name.clone(),
+            quantity: i.quantity.clone(),
+            category: i.category.clone(),
+            checked: i.checked,
+        }
+    }
+}
+
+#[derive(Debug, Object)]
+pub struct ListInput {
+    #[oai(default)]
+    pub name: String,
+    #[oai(default)]
+    pub items: Vec<ItemInput>,
+    /// The version the edit was made from (a save); a stale one answers 409.
+    pub version: Option<u64>,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct TickInput {
+    pub checked: bool,
+    /// When the tick was made (an offline tick arrives late); now when missing.
+    pub at: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Object)]
+pub struct TickResult {
+    /// False when a later tick of the item was already there (it stays).
+    pub applied: bool,
+    pub list: GroceryListDto,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct FromRecipesInput {
+    #[oai(default)]
+    pub recipe_ids: Vec<String>,
+}
+
+/// An unsaved list: save it with POST /api/grocery-lists.
+#[derive(Debug, Object)]
+pub struct ListDraft {
+    pub name: String,
+    pub items: Vec<ItemInput>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum ExportFormat {
+    Txt,
+    Csv,
+    Md,
+}
+
+#[derive(ApiResponse)]
+pub enum ListCreated {
+    #[oai(status = 201)]
+    Created(Json<GroceryListDto>),
+}
+
+#[derive(ApiResponse)]
+pub enum Exported {
+    /// The list as a file.
+    #[oai(status = 200)]
+    File(
+        PlainText<String>,
+        #[oai(header = "Content-Type")] String,
+        #[oai(header = "Content-Disposition")] String,
+    ),
+}
+
+fn body_items(items: &[ItemInput]) -> Vec<ItemDraft> {
+    items.iter().map(ItemDraft::from).collect()
+}
+
+#[derive(Default)]
+pub struct GroceryApi;
+
+#[OpenApi(tag = "ApiTags::Grocery")]
+impl GroceryApi {
+    /// The family's lists, newest first.
+    #[oai(
+        path = "/grocery-lists",
+        method = "get",
+        operation_id = "listGroceryLists"
+    )]
+    async fn list(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+    ) -> Result<Json<Vec<GroceryListDto>>, ApiError> {
+        let me = user.require_to_view("view grocery lists")?;
+        let lists = grocery::list(&app, me.user.family_id)?;
+        Ok(Json(lists.iter().map(|l| list_dto(&app, l)).collect()))
+    }
+
+    #[oai(
+        path = "/grocery-lists",
+        method = "post",
+        operation_id = "createGroceryList"
+    )]
+    async fn create(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        body: Json<ListInput>,
+    ) -> Result<ListCreated, ApiError> {
+        let me = user.require_to_save("save grocery lists")?;
+        let list = grocery::create(
+            &app,
+            me.user.family_id,
+            &body.0.name,
+            &body_items(&body.0.items),
+        )
+        .await?;
+        Ok(ListCreated::Created(Json(list_dto(&app, &list))))
+    }
+
+    #[oai(
+        path = "/grocery-lists/:id",
+        method = "get",
+        operation_id = "getGroceryList"
+    )]
+    async fn get(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        id: Path<String>,
+    ) -> Result<Json<GroceryListDto>, ApiError> {
+        let me = user.require_to_view("view grocery lists")?;
+        let list = grocery::get(&app, me.user.family_id, path_id::<GroceryListId>(&id)?)?;
+        Ok(Json(list_dto(&app, &list)))
+    }
+
+    /// Saves the whole list; with `version`, only if nobody changed it since (409 otherwise,
+    /// with the list as it is now).
+    #[oai(
+        path = "/grocery-lists/:id",
+        method = "put",
+        operation_id = "updateGroceryList"
+    )]
+    async fn update(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        id: Path<String>,
+        body: Json<ListInput>,
+    ) -> Result<Json<GroceryListDto>, ApiError> {
+        let me = user.require_to_save("save grocery lists")?;
+        let items: Vec<(Option<String>, ItemDraft)> = body
+            .0
+            .items
+            .iter()
+            .map(|i| (i.id.clone(), ItemDraft::from(i)))
+            .collect();
+        let list = grocery::update(
+            &app,
+            me.user.family_id,
+            path_id::<GroceryListId>(&id)?,
+            body.0.version,
+            &body.0.name,
+            &items,
+        )
+        .await?;
+        Ok(Json(list_dto(&app, &list)))
+    }
+
+    #[oai(
+        path = "/grocery-lists/:id",
+        method = "delete",
+        operation_id = "deleteGroceryList"
+    )]
+    async fn delete(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        id: Path<String>,
+    ) -> Result<Deleted, ApiError> {
+        let me = user.require_to_save("delete grocery lists")?;
+        grocery::delete(&app, me.user.family_id, path_id::<GroceryListId>(&id)?).await?;
+        Ok(Deleted::Done)
+    }
+
+    /// Ticks or unticks one item, without touching the rest of the list.
+    #[oai(
+        path = "/grocery-lists/:id/items/:itemId",
+        method = "patch",
+        operation_id = "tickGroceryItem"
+    )]
+    async fn tick(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        id: Path<String>,
+        #[oai(name = "itemId")] item_id: Path<String>,
+        body: Json<TickInput>,
+    ) -> Result<Json<TickResult>, ApiError> {
+        let me = user.require_to_save("save grocery lists")?;
+        let (list, applied) = grocery::tick(
+            &app,
+            me.user.family_id,
+            path_id::<GroceryListId>(&id)?,
+            path_id::<GroceryItemId>(&item_id)?,
+            body.0.checked,
+            body.0.at,
+        )
+        .await?;
+        Ok(Json(TickResult {
+            applied,
+            list: list_dto(&app, &list),
+        }))
+    }
+
+    /// An unsaved list merged from saved recipes (spec section 3's rules, amounts added where
+    /// their units agree, categories from the ingredient catalogue).
+    #[oai(
+        path = "/grocery-lists/from-recipes",
+        method = "post",
+        operation_id = "groceryListFromRecipes"
+    )]
+    async fn draft_from_recipes(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        body: Json<FromRecipesInput>,
+    ) -> Result<Json<ListDraft>, ApiError> {
+        let me = user.require_to_save("save grocery lists")?;
+        let (name, items) = grocery::from_recipes(&app, me.user.family_id, &body.0.recipe_ids)?;
+        Ok(Json(ListDraft {
+            name,
+            items: items
+                .into_iter()
+                .map(|d| ItemInput {
+                    id: None,
+                    name: d.name,
+                    quantity: d.quantity,
+                    category: d.category,
+                    checked: d.checked,
+                })
+                .collect(),
+        }))
+    }
+
+    /// The list as a file: plain text, CSV or Markdown, grouped by category.
+    #[oai(
+        path = "/grocery-lists/:id/export",
+        method = "get",
+        operation_id = "exportGroceryList"
+    )]
+    async fn export(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        id: Path<String>,
+        format: Query<Option<ExportFormat>>,
+    ) -> Result<Exported, ApiError> {
+        let me = user.require_to_view("view grocery lists")?;
+        let list = grocery::get(&app, me.user.family_id, path_id::<GroceryListId>(&id)?)?;
+        let format = match format.0.unwrap_or(ExportFormat::Txt) {
+            ExportFormat::Txt => Format::Text,
+            ExportFormat::Csv => Format::Csv,
+            ExportFormat::Md => Format::Markdown,
+        };
+        let (file, content_type, body) = grocery::export(&list, format);
+        Ok(Exported::File(
+            PlainText(body),
+            content_type.into(),
+            format!("attachment; filename=\"{file}\""),
+        ))
+    }
+}
