@@ -61,8 +61,10 @@ async fn a_flood_of_idle_and_half_sent_connections_leaves_a_parent_served() {
     assert_eq!(meals.status(), 200);
     let health = parent.get(server.url("/api/health")).send().await.unwrap();
     assert_eq!(health.status(), 200);
+    // Generous: a loaded 2-core CI machine must not fail this; a parent stuck behind the
+    // flood would wait for the flood's timeouts (10 s and more).
     assert!(
-        started.elapsed() < Duration::from_secs(1),
+        started.elapsed() < Duration::from_secs(4),
         "a parent waited {:?} behind the flood",
         started.elapsed()
     );
