@@ -119,9 +119,10 @@ MATRIX = {
     "DELETE /api/grocery-lists/{id}": {"kind": "owner", "id": [Src("grocery_list")]},
     "GET /api/grocery-lists/{id}/export": {"kind": "owner", "id": [Src("grocery_list")],
                                            "format": [None, "csv", "md"]},
+    # Its own list: the PUT control above replaces the items of "grocery_list" (new ids).
     "PATCH /api/grocery-lists/{id}/items/{itemId}": {"kind": "owner",
-                                                      "id": [Src("grocery_list")],
-                                                      "itemId": [Src("grocery_item")]},
+                                                      "id": [Src("tick_list")],
+                                                      "itemId": [Src("tick_item")]},
     "GET /api/auth/reset-password/{token}": {
         "kind": "capability",
         "token": [Src("user"), Src("email"), Src("child"), Src("family_token_guess")],
@@ -722,6 +723,7 @@ class Matrix:
                        {"name": "Quistgaard market run",
                         "items": [{"name": "Tamarillo", "quantity": "4"}]}, expect=201)
         A["grocery_list"], A["grocery_item"] = glist["id"], glist["items"][0]["id"]
+        A["tick_list"], A["tick_item"] = A["grocery_list"], A["grocery_item"]
         # A change after the others' feeds are running: must not reach them.
         a.json("PUT", f"/api/children/{A['child']}", {"name": "Zephyrine Quistgaard", "age": 5,
                                                         "allergies": ["Tamarind"],
@@ -772,6 +774,10 @@ class Matrix:
                         {"name": f"{name} list", "items": [{"name": "Rice"}]},
                         expect=201, what=f"own grocery list of {name}")
             own["grocery_list"], own["grocery_item"] = gl["id"], gl["items"][0]["id"]
+            tl = c.json("POST", "/api/grocery-lists",
+                        {"name": f"{name} ticks", "items": [{"name": "Peas"}]},
+                        expect=201, what=f"own list to tick of {name}")
+            own["tick_list"], own["tick_item"] = tl["id"], tl["items"][0]["id"]
             if name != "guest":
                 own["invite"] = c.json("POST", "/api/family/invites", {}, expect=201)["id"]
                 own["member"] = self.partner(c, f"{name} partner", f"{name}.partner@matrix.test")
