@@ -423,39 +423,9 @@ impl GenerateRequest {
 }
 
 /// Free-text list entries: sanitised, at most 1000 characters each (spec section 5), empty and
-/// repeated entries dropped, at most `max` of them. The raw list is bounded before any work, so
-/// a huge body costs nothing.
+/// repeated entries dropped, at most `max` of them.
 fn free_list(entries: &[String], field: &str, max: usize) -> Result<Vec<String>, Invalid> {
-    let too_many = || {
-        Invalid::new(
-            "Invalid input",
-            format!("Please keep the list to {max} entries or fewer"),
-            field,
-        )
-    };
-    // Room for empty and repeated entries the form may send, not for thousands.
-    if entries.len() > max * 2 {
-        return Err(too_many());
-    }
-    let mut out: Vec<String> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for entry in entries {
-        let entry = sanitize_line(entry);
-        if char_len(&entry) > GENERAL_TEXT_MAX {
-            return Err(Invalid::new(
-                "Invalid input",
-                too_long_message(GENERAL_TEXT_MAX),
-                field,
-            ));
-        }
-        if !entry.is_empty() && seen.insert(entry.to_lowercase()) {
-            out.push(entry);
-        }
-    }
-    if out.len() > max {
-        return Err(too_many());
-    }
-    Ok(out)
+    tags::clean_within(entries, "Invalid input", field, GENERAL_TEXT_MAX, max)
 }
 
 #[cfg(test)]

@@ -11,15 +11,28 @@ pub const TAGS_MAX: usize = 50;
 
 /// Cleans a list the way the form builds it. Fails when an entry or the list is too long.
 pub fn clean(entries: &[String], title: &str, field: &str) -> Result<Vec<String>, Invalid> {
+    clean_within(entries, title, field, TAG_MAX, TAGS_MAX)
+}
+
+/// `clean` with other bounds: entries of at most `entry_max` characters, at most `list_max`
+/// of them.
+pub fn clean_within(
+    entries: &[String],
+    title: &str,
+    field: &str,
+    entry_max: usize,
+    list_max: usize,
+) -> Result<Vec<String>, Invalid> {
     let too_many = || {
         Invalid::new(
             title,
-            format!("Please keep the list to {TAGS_MAX} entries or fewer"),
+            format!("Please keep the list to {list_max} entries or fewer"),
             field,
         )
     };
-    // Bounded before any work: a huge body must not cost a quadratic scan.
-    if entries.len() > TAGS_MAX * 2 {
+    // Bounded before any work: a huge body must not cost a quadratic scan, and there is room
+    // for the empty and repeated entries a form may send, not for thousands.
+    if entries.len() > list_max * 2 {
         return Err(too_many());
     }
     let mut out: Vec<String> = Vec::new();
@@ -29,14 +42,14 @@ pub fn clean(entries: &[String], title: &str, field: &str) -> Result<Vec<String>
         if entry.is_empty() {
             continue;
         }
-        if char_len(&entry) > TAG_MAX {
-            return Err(Invalid::new(title, too_long_message(TAG_MAX), field));
+        if char_len(&entry) > entry_max {
+            return Err(Invalid::new(title, too_long_message(entry_max), field));
         }
         if seen.insert(entry.to_lowercase()) {
             out.push(entry);
         }
     }
-    if out.len() > TAGS_MAX {
+    if out.len() > list_max {
         return Err(too_many());
     }
     Ok(out)

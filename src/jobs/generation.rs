@@ -65,6 +65,18 @@ struct Queue {
 }
 
 impl Queue {
+    /// Room for one more waiting job of this owner's kind: `QUEUE_MAX` in all, of which
+    /// `ANONYMOUS_MAX` for visitors.
+    fn has_room(&self, owner: &Owner) -> bool {
+        let anonymous = self
+            .waiting
+            .iter()
+            .filter(|(_, o)| matches!(o, Owner::Anonymous(_)))
+            .count();
+        self.waiting.len() < QUEUE_MAX
+            && !(matches!(owner, Owner::Anonymous(_)) && anonymous >= ANONYMOUS_MAX)
+    }
+
     /// Tells every waiting job its place.
     fn announce_positions(&self) {
         let busy = usize::from(self.running.is_some());
@@ -144,14 +156,7 @@ impl Lane {
             if of_owner >= owner_max {
                 return Err(SubmitError::OwnerBusy);
             }
-            let anonymous = q
-                .waiting
-                .iter()
-                .filter(|(_, o)| matches!(o, Owner::Anonymous(_)))
-                .count();
-            if q.waiting.len() >= QUEUE_MAX
-                || (matches!(job.owner, Owner::Anonymous(_)) && anonymous >= ANONYMOUS_MAX)
-            {
+            if !q.has_room(&job.owner) {
                 return Err(SubmitError::Full);
             }
             // Holds the place while the job is written (a failed write gives it back below).
@@ -183,14 +188,7 @@ impl Lane {
     /// Whether a job from this owner kind would find room (checked before a rate limit is
     /// charged; `submit` checks again).
     pub fn has_room(&self, owner: &Owner) -> bool {
-        let q = self.queue();
-        let anonymous = q
-            .waiting
-            .iter()
-            .filter(|(_, o)| matches!(o, Owner::Anonymous(_)))
-            .count();
-        q.waiting.len() < QUEUE_MAX
-            && !(matches!(owner, Owner::Anonymous(_)) && anonymous >= ANONYMOUS_MAX)
+        self.queue().has_room(owner)
     }
 
     /// The live state of a queued or running job; `None` when it is finished (or unknown).
