@@ -1,13 +1,71 @@
 /// <reference types="vitest/config" />
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 // The Rust server serves the built files from ui/dist; during UI work, `npm run dev` serves the
 // UI with hot reload and forwards /api to a running `highchair serve` (default 127.0.0.1:8080).
 const apiTarget = process.env.HIGHCHAIR_API ?? 'http://127.0.0.1:8080';
 
+/**
+ * API reads a parent needs in a shop with no signal: the session, the site's settings and the
+ * grocery screen's lists and recipes. Fresh from the network when it answers within a few
+ * seconds, else the last copy. Signing out deletes this cache (src/main.tsx, useSignOut).
+ */
+const OFFLINE_API = /\/api\/(auth\/session|site|grocery-lists|recipes)$/;
+
 export default defineConfig({
-  plugins: [tailwindcss()],
+  plugins: [
+    tailwindcss(),
+    // The service worker: the app shell precached (the UI works offline and installs as an
+    // app), navigations answered with index.html, and OFFLINE_API reads network-first.
+    VitePWA({
+      injectRegister: null,
+      registerType: 'autoUpdate',
+      includeAssets: ['favicon.svg', 'apple-touch-icon.png', 'meal-placeholder.svg'],
+      manifest: {
+        name: 'Highchair',
+        short_name: 'Highchair',
+        description: 'Track what your children eat, plan meals and shop together.',
+        lang: 'en-GB',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#ffffff',
+        theme_color: '#bb3f00',
+        icons: [
+          { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icon-512.png', sizes: '512x512', type: 'image/png' },
+          {
+            src: '/icon-maskable-512.png',
+            sizes: '512x512',
+            type: 'image/png',
+            purpose: 'maskable',
+          },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/api\//],
+        cleanupOutdatedCaches: true,
+        clientsClaim: true,
+        skipWaiting: true,
+        runtimeCaching: [
+          {
+            // Matched against the whole same-origin URL (GET only); a query string never matches.
+            urlPattern: OFFLINE_API,
+            handler: 'NetworkFirst',
+            options: {
+              cacheName: 'highchair-api',
+              networkTimeoutSeconds: 4,
+              cacheableResponse: { statuses: [200] },
+            },
+          },
+        ],
+      },
+    }),
+  ],
   esbuild: { jsx: 'automatic' },
   build: {
     outDir: 'dist',

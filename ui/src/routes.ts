@@ -8,11 +8,6 @@ export const routes = table;
 
 export type RouteName = keyof typeof routes;
 
-/** Links to screens that later work adds. Until then they show the not-found page. */
-export const plannedRoutes = {
-  groceryList: '/grocery-list',
-} as const;
-
 /** A route pattern with its `:params` filled in. */
 export function pathTo(pattern: string, params: Record<string, string> = {}): string {
   return pattern.replace(/:([A-Za-z]+)/g, (_, name: string) =>

@@ -166,6 +166,29 @@ const FAMILY_SCREENS = [
   },
   { route: 'recipe', name: 'a saved recipe', path: (data) => `/recipes/${data.recipe}`, heading: 'Sunday Lentil Soup' },
   {
+    route: 'groceryList',
+    name: 'grocery lists',
+    path: '/grocery-list',
+    heading: 'Grocery Lists',
+    ready: (page) => page.getByText('1 of 3 items checked').waitFor(),
+  },
+  {
+    route: 'groceryList',
+    name: 'grocery list, edit dialog',
+    path: '/grocery-list',
+    heading: 'Grocery Lists',
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Edit Weekly shop' }).click();
+      await dialog(page, 'Edit Grocery List').waitFor();
+    },
+  },
+  {
+    route: 'groceryPrint',
+    name: 'grocery list, print view',
+    path: (data) => `/grocery-list/${data.groceryList}/print`,
+    heading: 'Weekly shop',
+  },
+  {
     route: 'childFoods',
     name: 'food history',
     path: (data) => `/children/${data.emma}/foods`,
@@ -266,7 +289,7 @@ const FAMILY_SCREENS = [
       await dialog(page, 'Delete meal').waitFor();
     },
   },
-  { name: 'not found, signed in (a planned page)', path: '/grocery-list', heading: 'Oops! Page not found' },
+  { name: 'not found, signed in', path: '/shopping', heading: 'Oops! Page not found' },
   { name: 'menu, signed in', path: '/dashboard', heading: 'Welcome back, Amira!', phoneOnly: true, act: openMenu },
 ];
 
@@ -348,6 +371,14 @@ async function seed() {
     ingredients: [{ name: 'Red lentils', quantity: '200 g' }, { name: 'Carrot', quantity: '2' }],
     instructions: ['Rinse the lentils.', 'Simmer with the carrots for 20 minutes.'],
     preparationTime: 10,
+  })).id;
+  data.groceryList = (await post(request, `${api}/grocery-lists`, {
+    name: 'Weekly shop',
+    items: [
+      { name: 'Bananas', quantity: '6', category: 'Produce', checked: true },
+      { name: 'Milk', quantity: '2 l', category: 'Dairy' },
+      { name: 'Bread', quantity: '1', category: 'Bakery' },
+    ],
   })).id;
   const media = await request.post(`${api}/media`, { multipart: { file: await photo(page) } });
   assert.ok(media.ok(), await media.text());

@@ -72,6 +72,7 @@ type Conflicts = {
   child: Schemas['ChildDto'];
   meal: Schemas['MealDto'];
   profile: Schemas['Profile'];
+  groceryList: Schemas['GroceryListDto'];
 };
 
 /** The server's `current` is a union (`Current`); each noun is told apart by a field only it has. */
@@ -82,6 +83,7 @@ const CONFLICT_MARK: { [K in keyof Conflicts]: keyof Conflicts[K] & string } = {
   child: 'allergies',
   meal: 'foods',
   profile: 'email',
+  groceryList: 'estimatedTotal',
 };
 
 /**

@@ -31,6 +31,15 @@ async function fetchSession(): Promise<Session> {
     : null;
 }
 
+/** The service worker's copies of the family's data (vite.config.ts), gone at sign-out. */
+async function forgetOfflineCopies() {
+  try {
+    await globalThis.caches?.delete('highchair-api');
+  } catch {
+    // No Cache Storage (plain http, private mode): nothing was kept.
+  }
+}
+
 export function AuthProvider({ children }: { children: ReactNode }) {
   const { data, error, mutate } = useSWR(keys.session(), fetchSession, {
     revalidateOnFocus: true,
@@ -91,6 +100,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         ),
       logout: async () => {
         await unwrap(api.POST('/auth/logout'), 'Sign out failed');
+        await forgetOfflineCopies();
         await mutate(null, { revalidate: false });
       },
       updateUser: (user: User) => {

@@ -14,7 +14,7 @@ export const TAGLINE = 'Simplifying mealtimes for families';
 
 export function Footer() {
   return (
-    <footer className="border-t border-base-300 bg-base-200">
+    <footer className="print:hidden border-t border-base-300 bg-base-200">
       <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-8 md:flex-row md:items-center md:justify-between">
         <div className="flex items-center gap-3">
           <LogoMark className="h-7 w-7" />

@@ -39,7 +39,7 @@ export function Header() {
     `btn btn-ghost btn-sm font-medium ${isActive ? 'bg-primary/10 text-primary' : ''}`;
 
   return (
-    <header className="sticky top-0 z-40 border-b border-base-300 bg-base-100/95 backdrop-blur">
+    <header className="print:hidden sticky top-0 z-40 border-b border-base-300 bg-base-100/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-4">
         <Link
           to={routes.home}

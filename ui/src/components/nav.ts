@@ -1,10 +1,10 @@
-import { plannedRoutes, routes } from '../routes';
+import { routes } from '../routes';
 
 /** The feature links shown in the header and the mobile menu. */
 export const featureLinks = [
   { to: routes.mealTracker, label: 'Meal Tracker' },
   { to: routes.recipes, label: 'Recipes' },
-  { to: plannedRoutes.groceryList, label: 'Grocery List' },
+  { to: routes.groceryList, label: 'Grocery List' },
 ] as const;
 
 export const accountLinks = [

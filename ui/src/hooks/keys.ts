@@ -27,6 +27,9 @@ export const keys = keyFactories({
   /** The family's saved recipes, and one of them. */
   recipes: () => ['recipes'] as const,
   recipe: (id: string) => ['recipe', id] as const,
+  /** The family's grocery lists, and one of them (the print view). */
+  groceryLists: () => ['groceryLists'] as const,
+  groceryList: (id: string) => ['groceryList', id] as const,
 });
 
 export type Noun = keyof typeof keys;
@@ -42,4 +45,6 @@ export const FAMILY_NOUNS = [
   'foods',
   'recipes',
   'recipe',
+  'groceryLists',
+  'groceryList',
 ] as const satisfies Noun[];

@@ -77,6 +77,7 @@ describe('the keys each event makes stale', () => {
     expect(staleAfter(change('profile'))).toEqual(['session', 'family']);
     expect(staleAfter(change('family'))).toEqual(['family']);
     expect(staleAfter(change('recipe'))).toEqual(['recipes', keys.recipe('x1')]);
+    expect(staleAfter(change('grocery_list'))).toEqual(['groceryLists', keys.groceryList('x1')]);
     expect(RESYNC).toEqual([
       'session',
       'family',
@@ -86,6 +87,8 @@ describe('the keys each event makes stale', () => {
       'foods',
       'recipes',
       'recipe',
+      'groceryLists',
+      'groceryList',
     ]);
   });
 

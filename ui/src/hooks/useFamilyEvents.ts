@@ -9,7 +9,7 @@ export const EVENTS_URL = '/api/events';
 
 /** `event: change`: one record of the family was written. */
 export interface FamilyChange {
-  kind: 'child' | 'meal' | 'media' | 'profile' | 'family' | 'recipe';
+  kind: 'child' | 'meal' | 'media' | 'profile' | 'family' | 'recipe' | 'grocery_list';
   id: string;
   revision: number;
 }
@@ -21,6 +21,7 @@ const KINDS: readonly string[] = [
   'profile',
   'family',
   'recipe',
+  'grocery_list',
 ] satisfies FamilyChange['kind'][];
 
 /** A change event's data, or null when it is not one this UI knows. */
@@ -61,6 +62,8 @@ export function staleAfter(change: FamilyChange): Target[] {
       return ['family'];
     case 'recipe':
       return ['recipes', keys.recipe(change.id)];
+    case 'grocery_list':
+      return ['groceryLists', keys.groceryList(change.id)];
   }
 }
 

@@ -10,7 +10,7 @@ import { useChildNames, useChildren } from '../hooks/useChildren';
 import { useMeals } from '../hooks/useMeals';
 import { ageLabel, monthsAge, formatShortDate, moodEmoji } from '../lib/meals';
 import { initial } from '../lib/text';
-import { plannedRoutes, routes } from '../routes';
+import { routes } from '../routes';
 
 export const featureCards = [
   {
@@ -26,7 +26,7 @@ export const featureCards = [
     icon: ClipboardList,
   },
   {
-    to: plannedRoutes.groceryList,
+    to: routes.groceryList,
     title: 'Grocery List',
     text: 'Plan the shop and tick items off together.',
     icon: ShoppingCart,

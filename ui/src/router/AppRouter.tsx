@@ -41,6 +41,8 @@ const pages: Record<RouteName, { page: Page; owner?: true }> = {
   // Public: visitors may generate recipes (spec section 6); saving asks them to sign in.
   recipes: { page: lazy(() => import('../pages/Recipes')) },
   recipe: { page: lazy(() => import('../pages/RecipeView')), owner: true },
+  groceryList: { page: lazy(() => import('../pages/GroceryLists')), owner: true },
+  groceryPrint: { page: lazy(() => import('../pages/GroceryPrint')), owner: true },
 };
 
 export function AppRouter() {

@@ -1,18 +1,21 @@
-import type { InputHTMLAttributes, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import type { InputHTMLAttributes, Ref, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 
 import { Field, type FieldProps } from './Field';
 
 type Labelled = Omit<FieldProps, 'children'>;
 type Own = 'id' | 'className' | 'aria-invalid' | 'aria-describedby';
 
-/** A labelled text input (daisyUI `input`), with its error or hint linked for screen readers. */
+/**
+ * A labelled text input (daisyUI `input`), with its error or hint linked for screen readers;
+ * `ref` reaches the input (to focus it).
+ */
 export function Input({
   label,
   error,
   invalid,
   hint,
   ...input
-}: Labelled & Omit<InputHTMLAttributes<HTMLInputElement>, Own>) {
+}: Labelled & Omit<InputHTMLAttributes<HTMLInputElement>, Own> & { ref?: Ref<HTMLInputElement> }) {
   return (
     <Field label={label} error={error} invalid={invalid} hint={hint}>
       {(p) => <input {...input} {...p} className="input input-bordered w-full" />}

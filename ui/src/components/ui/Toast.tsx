@@ -9,7 +9,9 @@ interface ShownToast extends ToastInput {
 
 const DISMISS_AFTER_MS = 5000;
 
-/** Shows toasts (spec section 8): destructive unless marked as success. */
+const STYLE = { success: 'alert-success', info: 'alert-info', error: 'alert-error' } as const;
+
+/** Shows toasts (spec section 8): destructive unless marked as a success or a note. */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<ShownToast[]>([]);
   const next = useRef(1);
@@ -42,8 +44,8 @@ export function ToastProvider({ children }: { children: ReactNode }) {
         {toasts.map((t) => (
           <div
             key={t.id}
-            role={t.variant === 'success' ? 'status' : 'alert'}
-            className={`alert shadow-lg ${t.variant === 'success' ? 'alert-success' : 'alert-error'} items-start`}
+            role={t.variant === 'success' || t.variant === 'info' ? 'status' : 'alert'}
+            className={`alert shadow-lg ${STYLE[t.variant ?? 'error']} items-start`}
           >
             <div className="flex-1 text-left">
               <p className="font-semibold">{t.title}</p>

@@ -3,8 +3,8 @@ import { createContext, useContext } from 'react';
 export interface ToastInput {
   title: string;
   description?: string;
-  /** Toasts are destructive unless they report a success. */
-  variant?: 'success' | 'error';
+  /** Toasts are destructive unless they report a success, or are a note ('info'). */
+  variant?: 'success' | 'info' | 'error';
   durationMs?: number;
 }
 

@@ -1,0 +1,77 @@
+import { Download, Printer } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Link } from 'react-router-dom';
+
+import { exportUrl, type GroceryList } from '../hooks/useGroceryLists';
+import { pathTo, routes } from '../routes';
+import { useToast } from './ui/toast-context';
+
+const FORMATS = [
+  { format: 'txt', label: 'Text (.txt)' },
+  { format: 'csv', label: 'Spreadsheet (.csv)' },
+  { format: 'md', label: 'Markdown (.md)' },
+] as const;
+
+/**
+ * Export of a saved list: a real file download in three formats, or the print view. The choices
+ * open below the buttons, in the flow of the dialog (a floating menu would be cut off in a
+ * scrolling sheet on a phone). A list not saved yet has nothing to export.
+ */
+export function ExportMenu({ list }: { list: GroceryList | null }) {
+  const { toast } = useToast();
+  const [open, setOpen] = useState(false);
+  const panel = useId();
+  if (!list) {
+    return (
+      <button type="button" className="btn btn-outline" disabled title="Save the list to export it">
+        <Download aria-hidden size={18} /> Export
+      </button>
+    );
+  }
+  const exported = () =>
+    toast({
+      variant: 'success',
+      title: 'List exported',
+      description: 'Your grocery list has been exported',
+    });
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-outline"
+        aria-expanded={open}
+        aria-controls={panel}
+        onClick={() => setOpen((o) => !o)}
+      >
+        <Download aria-hidden size={18} /> Export
+      </button>
+      <div
+        id={panel}
+        hidden={!open}
+        role="group"
+        aria-label="Export as"
+        className="order-last flex basis-full flex-wrap justify-end gap-2"
+      >
+        {FORMATS.map((f) => (
+          <a
+            key={f.format}
+            className="btn btn-sm btn-ghost"
+            href={exportUrl(list.id, f.format)}
+            download
+            onClick={exported}
+          >
+            {f.label}
+          </a>
+        ))}
+        <Link
+          className="btn btn-sm btn-ghost"
+          to={pathTo(routes.groceryPrint, { id: list.id })}
+          target="_blank"
+          rel="noopener"
+        >
+          <Printer aria-hidden size={16} /> Print view
+        </Link>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,270 @@
+import { Plus, X } from 'lucide-react';
+import { useRef, useState } from 'react';
+
+import { savedElsewhere } from '../api/client';
+import { useSubmit } from '../hooks/useSubmit';
+import { useGroceryActions, type GroceryList, type ListDraft } from '../hooks/useGroceryLists';
+import {
+  CATEGORIES,
+  DEFAULT_CATEGORY,
+  adoptTicks,
+  byCategory,
+  checkList,
+  estimate,
+  formItems,
+  itemCount,
+  newItem,
+  type FormItem,
+} from '../lib/grocery';
+import { formatMoney } from '../lib/recipes';
+import { ExportMenu } from './ExportMenu';
+import { Button } from './ui/Button';
+import { Input, Select } from './ui/Input';
+import { useToast } from './ui/toast-context';
+
+interface FormProps {
+  /** The saved list being edited; none for a new list. */
+  list?: GroceryList;
+  /** What a new list starts with (a draft from recipes or the meal plan). */
+  draft?: ListDraft;
+  currency: string;
+  /** The estimate for an item the catalogue cannot price. */
+  perItem: number;
+  onCancel: () => void;
+  onSaved: (list: GroceryList) => void;
+}
+
+const ticksOf = (items: readonly { id?: string; checked: boolean }[]) =>
+  new Map(items.flatMap((i) => (i.id ? [[i.id, i.checked] as const] : [])));
+
+/**
+ * The list form of the Create and Edit Grocery List dialogs (spec section 2). A save refused
+ * because the list changed elsewhere keeps everything typed, takes the other device's ticks for
+ * items not ticked here, and shows what is saved now; saving again keeps the typed version.
+ */
+export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSaved }: FormProps) {
+  const { create, update } = useGroceryActions();
+  const { toast } = useToast();
+  const [name, setName] = useState(list?.name ?? draft?.name ?? 'My Grocery List');
+  const [items, setItems] = useState<FormItem[]>(() =>
+    formItems(list?.items ?? draft?.items ?? []),
+  );
+  const [version, setVersion] = useState(list?.version);
+  const [opened, setOpened] = useState(() => ticksOf(list?.items ?? []));
+  const [conflict, setConflict] = useState<GroceryList | null>(null);
+  const [itemName, setItemName] = useState('');
+  const [quantity, setQuantity] = useState('');
+  const [category, setCategory] = useState<string>(DEFAULT_CATEGORY);
+  const itemInput = useRef<HTMLInputElement>(null);
+
+  const submit = useSubmit(
+    (signal) => {
+      const body = {
+        name,
+        items: items.map(({ id, name, quantity, category, checked }) => ({
+          id,
+          name,
+          quantity,
+          category,
+          checked,
+        })),
+        version,
+      };
+      return list ? update(list.id, body, signal) : create(body, signal);
+    },
+    {
+      failureTitle: list ? 'Error updating grocery list' : 'Error saving grocery list',
+      check: () => checkList(name, items),
+      onSuccess: (saved) => {
+        toast({
+          variant: 'success',
+          title: 'Success!',
+          description: list
+            ? 'Grocery list updated successfully'
+            : 'Grocery list created successfully',
+        });
+        onSaved(saved);
+      },
+      onFailure: (err) => {
+        const current = savedElsewhere(err, 'groceryList');
+        if (!current) return false;
+        setItems((typed) => adoptTicks(typed, opened, current.items));
+        setOpened(ticksOf(current.items));
+        setVersion(current.version);
+        setConflict(current);
+        toast({
+          title: 'Error updating grocery list',
+          description:
+            'This list was changed on another device. Your changes are still here: check them and save again.',
+        });
+        return true;
+      },
+    },
+  );
+
+  const add = () => {
+    const made = newItem(itemName, quantity, category);
+    if (!('key' in made)) {
+      toast({ title: made.title, description: made.message });
+      itemInput.current?.focus();
+      return;
+    }
+    setItems((all) => [...all, made]);
+    setItemName('');
+    setQuantity('');
+    itemInput.current?.focus();
+  };
+
+  const set = (key: string, change: Partial<FormItem>) =>
+    setItems((all) => all.map((i) => (i.key === key ? { ...i, ...change } : i)));
+
+  const { total, priced } = estimate(items, perItem);
+
+  return (
+    <form className="space-y-4" onSubmit={submit.onSubmit} noValidate>
+      {conflict ? <SavedNow list={conflict} /> : null}
+      <Input
+        label="List name"
+        value={name}
+        error={submit.fieldErrors.name}
+        maxLength={100}
+        onChange={(e) => {
+          setName(e.target.value);
+          submit.clearFieldError('name');
+        }}
+      />
+      <fieldset className="rounded-box border border-base-300 p-3">
+        <legend className="px-1 text-sm font-medium">Add an item</legend>
+        <div className="grid gap-2 sm:grid-cols-[2fr_1fr_1.5fr_auto] sm:items-end">
+          <Input
+            ref={itemInput}
+            label="Item name"
+            value={itemName}
+            error={submit.fieldErrors.item}
+            onChange={(e) => {
+              setItemName(e.target.value);
+              submit.clearFieldError('item');
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                add();
+              }
+            }}
+            autoComplete="off"
+            enterKeyHint="done"
+          />
+          <Input
+            label="Quantity"
+            value={quantity}
+            placeholder="1"
+            onChange={(e) => setQuantity(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                add();
+              }
+            }}
+            autoComplete="off"
+          />
+          <Select label="Category" value={category} onChange={(e) => setCategory(e.target.value)}>
+            {CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </Select>
+          <Button variant="secondary" onClick={add} aria-label="Add item">
+            <Plus aria-hidden size={18} /> Add
+          </Button>
+        </div>
+      </fieldset>
+      {items.length === 0 ? (
+        <p className="text-center text-base-content/70">No items in this list</p>
+      ) : (
+        <div className="max-h-[45dvh] space-y-3 overflow-y-auto" aria-label="Items">
+          {byCategory(items).map((group) => (
+            <section key={group.category} aria-label={group.category}>
+              <h3 className="text-sm font-semibold text-base-content/70">{group.category}</h3>
+              <ul>
+                {group.items.map((item) => (
+                  <li key={item.key} className="flex min-h-12 items-center gap-3">
+                    <input
+                      type="checkbox"
+                      className="checkbox"
+                      checked={item.checked}
+                      aria-label={`${item.name} checked`}
+                      onChange={(e) => set(item.key, { checked: e.target.checked })}
+                    />
+                    <span
+                      className={`min-w-0 flex-1 break-words ${item.checked ? 'line-through opacity-60' : ''}`}
+                    >
+                      {item.name}
+                    </span>
+                    <span className="badge badge-ghost">{item.quantity}</span>
+                    {typeof item.knownPrice === 'number' ? (
+                      <span className="text-xs text-base-content/70" title="Catalogue price">
+                        {formatMoney(item.knownPrice, currency)}
+                      </span>
+                    ) : null}
+                    <button
+                      type="button"
+                      className="btn btn-ghost btn-square btn-sm"
+                      aria-label={`Remove ${item.name}`}
+                      onClick={() => setItems((all) => all.filter((i) => i.key !== item.key))}
+                    >
+                      <X aria-hidden size={18} />
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ))}
+        </div>
+      )}
+      <div className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
+        <span>{itemCount(items.length)}</span>
+        <span>
+          Estimated total: <strong>{formatMoney(total, currency)}</strong>
+          <span className="block text-xs text-base-content/70">
+            {priced > 0
+              ? `${priced} priced from the catalogue, the rest at ${formatMoney(perItem, currency)} each`
+              : `${formatMoney(perItem, currency)} per item`}
+          </span>
+        </span>
+      </div>
+      <div className="flex flex-wrap justify-end gap-2">
+        <Button
+          variant="ghost"
+          onClick={() => {
+            submit.cancel();
+            onCancel();
+          }}
+        >
+          Cancel
+        </Button>
+        <ExportMenu list={list ?? null} />
+        <Button type="submit" busy={submit.busy} busyLabel="Saving...">
+          Save List
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** After a 409: the list as saved now, so the parent can see what the other device changed. */
+function SavedNow({ list }: { list: GroceryList }) {
+  return (
+    <div role="status" className="alert alert-warning alert-soft items-start text-sm">
+      <div>
+        <p className="font-medium">This list was changed on another device. Saved now:</p>
+        <p className="mt-1">
+          <strong>{list.name}</strong>:{' '}
+          {list.items.map((i) => `${i.checked ? '✓ ' : ''}${i.name} (${i.quantity})`).join(', ') ||
+            'no items'}
+        </p>
+        <p className="mt-1">Save again to keep what you see in the form.</p>
+      </div>
+    </div>
+  );
+}

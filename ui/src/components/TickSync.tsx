@@ -1,0 +1,149 @@
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import type { ReactNode } from 'react';
+
+import { api } from '../api/client';
+import { useAuth } from '../auth/auth-context';
+import { TickContext, type Ticks } from '../hooks/tick-context';
+import { useRevalidate } from '../hooks/revalidate';
+import { useShowList, type GroceryList } from '../hooks/useGroceryLists';
+import { TickQueue, type PendingTick } from '../lib/pendingTicks';
+import { useToast } from './ui/toast-context';
+
+const NONE: readonly PendingTick[] = [];
+const noop = () => () => {};
+
+/** Waits before trying again while the server cannot be reached. */
+const RETRY_MS = [2_000, 5_000, 10_000, 30_000];
+
+/** Statuses that mean the server (or the tunnel before it) did not take the tick yet. */
+const NOT_REACHED = new Set([401, 408, 429, 502, 503, 504]);
+
+/**
+ * Sends grocery ticks to the server one at a time, in the order they were made. A tick shows at
+ * once; if the server cannot be reached (offline in a shop, the home server restarting) it
+ * waits in the user's queue, shown as pending, and is sent when the connection returns (the
+ * browser's `online`, a return to the tab, or a timer). The server keeps the later tick of an
+ * item; when that was someone else's the parent gets a note. A tick the server refuses is
+ * rolled back with a toast.
+ */
+export function TickSync({ children }: { children: ReactNode }) {
+  const { state } = useAuth();
+  const userId = state.status === 'signedIn' ? state.user.id : null;
+  const queue = useMemo(() => (userId ? new TickQueue(userId) : null), [userId]);
+  const ticks = useSyncExternalStore(
+    queue?.subscribe ?? noop,
+    () => queue?.snapshot ?? NONE,
+    () => NONE,
+  );
+  const [stalled, setStalled] = useState(false);
+  const { toast } = useToast();
+  const show = useShowList();
+  const revalidate = useRevalidate();
+  const sending = useRef(false);
+  const failures = useRef(0);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const flush = useCallback(async () => {
+    if (!queue || sending.current) return;
+    sending.current = true;
+    clearTimeout(timer.current);
+    try {
+      for (let next = queue.snapshot[0]; next; next = queue.snapshot[0]) {
+        const sent = await send(next);
+        if (sent === 'wait') {
+          setStalled(true);
+          const delay = RETRY_MS[Math.min(failures.current, RETRY_MS.length - 1)];
+          failures.current += 1;
+          timer.current = setTimeout(() => void flush(), delay);
+          return;
+        }
+        failures.current = 0;
+        if (sent.list) show(sent.list);
+        queue.remove(next);
+        if (sent.note) toast({ variant: 'info', ...sent.note });
+        if (sent.refused) {
+          toast({ title: sent.refused.title, description: sent.refused.message });
+          void revalidate(['groceryLists']);
+        }
+      }
+      setStalled(false);
+    } finally {
+      sending.current = false;
+    }
+  }, [queue, show, toast, revalidate]);
+
+  useEffect(() => {
+    if (!queue) return;
+    const retry = () => {
+      failures.current = 0;
+      void flush();
+    };
+    const onVisible = () => document.visibilityState === 'visible' && retry();
+    window.addEventListener('online', retry);
+    document.addEventListener('visibilitychange', onVisible);
+    void flush();
+    return () => {
+      window.removeEventListener('online', retry);
+      document.removeEventListener('visibilitychange', onVisible);
+      clearTimeout(timer.current);
+    };
+  }, [queue, flush]);
+
+  const tick = useCallback(
+    (listId: string, itemId: string, checked: boolean) => {
+      if (!queue) return;
+      queue.add({ listId, itemId, checked, at: new Date().toISOString() });
+      // While the server is unreachable the tick waits for the next try.
+      if (!stalled) void flush();
+    },
+    [queue, flush, stalled],
+  );
+
+  const value: Ticks = useMemo(() => ({ queue: ticks, stalled, tick }), [ticks, stalled, tick]);
+  return <TickContext.Provider value={value}>{children}</TickContext.Provider>;
+}
+
+type Sent =
+  | 'wait'
+  | {
+      list?: GroceryList;
+      note?: { title: string; description: string };
+      refused?: { title: string; message: string };
+    };
+
+/** One tick to the server: taken (perhaps with a note), refused, or to try again later. */
+async function send(tick: PendingTick): Promise<Sent> {
+  let result;
+  try {
+    result = await api.PATCH('/grocery-lists/{id}/items/{itemId}', {
+      params: { path: { id: tick.listId, itemId: tick.itemId } },
+      body: { checked: tick.checked, at: tick.at },
+    });
+  } catch {
+    return 'wait';
+  }
+  const { data, error, response } = result;
+  if (data) {
+    if (data.applied) return { list: data.list };
+    const item = data.list.items.find((i) => i.id === tick.itemId);
+    const name = item?.name ?? 'An item';
+    return {
+      list: data.list,
+      note: {
+        title: 'Changed on another device',
+        description: `${name} was ${item?.checked ? 'ticked' : 'unticked'} on another device after your tick, so that stays.`,
+      },
+    };
+  }
+  if (NOT_REACHED.has(response.status) || response.status >= 500) return 'wait';
+  const body = (error ?? {}) as { title?: string; message?: string };
+  return {
+    refused: {
+      title: 'Update error',
+      message:
+        response.status === 404
+          ? 'That item is no longer on the list.'
+          : (body.message ?? 'An unexpected error occurred'),
+    },
+  };
+}

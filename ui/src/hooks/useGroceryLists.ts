@@ -1,0 +1,86 @@
+import { useSWRConfig } from 'swr';
+import useSWR from 'swr';
+
+import { ApiFailure, api, unwrap, type Schemas } from '../api/client';
+import { keys } from './keys';
+import { useRevalidate } from './revalidate';
+
+export type GroceryList = Schemas['GroceryListDto'];
+export type GroceryItem = Schemas['GroceryItemDto'];
+export type ListInput = Schemas['ListInput'];
+export type ListDraft = Schemas['ListDraft'];
+
+/** The family's grocery lists, newest first. */
+export function useGroceryLists() {
+  return useSWR(keys.groceryLists(), () =>
+    unwrap(api.GET('/grocery-lists'), 'Error fetching grocery lists'),
+  );
+}
+
+export function useGroceryList(id: string) {
+  return useSWR(keys.groceryList(id), () =>
+    unwrap(
+      api.GET('/grocery-lists/{id}', { params: { path: { id } } }),
+      'Error fetching grocery lists',
+    ),
+  );
+}
+
+/** Puts a list as the server answered it into every cached view of it, without a refetch. */
+export function useShowList() {
+  const { mutate } = useSWRConfig();
+  return (list: GroceryList) => {
+    void mutate(
+      keys.groceryLists(),
+      (lists: GroceryList[] | undefined) => lists?.map((l) => (l.id === list.id ? list : l)),
+      { revalidate: false },
+    );
+    void mutate(keys.groceryList(list.id), list, { revalidate: false });
+  };
+}
+
+/** Create, update, delete, and drafts from recipes or the meal plan. */
+export function useGroceryActions() {
+  const revalidate = useRevalidate();
+  return {
+    create: async (input: ListInput, signal?: AbortSignal) => {
+      const list = await unwrap(
+        api.POST('/grocery-lists', { body: input, signal }),
+        'Error saving grocery list',
+      );
+      await revalidate(['groceryLists']);
+      return list;
+    },
+    /** `input.version` is the version the edit started from; a stale one fails with 409. */
+    update: async (id: string, input: ListInput, signal?: AbortSignal) => {
+      try {
+        const list = await unwrap(
+          api.PUT('/grocery-lists/{id}', { params: { path: { id } }, body: input, signal }),
+          'Error updating grocery list',
+        );
+        await revalidate(['groceryLists', keys.groceryList(id)]);
+        return list;
+      } catch (err) {
+        if (err instanceof ApiFailure && err.status === 409) void revalidate(['groceryLists']);
+        throw err;
+      }
+    },
+    remove: async (id: string) => {
+      await unwrap(
+        api.DELETE('/grocery-lists/{id}', { params: { path: { id } } }),
+        'Error deleting grocery list',
+      );
+      await revalidate(['groceryLists']);
+    },
+    fromRecipes: (recipeIds: string[]) =>
+      unwrap(
+        api.POST('/grocery-lists/from-recipes', { body: { recipeIds } }),
+        'Error saving grocery list',
+      ),
+  };
+}
+
+/** Where a list's export downloads from. */
+export function exportUrl(id: string, format: 'txt' | 'csv' | 'md'): string {
+  return `/api/grocery-lists/${encodeURIComponent(id)}/export?format=${format}`;
+}

@@ -1,0 +1,196 @@
+import { ListPlus, Plus, ShoppingCart } from 'lucide-react';
+import { useMemo, useState } from 'react';
+
+import { GroceryListCard } from '../components/GroceryListCard';
+import { GroceryListForm } from '../components/GroceryListForm';
+import { Button } from '../components/ui/Button';
+import { ConfirmDialog } from '../components/ui/ConfirmDialog';
+import { Modal } from '../components/ui/Modal';
+import { useToast } from '../components/ui/toast-context';
+import { useTicks } from '../hooks/tick-context';
+import { useFailure } from '../hooks/useFailure';
+import {
+  useGroceryActions,
+  useGroceryLists,
+  type GroceryList,
+  type ListDraft,
+} from '../hooks/useGroceryLists';
+import { useRecipes } from '../hooks/useRecipes';
+import { useSite } from '../hooks/useSite';
+import { overlay } from '../lib/pendingTicks';
+
+/** What the list dialog shows: a new list (maybe from a draft), or a saved one to edit. */
+type Editing = { mode: 'create'; draft?: ListDraft } | { mode: 'edit'; list: GroceryList } | null;
+
+/** `/grocery-list`: the family's grocery lists (spec section 2). */
+export default function GroceryLists() {
+  const { data: lists, error, isLoading } = useGroceryLists();
+  const { data: site } = useSite();
+  const { queue, stalled, tick } = useTicks();
+  const { remove } = useGroceryActions();
+  const { toast } = useToast();
+  const fail = useFailure();
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<GroceryList | null>(null);
+  const [busy, setBusy] = useState(false);
+  const currency = site?.currency ?? 'GBP';
+  const perItem = site?.groceryItemEstimate ?? 2.5;
+
+  // Ticks on their way (or waiting for a connection) show at once.
+  const shown = useMemo(() => (lists ?? []).map((l) => overlay(l, queue)), [lists, queue]);
+
+  return (
+    <section className="mx-auto max-w-6xl px-4 py-8">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-3xl font-bold">Grocery Lists</h1>
+        <Button onClick={() => setEditing({ mode: 'create' })}>
+          <Plus aria-hidden size={18} /> New List
+        </Button>
+      </div>
+      {stalled ? (
+        <p role="status" className="alert alert-warning alert-soft mt-4">
+          You are offline. Ticks are saved on this device and sent when the connection returns.
+        </p>
+      ) : null}
+      <FromRecipes onDraft={(draft) => setEditing({ mode: 'create', draft })} />
+      <div className="mt-6">
+        {error && !lists ? (
+          <div role="alert" className="alert alert-error">
+            <div>
+              <p className="font-semibold">Error fetching grocery lists</p>
+              <p>{error instanceof Error ? error.message : 'An unexpected error occurred'}</p>
+            </div>
+          </div>
+        ) : isLoading || !lists ? (
+          <p role="status" className="py-10 text-center">
+            Loading grocery lists...
+          </p>
+        ) : lists.length === 0 ? (
+          <div className="card border border-dashed border-base-300">
+            <div className="card-body items-center text-center">
+              <ShoppingCart aria-hidden size={40} className="text-base-content/60" />
+              <p className="text-lg">No grocery lists yet</p>
+              <Button onClick={() => setEditing({ mode: 'create' })}>Create First List</Button>
+            </div>
+          </div>
+        ) : (
+          <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+            {shown.map(({ list, pending }) => (
+              <GroceryListCard
+                key={list.id}
+                list={list}
+                pending={stalled ? pending : new Set()}
+                currency={currency}
+                onTick={(item, checked) => tick(list.id, item.id, checked)}
+                onEdit={() => setEditing({ mode: 'edit', list })}
+                onDelete={() => setDeleting(list)}
+              />
+            ))}
+          </div>
+        )}
+      </div>
+      <Modal
+        open={editing !== null}
+        title={editing?.mode === 'edit' ? 'Edit Grocery List' : 'Create Grocery List'}
+        onClose={() => setEditing(null)}
+        wide
+      >
+        {editing ? (
+          <GroceryListForm
+            key={editing.mode === 'edit' ? editing.list.id : 'new'}
+            list={editing.mode === 'edit' ? editing.list : undefined}
+            draft={editing.mode === 'create' ? editing.draft : undefined}
+            currency={currency}
+            perItem={perItem}
+            onCancel={() => setEditing(null)}
+            onSaved={() => setEditing(null)}
+          />
+        ) : null}
+      </Modal>
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete grocery list?"
+        message={`Are you sure you want to delete ${deleting?.name ?? 'this list'}? This action cannot be undone.`}
+        confirmLabel="Delete"
+        busy={busy}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => {
+          if (!deleting) return;
+          setBusy(true);
+          remove(deleting.id)
+            .then(() => {
+              toast({ variant: 'success', title: 'Grocery list deleted' });
+              setDeleting(null);
+            })
+            .catch((err: unknown) => fail(err, 'Error deleting grocery list'))
+            .finally(() => setBusy(false));
+        }}
+      />
+    </section>
+  );
+}
+
+/** Generate from Recipes: shown when the family has saved recipes (spec section 2). */
+function FromRecipes({ onDraft }: { onDraft: (draft: ListDraft) => void }) {
+  const { data: recipes } = useRecipes(true);
+  const { fromRecipes } = useGroceryActions();
+  const fail = useFailure();
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const [busy, setBusy] = useState(false);
+  if (!recipes || recipes.length === 0) return null;
+  // A recipe deleted elsewhere drops out of the choice.
+  const ids = [...chosen].filter((id) => recipes.some((r) => r.id === id));
+  return (
+    <section
+      className="card mt-6 border border-base-300 bg-base-100"
+      aria-labelledby="from-recipes"
+    >
+      <div className="card-body gap-3 p-4 sm:p-6">
+        <h2 id="from-recipes" className="card-title">
+          Generate from Recipes
+        </h2>
+        <ul className="grid gap-1 sm:grid-cols-2 lg:grid-cols-3">
+          {recipes.map((r) => (
+            <li key={r.id}>
+              <label className="flex min-h-12 cursor-pointer items-center gap-3 rounded-lg px-2 hover:bg-base-200">
+                <input
+                  type="checkbox"
+                  className="checkbox"
+                  checked={chosen.has(r.id)}
+                  onChange={(e) =>
+                    setChosen((all) => {
+                      const next = new Set(all);
+                      if (e.target.checked) next.add(r.id);
+                      else next.delete(r.id);
+                      return next;
+                    })
+                  }
+                />
+                <span className="min-w-0 break-words">{r.title}</span>
+              </label>
+            </li>
+          ))}
+        </ul>
+        <div>
+          <Button
+            variant="secondary"
+            disabled={ids.length === 0}
+            busy={busy}
+            onClick={() => {
+              setBusy(true);
+              fromRecipes(ids)
+                .then((draft) => {
+                  setChosen(new Set());
+                  onDraft(draft);
+                })
+                .catch((err: unknown) => fail(err, 'Error saving grocery list'))
+                .finally(() => setBusy(false));
+            }}
+          >
+            <ListPlus aria-hidden size={18} /> Generate List from Selected Recipes
+          </Button>
+        </div>
+      </div>
+    </section>
+  );
+}
