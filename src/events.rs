@@ -275,7 +275,7 @@ mod tests {
         Change::Family(FamilyChange {
             family,
             kind: Kind::Meal,
-            id: uuid::Uuid::now_v7(),
+            id: uuid::Uuid::now_v7().into(),
             revision,
         })
     }

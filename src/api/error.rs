@@ -49,6 +49,7 @@ pub enum Current {
     Meal(super::meals::MealDto),
     Profile(super::profile::Profile),
     GroceryList(super::grocery::GroceryListDto),
+    MealPlan(super::meal_plan::MealPlanDto),
 }
 
 #[derive(Debug, ApiResponse)]
@@ -134,6 +135,11 @@ impl From<DomainError> for ApiError {
         match err {
             DomainError::Invalid(invalid) => invalid.into(),
             DomainError::NotFound => ApiError::not_found(),
+            DomainError::Missing(what) => ApiError::NotFound(Json(ErrorBody {
+                title: what.title,
+                message: what.message,
+                field: what.field,
+            })),
             DomainError::Unauthorized { title, message } => {
                 ApiError::Unauthorized(body(title, message))
             }
@@ -180,6 +186,7 @@ fn stale(current: Stale) -> ApiError {
             "list",
             Current::GroceryList(super::grocery::priced_dto(&l, per_item)),
         ),
+        Stale::MealPlan(view) => ("meal plan", Current::MealPlan((&*view).into())),
     };
     ApiError::Conflict(Json(ConflictBody {
         title: "Update conflict".into(),

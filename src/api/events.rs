@@ -42,6 +42,9 @@ pub enum EventKind {
     /// A grocery list or one of its items.
     #[oai(rename = "grocery_list")]
     GroceryList,
+    /// A week of the meal plan; `id` is the week ("2026-W48").
+    #[oai(rename = "meal_plan")]
+    MealPlan,
     /// Reload everything of the family: changes were missed.
     Resync,
     /// First event of a stream: the revision it starts at.
@@ -55,8 +58,8 @@ pub enum EventKind {
 #[derive(Debug, Clone, Object)]
 pub struct FeedEvent {
     pub kind: EventKind,
-    /// The record that changed (created, updated or deleted); null for ready, resync and
-    /// superseded.
+    /// The record that changed (created, updated or deleted), or the week of a meal plan;
+    /// null for ready, resync and superseded.
     #[oai(nullable)]
     pub id: Option<String>,
     pub revision: u64,
@@ -73,6 +76,7 @@ impl From<FamilyChange> for FeedEvent {
                 Kind::Family => EventKind::Family,
                 Kind::Recipe => EventKind::Recipe,
                 Kind::GroceryList => EventKind::GroceryList,
+                Kind::MealPlan => EventKind::MealPlan,
             },
             id: Some(c.id.to_string()),
             revision: c.revision,
@@ -89,6 +93,7 @@ fn kind_name(kind: EventKind) -> &'static str {
         EventKind::Family => "family",
         EventKind::Recipe => "recipe",
         EventKind::GroceryList => "grocery_list",
+        EventKind::MealPlan => "meal_plan",
         EventKind::Resync => "resync",
         EventKind::Ready => "ready",
         EventKind::Superseded => "superseded",

@@ -1,5 +1,5 @@
-//! `/api/grocery-lists`: a family's grocery lists, one-item ticks, drafts from saved recipes,
-//! and exports (a real file download).
+//! `/api/grocery-lists`: a family's grocery lists, one-item ticks, drafts from saved recipes
+//! or from a week's meal plan, and exports (a real file download).
 
 use chrono::{DateTime, Utc};
 use poem::web::Data;
@@ -14,6 +14,7 @@ use crate::app::App;
 use crate::domain::grocery::{GroceryItem, GroceryList, ItemDraft};
 use crate::domain::ids::{GroceryItemId, GroceryListId};
 use crate::service::grocery::{self, Format};
+use crate::service::meal_plan;
 
 #[derive(Debug, Clone, Object)]
 #[oai(rename_all = "camelCase")]
@@ -140,6 +141,12 @@ pub struct FromRecipesInput {
     pub recipe_ids: Vec<String>,
 }
 
+#[derive(Debug, Object)]
+pub struct FromMealPlanInput {
+    /// An ISO week (2026-W48); the current week (UTC) when missing.
+    pub week: Option<String>,
+}
+
 /// An unsaved list: save it with POST /api/grocery-lists.
 #[derive(Debug, Object)]
 pub struct ListDraft {
@@ -170,6 +177,23 @@ pub enum Exported {
         #[oai(header = "Content-Type")] String,
         #[oai(header = "Content-Disposition")] String,
     ),
+}
+
+/// A merged draft as the API sends it.
+fn draft(name: String, items: Vec<ItemDraft>) -> ListDraft {
+    ListDraft {
+        name,
+        items: items
+            .into_iter()
+            .map(|d| ItemInput {
+                id: None,
+                name: d.name,
+                quantity: d.quantity,
+                category: d.category,
+                checked: d.checked,
+            })
+            .collect(),
+    }
 }
 
 fn body_items(items: &[ItemInput]) -> Vec<ItemDraft> {
@@ -329,19 +353,26 @@ impl GroceryApi {
     ) -> Result<Json<ListDraft>, ApiError> {
         let me = user.require_to_save("save grocery lists")?;
         let (name, items) = grocery::from_recipes(&app, me.user.family_id, &body.0.recipe_ids)?;
-        Ok(Json(ListDraft {
-            name,
-            items: items
-                .into_iter()
-                .map(|d| ItemInput {
-                    id: None,
-                    name: d.name,
-                    quantity: d.quantity,
-                    category: d.category,
-                    checked: d.checked,
-                })
-                .collect(),
-        }))
+        Ok(Json(draft(name, items)))
+    }
+
+    /// An unsaved list from a week's meal plan: the planned recipes' ingredients, each
+    /// recipe's quantities scaled to the planned servings, merged as from saved recipes.
+    #[oai(
+        path = "/grocery-lists/from-meal-plan",
+        method = "post",
+        operation_id = "groceryListFromMealPlan"
+    )]
+    async fn draft_from_meal_plan(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        body: Json<FromMealPlanInput>,
+    ) -> Result<Json<ListDraft>, ApiError> {
+        let me = user.require_to_save("save grocery lists")?;
+        let week = meal_plan::week_or_current(body.0.week.as_deref())?;
+        let (name, items) = grocery::from_meal_plan(&app, me.user.family_id, week)?;
+        Ok(Json(draft(name, items)))
     }
 
     /// The list as a file: plain text, CSV or Markdown, grouped by category.

@@ -11,6 +11,7 @@ pub mod grocery;
 pub mod health;
 pub mod ingredients;
 pub mod json;
+pub mod meal_plan;
 pub mod meals;
 pub mod media;
 pub mod profile;
@@ -45,6 +46,8 @@ pub enum ApiTags {
     Recipes,
     /// Grocery lists.
     Grocery,
+    /// The weekly meal plan.
+    MealPlan,
     /// The family's change feed.
     Events,
 }
@@ -66,6 +69,7 @@ pub type Apis = (
         ingredients::IngredientsApi,
         recipes::RecipesApi,
         grocery::GroceryApi,
+        meal_plan::MealPlanApi,
         events::EventsApi,
     ),
 );

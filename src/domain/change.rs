@@ -2,7 +2,10 @@
 //! account carries a `version` (1 on creation, +1 per write); every family has a `revision`
 //! (+1 per committed transaction that changed its data).
 
+use std::fmt;
+
 use super::ids::{FamilyId, UserId};
+use super::meal_plan::Week;
 
 /// The version a record gets when it is created.
 pub const FIRST_VERSION: u64 = 1;
@@ -25,6 +28,8 @@ pub enum Kind {
     Recipe,
     /// A grocery list (its items included).
     GroceryList,
+    /// A week of the meal plan (named by its week, not an id).
+    MealPlan,
 }
 
 impl Kind {
@@ -37,6 +42,35 @@ impl Kind {
             Kind::Family => "family",
             Kind::Recipe => "recipe",
             Kind::GroceryList => "grocery_list",
+            Kind::MealPlan => "meal_plan",
+        }
+    }
+}
+
+/// What a change names: a record by its id, or a week of the family's meal plan ("2026-W48").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChangeId {
+    Record(uuid::Uuid),
+    Week(Week),
+}
+
+impl From<uuid::Uuid> for ChangeId {
+    fn from(id: uuid::Uuid) -> Self {
+        ChangeId::Record(id)
+    }
+}
+
+impl From<Week> for ChangeId {
+    fn from(week: Week) -> Self {
+        ChangeId::Week(week)
+    }
+}
+
+impl fmt::Display for ChangeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ChangeId::Record(id) => id.fmt(f),
+            ChangeId::Week(week) => week.fmt(f),
         }
     }
 }
@@ -46,7 +80,7 @@ impl Kind {
 pub struct FamilyChange {
     pub family: FamilyId,
     pub kind: Kind,
-    pub id: uuid::Uuid,
+    pub id: ChangeId,
     pub revision: u64,
 }
 

@@ -37,6 +37,10 @@ pub enum DomainError {
     /// Unknown, or another family's: both look the same, so ids cannot be probed.
     #[error("not found")]
     NotFound,
+    /// Not found, in the words of what is missing (a recipe a meal plan names). Unknown and
+    /// another family's answer alike.
+    #[error("{0}")]
+    Missing(Invalid),
     #[error("{title}: {message}")]
     Unauthorized { title: String, message: String },
     #[error("{title}: {message}")]

@@ -113,6 +113,11 @@ typed_id!(
 );
 
 typed_id!(
+    /// One entry of a week's meal plan: stable across saves of the week.
+    MealPlanEntryId
+);
+
+typed_id!(
     /// A recipe generation job (queued, running or finished; kept for an hour).
     GenerationId
 );

@@ -12,6 +12,7 @@ pub mod food_history;
 pub mod grocery;
 pub mod ids;
 pub mod meal;
+pub mod meal_plan;
 pub mod number;
 pub mod quantity;
 pub mod recipe;

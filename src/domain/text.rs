@@ -24,6 +24,31 @@ pub fn sanitize_line(input: &str) -> String {
         .join(" ")
 }
 
+/// Drops markup tags ("<b>", "</i>", "<br/>", "<!-- x -->"), keeping the text between them,
+/// for one-line values that are only ever words (a meal plan's free text). A '<' that opens no
+/// tag ("<3", "a < b") stays.
+pub fn strip_markup(input: &str) -> String {
+    let mut out = String::with_capacity(input.len());
+    let mut rest = input;
+    while let Some(start) = rest.find('<') {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 1..];
+        let opens_tag = after
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '/' || c == '!');
+        match after.find('>') {
+            Some(end) if opens_tag => rest = &after[end + 1..],
+            _ => {
+                out.push('<');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Number of characters as a person counts them.
 pub fn char_len(text: &str) -> usize {
     text.chars().count()
@@ -44,6 +69,19 @@ mod tests {
         assert_eq!(sanitize("line one\r\nline two"), "line one\nline two");
         assert_eq!(sanitize("<b>kept</b>"), "<b>kept</b>");
         assert_eq!(sanitize_line("  many   spaces\n here "), "many spaces here");
+    }
+
+    #[test]
+    fn markup_is_stripped_and_a_lone_angle_bracket_kept() {
+        assert_eq!(strip_markup("<b>Leftovers</b>"), "Leftovers");
+        assert_eq!(
+            strip_markup("Soup<script>alert(1)</script>"),
+            "Soupalert(1)"
+        );
+        assert_eq!(strip_markup("Pasta <3"), "Pasta <3");
+        assert_eq!(strip_markup("a < b and c > d"), "a < b and c > d");
+        assert_eq!(strip_markup("<!-- x -->Rice<br/>"), "Rice");
+        assert_eq!(strip_markup("Tea <i unclosed"), "Tea <i unclosed");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use crate::domain::child::Child;
 use crate::domain::grocery::GroceryList;
 use crate::domain::meal::Meal;
+use crate::domain::meal_plan::PlanView;
 use crate::domain::user::User;
 use crate::domain::{DomainError, Invalid};
 use crate::store::{StoreError, WriteError};
@@ -17,6 +18,8 @@ pub enum Stale {
     Profile(User),
     /// The list as it is now, and the configured estimate per item (for its total).
     GroceryList(Box<GroceryList>, f64),
+    /// The week as it is now, with its warnings.
+    MealPlan(Box<PlanView>),
 }
 
 #[derive(Debug, thiserror::Error)]

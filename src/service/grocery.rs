@@ -1,5 +1,5 @@
 //! A family's grocery lists: saves with versions, one-item ticks, drafts merged from saved
-//! recipes, the estimated total and exports.
+//! recipes or from a week's meal plan, the estimated total and exports.
 
 use chrono::{DateTime, Utc};
 
@@ -9,7 +9,9 @@ use crate::domain::grocery::{
     self, GroceryList, ItemDraft, ItemEdit, Row, draft_name, estimate, merge, validate_list,
 };
 use crate::domain::ids::{FamilyId, GroceryItemId, GroceryListId, RecipeId};
+use crate::domain::meal_plan::{Week, grocery_list_name, planned_ingredients};
 use crate::domain::quantity::Quantity;
+use crate::domain::recipe::Recipe;
 use crate::recipes::catalogue::{Catalogue, Unit};
 use crate::store::WriteError;
 
@@ -156,6 +158,42 @@ pub fn from_recipes(
     });
     let items = merge(ingredients, category_of);
     Ok((draft_name(recipes.len()), items))
+}
+
+/// An unsaved list from a week's meal plan: the planned recipes' ingredients, each scaled to
+/// its entry's servings, merged like `from_recipes`. Free text and deleted recipes are skipped.
+pub fn from_meal_plan(
+    app: &Services,
+    family: FamilyId,
+    week: Week,
+) -> AppResult<(String, Vec<ItemDraft>)> {
+    let plan = app.store.meal_plans.get(family, week)?;
+    let mut recipes: Vec<Recipe> = Vec::new();
+    for entry in plan.iter().flat_map(|p| &p.entries) {
+        if let Some(id) = entry.recipe
+            && !recipes.iter().any(|r| r.id == id)
+            && let Some(recipe) = app.store.recipes.get(family, id)?
+        {
+            recipes.push(recipe);
+        }
+    }
+    let (ingredients, used) = match &plan {
+        Some(plan) => planned_ingredients(plan, |id| recipes.iter().find(|r| r.id == id)),
+        None => (Vec::new(), 0),
+    };
+    if used == 0 {
+        return Err(crate::domain::Invalid::new(
+            "No recipes planned",
+            "Plan at least one saved recipe this week to make a grocery list.",
+            "week",
+        )
+        .into());
+    }
+    let items = merge(
+        ingredients.iter().map(|(n, q)| (n.as_str(), q.as_str())),
+        category_of,
+    );
+    Ok((grocery_list_name(week), items))
 }
 
 /// What an item costs by the catalogue, when it knows the food and can read the quantity.

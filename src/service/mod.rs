@@ -9,6 +9,7 @@ pub mod error;
 pub mod family;
 pub mod grocery;
 pub mod housekeeping;
+pub mod meal_plan;
 pub mod meals;
 pub mod page_cache;
 pub mod photos;

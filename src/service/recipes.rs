@@ -164,13 +164,18 @@ fn children_guard(app: &Services, family: FamilyId) -> AppResult<Guard> {
     Ok(Guard::new(&allergies, &[]))
 }
 
+/// What in a recipe breaks the guard's allergies ("Butter contains milk (butter)"): the words,
+/// and the catalogue's allergen tags. Empty when nothing does.
+pub(crate) fn allergy_reasons(guard: &Guard, content: &RecipeContent) -> Vec<String> {
+    if guard.is_empty() {
+        return Vec::new();
+    }
+    let (_, withheld) = screen(guard, vec![content.clone()]);
+    withheld.into_iter().flat_map(|w| w.reasons).collect()
+}
+
 fn check(guard: &Guard, recipe: Recipe) -> Checked {
-    let warnings = if guard.is_empty() {
-        Vec::new()
-    } else {
-        let (_, withheld) = screen(guard, vec![recipe.content.clone()]);
-        withheld.into_iter().flat_map(|w| w.reasons).collect()
-    };
+    let warnings = allergy_reasons(guard, &recipe.content);
     Checked { recipe, warnings }
 }
 

@@ -5,7 +5,7 @@ use super::jobs::JobKind;
 use super::write::{Entity, Shared, TreeId, WriteError};
 use super::{Record, StoreError, keys};
 use crate::domain::DomainError;
-use crate::domain::change::Kind;
+use crate::domain::change::{ChangeId, Kind};
 use crate::domain::child::{Child, sort_by_name};
 use crate::domain::ids::{ChildId, FamilyId};
 
@@ -27,8 +27,8 @@ impl Entity for Child {
     fn family(&self) -> FamilyId {
         self.family
     }
-    fn id(&self) -> uuid::Uuid {
-        self.id.as_uuid()
+    fn id(&self) -> ChangeId {
+        self.id.as_uuid().into()
     }
     fn version(&self) -> u64 {
         self.version

@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 
 use super::write::{Entity, Shared, TreeId, WriteError};
 use super::{Record, StoreError, keys};
-use crate::domain::change::Kind;
+use crate::domain::change::{ChangeId, Kind};
 use crate::domain::grocery::{GroceryList, ItemEdit};
 use crate::domain::ids::{FamilyId, GroceryItemId, GroceryListId};
 
@@ -29,8 +29,8 @@ impl Entity for GroceryList {
     fn family(&self) -> FamilyId {
         self.family
     }
-    fn id(&self) -> uuid::Uuid {
-        self.id.as_uuid()
+    fn id(&self) -> ChangeId {
+        self.id.as_uuid().into()
     }
     fn version(&self) -> u64 {
         self.version

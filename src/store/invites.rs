@@ -4,7 +4,7 @@
 use super::write::{Abort, Core, Entity, Shared, TreeId, Tx, TxResult};
 use super::{Record, StoreError, keys};
 use crate::domain::DomainError;
-use crate::domain::change::Kind;
+use crate::domain::change::{ChangeId, Kind};
 use crate::domain::family::{FamilyInvite, INVITE_TITLE, INVITES_MAX};
 use crate::domain::ids::{FamilyId, InviteId};
 
@@ -26,8 +26,8 @@ impl Entity for FamilyInvite {
     fn family(&self) -> FamilyId {
         self.family
     }
-    fn id(&self) -> uuid::Uuid {
-        self.id.as_uuid()
+    fn id(&self) -> ChangeId {
+        self.id.as_uuid().into()
     }
     fn version(&self) -> u64 {
         self.version

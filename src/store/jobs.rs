@@ -49,10 +49,11 @@ pub(crate) fn enqueue(tx: &Tx<'_>, job: JobKind) -> TxResult<JobId> {
 }
 
 /// Trees whose keys start with the family id.
-const FAMILY_TREES: [TreeId; 9] = [
+const FAMILY_TREES: [TreeId; 10] = [
     TreeId::FamilyInvites,
     TreeId::Recipes,
     TreeId::GroceryLists,
+    TreeId::MealPlans,
     TreeId::MealsByTime,
     TreeId::MealsByChild,
     TreeId::Meals,

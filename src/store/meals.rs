@@ -9,7 +9,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use super::write::{Entity, Shared, TreeId, WriteError};
 use super::{Record, StoreError, keys};
 use crate::domain::DomainError;
-use crate::domain::change::Kind;
+use crate::domain::change::{ChangeId, Kind};
 use crate::domain::ids::{ChildId, FamilyId, MealId, MediaId};
 use crate::domain::meal::Meal;
 
@@ -55,8 +55,8 @@ impl Entity for Meal {
     fn family(&self) -> FamilyId {
         self.family
     }
-    fn id(&self) -> uuid::Uuid {
-        self.id.as_uuid()
+    fn id(&self) -> ChangeId {
+        self.id.as_uuid().into()
     }
     fn version(&self) -> u64 {
         self.version

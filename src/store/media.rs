@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::write::{Entity, Shared, TreeId, remove_photo};
 use super::{Record, StoreError, keys};
-use crate::domain::change::{FIRST_VERSION, Kind, first_version};
+use crate::domain::change::{ChangeId, FIRST_VERSION, Kind, first_version};
 use crate::domain::ids::{FamilyId, MediaId};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -42,8 +42,8 @@ impl Entity for MediaRecord {
     fn family(&self) -> FamilyId {
         self.family
     }
-    fn id(&self) -> uuid::Uuid {
-        self.id.as_uuid()
+    fn id(&self) -> ChangeId {
+        self.id.as_uuid().into()
     }
     fn version(&self) -> u64 {
         self.version

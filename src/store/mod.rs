@@ -14,6 +14,7 @@ pub mod grocery_lists;
 pub mod invites;
 pub mod jobs;
 pub mod keys;
+pub mod meal_plans;
 pub mod meals;
 pub mod media;
 mod migrate;
@@ -37,6 +38,7 @@ pub use generations::Generations;
 pub use grocery_lists::GroceryLists;
 pub use invites::Invites;
 pub use jobs::{Job, JobKind, Jobs};
+pub use meal_plans::MealPlans;
 pub use meals::Meals;
 pub use media::Media;
 pub use rate_limits::RateLimits;
@@ -101,6 +103,7 @@ pub struct Store {
     pub recipes: Recipes,
     pub generations: Generations,
     pub grocery_lists: GroceryLists,
+    pub meal_plans: MealPlans,
 }
 
 impl Store {
@@ -193,6 +196,7 @@ impl Store {
             recipes: Recipes::new(core.clone()),
             generations: Generations::new(core.clone()),
             grocery_lists: GroceryLists::new(core.clone()),
+            meal_plans: MealPlans::new(core.clone()),
             core,
             dir,
             _lock: lock,

@@ -2,7 +2,7 @@
 
 use super::write::{Entity, Shared, TreeId, WriteError};
 use super::{Record, StoreError, keys};
-use crate::domain::change::Kind;
+use crate::domain::change::{ChangeId, Kind};
 use crate::domain::ids::{FamilyId, RecipeId};
 use crate::domain::recipe::Recipe;
 
@@ -24,8 +24,8 @@ impl Entity for Recipe {
     fn family(&self) -> FamilyId {
         self.family
     }
-    fn id(&self) -> uuid::Uuid {
-        self.id.as_uuid()
+    fn id(&self) -> ChangeId {
+        self.id.as_uuid().into()
     }
     fn version(&self) -> u64 {
         self.version

@@ -11,7 +11,7 @@ use super::write::{
 };
 use super::{Record, StoreError};
 use crate::domain::DomainError;
-use crate::domain::change::{Change, Kind};
+use crate::domain::change::{Change, ChangeId, Kind};
 use crate::domain::email::Email;
 use crate::domain::family::{FamilyInvite, JOIN_TITLE, MEMBERS_MAX, check_can_move, check_link};
 use crate::domain::ids::{FamilyId, MediaId, UserId};
@@ -42,8 +42,8 @@ impl Entity for User {
     fn family(&self) -> FamilyId {
         self.family_id
     }
-    fn id(&self) -> uuid::Uuid {
-        self.id.as_uuid()
+    fn id(&self) -> ChangeId {
+        self.id.as_uuid().into()
     }
     fn version(&self) -> u64 {
         self.version

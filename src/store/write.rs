@@ -18,7 +18,7 @@ use sled::transaction::{
 use super::flusher::Flusher;
 use super::{Record, StoreError, keys};
 use crate::domain::DomainError;
-use crate::domain::change::{Change, FamilyChange, Kind};
+use crate::domain::change::{Change, ChangeId, FamilyChange, Kind};
 use crate::domain::ids::{FamilyId, MediaId};
 
 /// Every tree of the store, in one fixed order (the index into `Core::trees`).
@@ -43,10 +43,11 @@ pub(crate) enum TreeId {
     Recipes,
     Generations,
     GroceryLists,
+    MealPlans,
 }
 
 impl TreeId {
-    pub(crate) const ALL: [TreeId; 19] = [
+    pub(crate) const ALL: [TreeId; 20] = [
         TreeId::Users,
         TreeId::UsersByEmail,
         TreeId::Sessions,
@@ -66,6 +67,7 @@ impl TreeId {
         TreeId::Recipes,
         TreeId::Generations,
         TreeId::GroceryLists,
+        TreeId::MealPlans,
     ];
 
     pub(crate) fn name(self) -> &'static str {
@@ -89,6 +91,7 @@ impl TreeId {
             TreeId::Recipes => "recipes",
             TreeId::Generations => "generations",
             TreeId::GroceryLists => "grocery_lists",
+            TreeId::MealPlans => "meal_plans",
         }
     }
 }
@@ -115,7 +118,8 @@ pub(crate) trait Entity: Record + Clone {
     fn key(&self) -> Vec<u8>;
     /// The family whose revision moves when this record changes.
     fn family(&self) -> FamilyId;
-    fn id(&self) -> uuid::Uuid;
+    /// What the change feed names: the record's id (a meal plan: its week).
+    fn id(&self) -> ChangeId;
     fn version(&self) -> u64;
     fn set_version(&mut self, version: u64);
     /// Secondary index entries `(tree, key, value)`, moved with the record.
@@ -293,7 +297,13 @@ impl<'a> Tx<'a> {
     }
 
     /// Moves the family's revision on (once per transaction) and records the change.
-    pub(crate) fn announce(&self, family: FamilyId, kind: Kind, id: uuid::Uuid) -> TxResult<u64> {
+    pub(crate) fn announce(
+        &self,
+        family: FamilyId,
+        kind: Kind,
+        id: impl Into<ChangeId>,
+    ) -> TxResult<u64> {
+        let id = id.into();
         let known = self
             .revised
             .borrow()

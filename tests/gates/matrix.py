@@ -32,6 +32,8 @@ Standard library only (Python 3.11). Run from anywhere:
 The binary is target/release/highchair (or $HIGHCHAIR_BIN). Exit status 1 on any failure.
 """
 import argparse
+import copy
+import datetime
 import hashlib
 import http.client
 import itertools
@@ -85,7 +87,9 @@ def media_etag(params):
 #   "kind": "owner"      - an owner route: 404 for everyone but A (401 when signed out);
 #           "capability" - "anyone with the link" (the token is the key): tried with A's public
 #                          identifiers (ids, e-mail) in place of the token; must be 404 to all.
-#   "body_refs": request fields that name records, with A's records to put in them.
+#   "body_refs": request fields that name records, with A's records to put in them. A field
+#                inside a list of objects is named by its path with the first item's index
+#                ("entries.0.recipeId").
 MATRIX = {
     "GET /api/children/{id}": {"kind": "owner", "id": [Src("child")]},
     "PUT /api/children/{id}": {"kind": "owner", "id": [Src("child")]},
@@ -147,11 +151,15 @@ MATRIX = {
     },
 }
 
+# The week family A plans (and the callers' own bodies name).
+PLAN_WEEK = "2026-W48"
+
 # Operations without path parameters.
 #   "scan": a GET answering a list or record: called by every caller with each parameter variant;
 #           A's ids and names must not appear in the answer.
 #   "sse":  the change feed: tapped while A writes (see check_feeds).
-#   "refs": a write whose body names records: "body_refs" as in MATRIX, on the caller's account.
+#   "refs": a write whose body names records: "body_refs" as in MATRIX, on the caller's account
+#           ("query": a query string the request needs, such as the week of a meal plan).
 #   "own":  acts only on the caller's own account or creates a new record (sign-up, upload...);
 #           nothing of A can be named in it. Covered by the final re-read of A's records.
 #   "oracle": answers must not depend on whether A's e-mail exists ("body": field -> Src).
@@ -180,6 +188,15 @@ NO_PARAM_OPS = {
     "POST /api/grocery-lists": {"kind": "own"},
     "POST /api/grocery-lists/from-recipes": {"kind": "refs",
                                              "body_refs": {"recipeIds": [Src("recipe", many=True)]}},
+    # Reads only the caller's own plan of the week the body names.
+    "POST /api/grocery-lists/from-meal-plan": {"kind": "own"},
+    "GET /api/meal-plan": {"kind": "scan", "week": [None, PLAN_WEEK, "2026-W53", "junk"]},
+    "PUT /api/meal-plan": {
+        "kind": "refs",
+        "query": f"week={PLAN_WEEK}",
+        "body_refs": {"entries.0.recipeId": [Src("recipe")],
+                      "entries.0.childIds": [Src("child", many=True)]},
+    },
     "POST /api/meals": {
         "kind": "refs",
         "body_refs": {"childId": [Src("child")], "photo": [Src("spare"), Src("photo"), Src("avatar")]},
@@ -222,6 +239,10 @@ BODY_VALUES = {
     "instructions": ["Stir it well."],
     # A grocery list's items (a nested category must be one of the 15).
     "items": [{"name": "Rice", "quantity": "1", "category": "Other"}],
+    # A meal plan's week: the caller's own recipe, for the caller's own child.
+    "entries": [{"date": "2026-11-23", "mealType": "Dinner", "recipeId": Src("recipe", own=True),
+                 "servings": 2, "childIds": [Src("child", own=True)]}],
+    "week": PLAN_WEEK,
     "password": "matrix probe password 9",
     "firstName": "Mallory",
     "lastName": "Probe",
@@ -229,7 +250,13 @@ BODY_VALUES = {
 
 # A request field whose name matches this may name another record and needs a body_refs entry.
 REF_FIELD = re.compile(r"(?i)(id|ids|photo|photos|media|avatar|image|token|cursor)$")
-NOT_REFS = set()  # "METHOD /path field" of fields matching REF_FIELD that name no record
+# "METHOD /path field" of fields matching REF_FIELD that name no record. A line's id in a list or
+# a week names a line of the caller's own record; an id it does not have makes a new line.
+NOT_REFS = {
+    "POST /api/grocery-lists items.0.id",
+    "PUT /api/grocery-lists/{id} items.0.id",
+    "PUT /api/meal-plan entries.0.id",
+}
 
 CALLERS = ["B", "admin", "guest", "anon", "stale"]
 CALLER_NOTES = {
@@ -338,6 +365,19 @@ class Client:
 
 class SetupError(Exception):
     pass
+
+
+def current_week():
+    """The ISO week it is now in UTC, as the server reads a missing week."""
+    year, week, _ = datetime.datetime.now(datetime.timezone.utc).isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def week_days(week):
+    """The seven days (YYYY-MM-DD) of an ISO week."""
+    year, number = int(week[:4]), int(week[6:])
+    monday = datetime.date.fromisocalendar(year, number, 1)
+    return [(monday + datetime.timedelta(days=i)).isoformat() for i in range(7)]
 
 
 def free_port():
@@ -573,10 +613,33 @@ def example(doc, schema, depth=0):
     return DROP
 
 
-def ref_fields(doc, schema):
+def ref_fields(doc, schema, prefix="", depth=0):
+    """Request fields that may name a record, with those inside lists of objects as
+    "list.0.field"."""
     schema = resolve(doc, schema or {})
-    props = schema.get("properties", {})
-    return sorted(p for p in props if REF_FIELD.search(p) and p != "version")
+    out = []
+    for p, sub in schema.get("properties", {}).items():
+        if REF_FIELD.search(p) and p != "version":
+            out.append(prefix + p)
+        sub = resolve(doc, sub)
+        items = resolve(doc, sub.get("items", {})) if sub.get("type") == "array" else {}
+        if depth < 3 and items.get("properties"):
+            out += ref_fields(doc, items, f"{prefix}{p}.0.", depth + 1)
+    return sorted(out)
+
+
+def with_field(body, path, value):
+    """A deep copy of `body` with the field at `path` ("entries.0.recipeId") set to `value`."""
+    out = copy.deepcopy(body)
+    *parents, last = path.split(".")
+    node = out
+    for part in parents:
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    if isinstance(node, list):
+        node[int(last)] = value
+    else:
+        node[last] = value
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -724,6 +787,15 @@ class Matrix:
                         "items": [{"name": "Tamarillo", "quantity": "4"}]}, expect=201)
         A["grocery_list"], A["grocery_item"] = glist["id"], glist["items"][0]["id"]
         A["tick_list"], A["tick_item"] = A["grocery_list"], A["grocery_item"]
+        # A's meal plan: the week the tables name and the current one (what a missing week is).
+        A["plan_entries"] = []
+        for week in dict.fromkeys([PLAN_WEEK, current_week()]):
+            days = week_days(week)
+            plan = a.json("PUT", f"/api/meal-plan?week={week}", {"version": 0, "entries": [
+                {"date": days[0], "mealType": "Dinner", "recipeId": A["recipe"],
+                 "childIds": [A["child"]], "servings": 3},
+                {"date": days[1], "mealType": "Lunch", "text": "aurelio-plan-note"}]}, expect=200)
+            A["plan_entries"] += [e["id"] for e in plan["entries"]]
         # A change after the others' feeds are running: must not reach them.
         a.json("PUT", f"/api/children/{A['child']}", {"name": "Zephyrine Quistgaard", "age": 5,
                                                         "allergies": ["Tamarind"],
@@ -745,6 +817,9 @@ class Matrix:
             self.add_secret(v, label)
         for i, m in enumerate(A["meals"]):
             self.add_secret(m, f"A.meal[{i}]")
+        for i, e in enumerate(A["plan_entries"]):
+            self.add_secret(e, f"A.meal plan entry[{i}]")
+        self.add_secret("aurelio-plan-note", "A.meal plan text")
         if A["cursor"]:
             self.add_secret(A["cursor"], "A.cursor")
 
@@ -861,6 +936,12 @@ class Matrix:
     def value(self, src, caller, params=None):
         if src is None or isinstance(src, str):
             return src
+        if isinstance(src, list):
+            return [self.value(v, caller, params) for v in src]
+        if isinstance(src, dict):
+            return {k: self.value(v, caller, params) for k, v in src.items()}
+        if not isinstance(src, Src):
+            return src
         if src.fn is not None:
             return src.fn(params or {})
         pool = self.own.get(caller, {}) if src.own else self.A
@@ -884,7 +965,7 @@ class Matrix:
                 if v is DROP:
                     body.pop(name, None)
                 else:
-                    body[name] = self.value(v, caller) if isinstance(v, Src) else v
+                    body[name] = self.value(v, caller)
         if "version" in props:
             body.pop("version", None)
             if target_version is not None:
@@ -1078,17 +1159,19 @@ class Matrix:
                 url = path
                 for p in re.findall(r"{([^}]+)}", path):
                     url = url.replace("{" + p + "}", str(self.own[caller][entry[p][0].name]))
+                if entry.get("query"):
+                    url += "?" + entry["query"]
                 version = None
-                if "{" in path:
+                _, schema = request_body_kind(self.doc, op)
+                if "version" in resolve(self.doc, schema or {}).get("properties", {}):
                     g = self.call(client, "GET", url)
                     version = (g.json() or {}).get("version") if g.status == 200 else None
                 for field, srcs in entry["body_refs"].items():
                     for src in srcs:
-                        _, body = self.body_for(key, op, caller, version)
-                        good = dict(body)
-                        body[field] = self.value(src, caller)
-                        rbody = dict(body)
-                        rbody[field] = [str(uuid.uuid4())] if src.many else str(uuid.uuid4())
+                        _, good = self.body_for(key, op, caller, version)
+                        body = with_field(good, field, self.value(src, caller))
+                        rbody = with_field(good, field,
+                                           [str(uuid.uuid4())] if src.many else str(uuid.uuid4()))
                         r = self.call(client, method, url, body)
                         base = self.call(client, method, url, rbody)
                         stats[caller][1] += 1
@@ -1236,7 +1319,8 @@ class Matrix:
     def snapshot(self):
         a = self.clients["A"]
         snap = {}
-        for url in ([f"/api/children/{self.A['child']}", "/api/children", "/api/profile", "/api/meals"]
+        for url in ([f"/api/children/{self.A['child']}", "/api/children", "/api/profile", "/api/meals",
+                     f"/api/meal-plan?week={PLAN_WEEK}", "/api/meal-plan"]
                     + [f"/api/meals/{m}" for m in self.A["meals"]]):
             r = self.call(a, "GET", url)
             snap[url] = (r.status, r.json())

@@ -82,7 +82,10 @@ const ROUTES: &[(&str, &str)] = &[
     ("delete", "/grocery-lists/{id}"),
     ("patch", "/grocery-lists/{id}/items/{itemId}"),
     ("post", "/grocery-lists/from-recipes"),
+    ("post", "/grocery-lists/from-meal-plan"),
     ("get", "/grocery-lists/{id}/export"),
+    ("get", "/meal-plan"),
+    ("put", "/meal-plan"),
     ("get", "/events"),
 ];
 

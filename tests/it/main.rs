@@ -18,6 +18,7 @@ mod grocery;
 mod health;
 mod households;
 mod isolation;
+mod meal_plan;
 mod meals;
 mod photos;
 mod races;

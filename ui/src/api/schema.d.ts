@@ -702,6 +702,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/grocery-lists/from-meal-plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An unsaved list from a week's meal plan: the planned recipes' ingredients, each
+         *     recipe's quantities scaled to the planned servings, merged as from saved recipes.
+         */
+        post: operations["groceryListFromMealPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/grocery-lists/{id}/export": {
         parameters: {
             query?: never;
@@ -712,6 +732,30 @@ export interface paths {
         /** The list as a file: plain text, CSV or Markdown, grouped by category. */
         get: operations["exportGroceryList"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meal-plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A week of the family's plan with the children's allergy warnings. `week` is an ISO
+         *     week (2026-W48); the current week (UTC) when missing.
+         */
+        get: operations["getMealPlan"];
+        /**
+         * Replaces the week's entries, if `version` is the week's current one (409 otherwise,
+         *     with the week as it is now). `week` is required here.
+         */
+        put: operations["saveMealPlan"];
         post?: never;
         delete?: never;
         options?: never;
@@ -854,7 +898,7 @@ export interface components {
             expiresAt: string;
         };
         /** @description The record as it is now, after someone else changed it. */
-        Current: components["schemas"]["ChildDto"] | components["schemas"]["MealDto"] | components["schemas"]["Profile"] | components["schemas"]["GroceryListDto"];
+        Current: components["schemas"]["ChildDto"] | components["schemas"]["MealDto"] | components["schemas"]["Profile"] | components["schemas"]["GroceryListDto"] | components["schemas"]["MealPlanDto"];
         /**
          * DeletePreviewDto
          * @description What deleting the child also removes.
@@ -944,6 +988,11 @@ export interface components {
         ForgotPasswordRequest: {
             /** @default  */
             email: string;
+        };
+        /** FromMealPlanInput */
+        FromMealPlanInput: {
+            /** @description An ISO week (2026-W48); the current week (UTC) when missing. */
+            week?: string;
         };
         /** FromRecipesInput */
         FromRecipesInput: {
@@ -1232,6 +1281,109 @@ export interface components {
             items: components["schemas"]["MealDto"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor?: string | null;
+        };
+        /**
+         * MealPlanDto
+         * @description A week of the plan.
+         */
+        MealPlanDto: {
+            /** @description The ISO week ("2026-W48"). */
+            week: string;
+            /** @description Its seven days (YYYY-MM-DD), Monday to Sunday. */
+            days: string[];
+            /** @description By day, then by meal of the day. */
+            entries: components["schemas"]["MealPlanEntryDto"][];
+            /** @description Computed when read, never stored. */
+            warnings: components["schemas"]["MealPlanWarningDto"][];
+            /**
+             * Format: uint64
+             * @description +1 with every save; 0 for a week never saved. Send it back with a save.
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description Null for a week never saved.
+             */
+            updatedAt?: string | null;
+        };
+        /**
+         * MealPlanEntryDto
+         * @description One planned meal.
+         */
+        MealPlanEntryDto: {
+            /** @description Stable across saves: send it back to keep the entry. */
+            id: string;
+            /** @description A day of the week (YYYY-MM-DD). */
+            date: string;
+            mealType: components["schemas"]["MealType"];
+            /** @description The saved recipe, if it is one (it may have been deleted since it was planned). */
+            recipeId?: string | null;
+            /** @description The recipe's title when it was planned, or the free text. */
+            title: string;
+            /**
+             * Format: uint32
+             * @description 1 to 20.
+             */
+            servings: number;
+            /** @description The children it is for; empty is the whole family. */
+            childIds: string[];
+        };
+        /**
+         * MealPlanEntryInput
+         * @description One entry of a save: a saved recipe (`recipeId`) or free text (`text`), not both.
+         */
+        MealPlanEntryInput: {
+            /** @description The entry's id when it is already in the plan; none for a new entry. */
+            id?: string;
+            /**
+             * @description A day of the week (YYYY-MM-DD).
+             * @default
+             */
+            date: string;
+            /**
+             * @description One of the six meal types.
+             * @default
+             */
+            mealType: string;
+            /** @description One of the family's saved recipes. */
+            recipeId?: string;
+            /** @description Free text such as "leftovers" (1 to 100 characters; markup is dropped). */
+            text?: string;
+            /** @description A whole number from 1 to 20; default the recipe's servings, or 1 for free text. */
+            servings?: unknown;
+            /**
+             * @description Some of the family's children; empty or missing is the whole family.
+             * @default []
+             */
+            childIds: string[];
+        };
+        /** MealPlanInput */
+        MealPlanInput: {
+            /**
+             * @description Every entry of the week (at most 100): what is not sent is removed.
+             * @default []
+             */
+            entries: components["schemas"]["MealPlanEntryInput"][];
+            /**
+             * Format: uint64
+             * @description The version the week was read at (0 for a week never saved); a stale one answers 409
+             *     with the week as it is now.
+             */
+            version: number;
+        };
+        /**
+         * MealPlanWarningDto
+         * @description A planned recipe that meets a child's allergy.
+         */
+        MealPlanWarningDto: {
+            entryId: string;
+            childId: string;
+            childName: string;
+            /**
+             * @description What in the recipe, as the saved recipes' warnings say it ("Butter contains milk
+             *     (butter)"; several joined with "; ").
+             */
+            message: string;
         };
         /** MealRequest */
         MealRequest: {
@@ -8204,6 +8356,138 @@ export interface operations {
             };
         };
     };
+    groceryListFromMealPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["FromMealPlanInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ListDraft"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused (for example a request from another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or not yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
+                };
+            };
+            /** @description The link has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or upload is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a supported image. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; `Retry-After` says how many seconds to wait. */
+            429: {
+                headers: {
+                    "RETRY-AFTER": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something failed on the server; nothing was saved. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A needed service (such as the recipe model) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The family's storage quota or the server's disk is full. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     exportGroceryList: {
         parameters: {
             query?: {
@@ -8226,6 +8510,270 @@ export interface operations {
                 };
                 content: {
                     "text/plain; charset=utf-8": string;
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused (for example a request from another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or not yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
+                };
+            };
+            /** @description The link has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or upload is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a supported image. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; `Retry-After` says how many seconds to wait. */
+            429: {
+                headers: {
+                    "RETRY-AFTER": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something failed on the server; nothing was saved. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A needed service (such as the recipe model) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The family's storage quota or the server's disk is full. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMealPlan: {
+        parameters: {
+            query?: {
+                week?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["MealPlanDto"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused (for example a request from another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or not yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
+                };
+            };
+            /** @description The link has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or upload is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a supported image. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; `Retry-After` says how many seconds to wait. */
+            429: {
+                headers: {
+                    "RETRY-AFTER": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something failed on the server; nothing was saved. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A needed service (such as the recipe model) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The family's storage quota or the server's disk is full. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    saveMealPlan: {
+        parameters: {
+            query?: {
+                week?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["MealPlanInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["MealPlanDto"];
                 };
             };
             /** @description The request is malformed or a field is invalid. */

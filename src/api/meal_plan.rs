@@ -1,0 +1,194 @@
+//! `/api/meal-plan?week=YYYY-Www`: a family's plan of one ISO week, with the children's
+//! allergy warnings, saved whole with the version it was read at.
+
+use chrono::{DateTime, Utc};
+use poem::web::Data;
+use poem_openapi::param::Query;
+use poem_openapi::payload::Json;
+use poem_openapi::{Object, OpenApi};
+
+use super::meals::MealType;
+use super::session::CurrentUser;
+use super::{ApiError, ApiTags, number_input};
+use crate::app::App;
+use crate::domain::meal_plan::{EntryDraft, PlanEntry, PlanView, Warning};
+use crate::service::meal_plan;
+
+/// One planned meal.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct MealPlanEntryDto {
+    /// Stable across saves: send it back to keep the entry.
+    pub id: String,
+    /// A day of the week (YYYY-MM-DD).
+    pub date: String,
+    pub meal_type: MealType,
+    /// The saved recipe, if it is one (it may have been deleted since it was planned).
+    #[oai(nullable)]
+    pub recipe_id: Option<String>,
+    /// The recipe's title when it was planned, or the free text.
+    pub title: String,
+    /// 1 to 20.
+    pub servings: u32,
+    /// The children it is for; empty is the whole family.
+    pub child_ids: Vec<String>,
+}
+
+impl From<&PlanEntry> for MealPlanEntryDto {
+    fn from(e: &PlanEntry) -> Self {
+        MealPlanEntryDto {
+            id: e.id.to_string(),
+            date: e.date.to_string(),
+            meal_type: e.meal_type.into(),
+            recipe_id: e.recipe.map(|r| r.to_string()),
+            title: e.title.clone(),
+            servings: e.servings,
+            child_ids: e.children.iter().map(ToString::to_string).collect(),
+        }
+    }
+}
+
+/// A planned recipe that meets a child's allergy.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct MealPlanWarningDto {
+    pub entry_id: String,
+    pub child_id: String,
+    pub child_name: String,
+    /// What in the recipe, as the saved recipes' warnings say it ("Butter contains milk
+    /// (butter)"; several joined with "; ").
+    pub message: String,
+}
+
+impl From<&Warning> for MealPlanWarningDto {
+    fn from(w: &Warning) -> Self {
+        MealPlanWarningDto {
+            entry_id: w.entry.to_string(),
+            child_id: w.child.to_string(),
+            child_name: w.child_name.clone(),
+            message: w.message.clone(),
+        }
+    }
+}
+
+/// A week of the plan.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct MealPlanDto {
+    /// The ISO week ("2026-W48").
+    pub week: String,
+    /// Its seven days (YYYY-MM-DD), Monday to Sunday.
+    pub days: Vec<String>,
+    /// By day, then by meal of the day.
+    pub entries: Vec<MealPlanEntryDto>,
+    /// Computed when read, never stored.
+    pub warnings: Vec<MealPlanWarningDto>,
+    /// +1 with every save; 0 for a week never saved. Send it back with a save.
+    pub version: u64,
+    /// Null for a week never saved.
+    #[oai(nullable)]
+    pub updated_at: Option<DateTime<Utc>>,
+}
+
+impl From<&PlanView> for MealPlanDto {
+    fn from(v: &PlanView) -> Self {
+        MealPlanDto {
+            week: v.week.to_string(),
+            days: v.week.days().iter().map(ToString::to_string).collect(),
+            entries: v
+                .plan
+                .iter()
+                .flat_map(|p| p.in_order())
+                .map(MealPlanEntryDto::from)
+                .collect(),
+            warnings: v.warnings.iter().map(MealPlanWarningDto::from).collect(),
+            version: v.plan.as_ref().map_or(0, |p| p.version),
+            updated_at: v.plan.as_ref().map(|p| p.updated_at),
+        }
+    }
+}
+
+/// One entry of a save: a saved recipe (`recipeId`) or free text (`text`), not both.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct MealPlanEntryInput {
+    /// The entry's id when it is already in the plan; none for a new entry.
+    pub id: Option<String>,
+    /// A day of the week (YYYY-MM-DD).
+    #[oai(default)]
+    pub date: String,
+    /// One of the six meal types.
+    #[oai(default)]
+    pub meal_type: String,
+    /// One of the family's saved recipes.
+    pub recipe_id: Option<String>,
+    /// Free text such as "leftovers" (1 to 100 characters; markup is dropped).
+    pub text: Option<String>,
+    /// A whole number from 1 to 20; default the recipe's servings, or 1 for free text.
+    pub servings: Option<serde_json::Value>,
+    /// Some of the family's children; empty or missing is the whole family.
+    #[oai(default)]
+    pub child_ids: Vec<String>,
+}
+
+impl From<MealPlanEntryInput> for EntryDraft {
+    fn from(i: MealPlanEntryInput) -> Self {
+        EntryDraft {
+            id: i.id,
+            date: i.date,
+            meal_type: i.meal_type,
+            recipe_id: i.recipe_id,
+            text: i.text,
+            servings: number_input(i.servings),
+            child_ids: i.child_ids,
+        }
+    }
+}
+
+#[derive(Debug, Object)]
+pub struct MealPlanInput {
+    /// Every entry of the week (at most 100): what is not sent is removed.
+    #[oai(default)]
+    pub entries: Vec<MealPlanEntryInput>,
+    /// The version the week was read at (0 for a week never saved); a stale one answers 409
+    /// with the week as it is now.
+    pub version: u64,
+}
+
+#[derive(Default)]
+pub struct MealPlanApi;
+
+#[OpenApi(tag = "ApiTags::MealPlan")]
+impl MealPlanApi {
+    /// A week of the family's plan with the children's allergy warnings. `week` is an ISO
+    /// week (2026-W48); the current week (UTC) when missing.
+    #[oai(path = "/meal-plan", method = "get", operation_id = "getMealPlan")]
+    async fn get(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        week: Query<Option<String>>,
+    ) -> Result<Json<MealPlanDto>, ApiError> {
+        let me = user.require_to_view("view the meal plan")?;
+        let week = meal_plan::week_or_current(week.0.as_deref())?;
+        let view = meal_plan::get(&app, me.user.family_id, week)?;
+        Ok(Json(MealPlanDto::from(&view)))
+    }
+
+    /// Replaces the week's entries, if `version` is the week's current one (409 otherwise,
+    /// with the week as it is now). `week` is required here.
+    #[oai(path = "/meal-plan", method = "put", operation_id = "saveMealPlan")]
+    async fn save(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        week: Query<Option<String>>,
+        body: Json<MealPlanInput>,
+    ) -> Result<Json<MealPlanDto>, ApiError> {
+        let me = user.require_to_save("save the meal plan")?;
+        let week = meal_plan::week_named(week.0.as_deref())?;
+        let drafts: Vec<EntryDraft> = body.0.entries.into_iter().map(Into::into).collect();
+        let view = meal_plan::save(&app, me.user.family_id, week, body.0.version, &drafts).await?;
+        Ok(Json(MealPlanDto::from(&view)))
+    }
+}
