@@ -183,6 +183,23 @@ const FAMILY_SCREENS = [
     },
   },
   {
+    route: 'mealPlan',
+    name: 'meal plan',
+    path: '/meal-plan',
+    heading: 'Meal Plan',
+    ready: (page) => page.getByText('Sunday Lentil Soup').first().waitFor(),
+  },
+  {
+    route: 'mealPlan',
+    name: 'meal plan, Plan a meal dialog',
+    path: '/meal-plan',
+    heading: 'Meal Plan',
+    act: async (page) => {
+      await page.getByRole('button', { name: /^Add a meal on Tuesday/ }).click();
+      await dialog(page, 'Plan a meal').waitFor();
+    },
+  },
+  {
     route: 'groceryPrint',
     name: 'grocery list, print view',
     path: (data) => `/grocery-list/${data.groceryList}/print`,
@@ -380,6 +397,17 @@ async function seed() {
       { name: 'Bread', quantity: '1', category: 'Bakery' },
     ],
   })).id;
+  const week = await (await request.get(`${api}/meal-plan`)).json();
+  const planned = await request.put(`${api}/meal-plan?week=${week.week}`, {
+    data: {
+      version: 0,
+      entries: [
+        { date: week.days[0], mealType: 'Dinner', recipeId: data.recipe, servings: 4, childIds: [emma.id] },
+        { date: week.days[2], mealType: 'Lunch', text: 'Leftovers', childIds: [] },
+      ],
+    },
+  });
+  assert.ok(planned.ok(), await planned.text());
   const media = await request.post(`${api}/media`, { multipart: { file: await photo(page) } });
   assert.ok(media.ok(), await media.text());
   await post(request, `${api}/meals`, { childId: emma.id, mealType: 'Lunch', foods: ['Pasta', 'Peas'], portion: 'half', mood: 'happy', feedback: 'loved', notes: 'Ate slowly', photo: (await media.json()).id });

@@ -107,8 +107,9 @@ describe('navigation', () => {
     await menu.getByRole('button', { name: 'Close menu' }).click();
     await menu.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Open menu' }).click();
+    // Grocery lists are a signed-in screen: a visitor is asked to log in.
     await page.getByRole('dialog', { name: 'Menu' }).getByRole('link', { name: 'Grocery List' }).click();
-    await page.waitForURL(`${server.url}/grocery-list`);
+    await page.waitForURL(`${server.url}/login`);
     assert.equal(await page.getByRole('dialog', { name: 'Menu' }).count(), 0, 'menu closes on navigation');
     for (const path of ['/about', '/privacy', '/terms', '/contact', '/no-such-page']) {
       await page.goto(`${server.url}${path}`);

@@ -120,7 +120,7 @@ function ItemRow({
           onChange={(e) => onTick(item, e.target.checked)}
         />
         <span
-          className={`min-w-0 flex-1 break-words ${item.checked ? 'text-base-content/60 line-through' : ''}`}
+          className={`min-w-0 flex-1 break-words ${item.checked ? 'text-base-content/70 line-through' : ''}`}
         >
           {item.name}
         </span>

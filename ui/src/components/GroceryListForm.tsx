@@ -197,7 +197,7 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
                       onChange={(e) => set(item.key, { checked: e.target.checked })}
                     />
                     <span
-                      className={`min-w-0 flex-1 break-words ${item.checked ? 'line-through opacity-60' : ''}`}
+                      className={`min-w-0 flex-1 break-words ${item.checked ? 'line-through text-base-content/70' : ''}`}
                     >
                       {item.name}
                     </span>

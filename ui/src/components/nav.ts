@@ -5,6 +5,8 @@ export const featureLinks = [
   { to: routes.mealTracker, label: 'Meal Tracker' },
   { to: routes.recipes, label: 'Recipes' },
   { to: routes.groceryList, label: 'Grocery List' },
+  // Beyond the spec's three: the week's plan (issue 13).
+  { to: routes.mealPlan, label: 'Meal Plan' },
 ] as const;
 
 export const accountLinks = [

@@ -30,6 +30,8 @@ export const keys = keyFactories({
   /** The family's grocery lists, and one of them (the print view). */
   groceryLists: () => ['groceryLists'] as const,
   groceryList: (id: string) => ['groceryList', id] as const,
+  /** A week of the meal plan ("2026-W48"). */
+  mealPlan: (week: string) => ['mealPlan', week] as const,
 });
 
 export type Noun = keyof typeof keys;
@@ -47,4 +49,5 @@ export const FAMILY_NOUNS = [
   'recipe',
   'groceryLists',
   'groceryList',
+  'mealPlan',
 ] as const satisfies Noun[];

@@ -71,12 +71,19 @@ describe('the keys each event makes stale', () => {
   });
 
   it('maps every kind', () => {
-    expect(staleAfter(change('child'))).toEqual(['children', keys.child('x1'), 'meals', 'foods']);
+    expect(staleAfter(change('child'))).toEqual([
+      'children',
+      keys.child('x1'),
+      'meals',
+      'foods',
+      'mealPlan',
+    ]);
     expect(staleAfter(change('meal'))).toEqual(['meals', 'foods']);
     expect(staleAfter(change('media'))).toEqual([]);
     expect(staleAfter(change('profile'))).toEqual(['session', 'family']);
     expect(staleAfter(change('family'))).toEqual(['family']);
-    expect(staleAfter(change('recipe'))).toEqual(['recipes', keys.recipe('x1')]);
+    expect(staleAfter(change('recipe'))).toEqual(['recipes', keys.recipe('x1'), 'mealPlan']);
+    expect(staleAfter(change('meal_plan'))).toEqual([keys.mealPlan('x1')]);
     expect(staleAfter(change('grocery_list'))).toEqual(['groceryLists', keys.groceryList('x1')]);
     expect(RESYNC).toEqual([
       'session',
@@ -89,6 +96,7 @@ describe('the keys each event makes stale', () => {
       'recipe',
       'groceryLists',
       'groceryList',
+      'mealPlan',
     ]);
   });
 

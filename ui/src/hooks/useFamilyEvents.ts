@@ -9,7 +9,7 @@ export const EVENTS_URL = '/api/events';
 
 /** `event: change`: one record of the family was written. */
 export interface FamilyChange {
-  kind: 'child' | 'meal' | 'media' | 'profile' | 'family' | 'recipe' | 'grocery_list';
+  kind: 'child' | 'meal' | 'media' | 'profile' | 'family' | 'recipe' | 'grocery_list' | 'meal_plan';
   id: string;
   revision: number;
 }
@@ -22,6 +22,7 @@ const KINDS: readonly string[] = [
   'family',
   'recipe',
   'grocery_list',
+  'meal_plan',
 ] satisfies FamilyChange['kind'][];
 
 /** A change event's data, or null when it is not one this UI knows. */
@@ -46,9 +47,10 @@ export function parseChange(data: unknown): FamilyChange | null {
 /** The SWR keys a change makes stale. */
 export function staleAfter(change: FamilyChange): Target[] {
   switch (change.kind) {
-    // Meal cards show the child's name, and removing a child removes its meals.
+    // Meal cards show the child's name, and removing a child removes its meals; the plan's
+    // allergy warnings follow the children's allergies.
     case 'child':
-      return ['children', keys.child(change.id), 'meals', 'foods'];
+      return ['children', keys.child(change.id), 'meals', 'foods', 'mealPlan'];
     case 'meal':
       return ['meals', 'foods'];
     // A photo alone shows nowhere: the meal or profile that uses it sends its own change.
@@ -60,10 +62,13 @@ export function staleAfter(change: FamilyChange): Target[] {
     // Someone joined, left or was removed, or an invite link was made or used.
     case 'family':
       return ['family'];
+    // A recipe's ingredients decide the plan's allergy warnings.
     case 'recipe':
-      return ['recipes', keys.recipe(change.id)];
+      return ['recipes', keys.recipe(change.id), 'mealPlan'];
     case 'grocery_list':
       return ['groceryLists', keys.groceryList(change.id)];
+    case 'meal_plan':
+      return [keys.mealPlan(change.id)];
   }
 }
 

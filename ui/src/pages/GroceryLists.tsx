@@ -48,7 +48,7 @@ export default function GroceryLists() {
         </Button>
       </div>
       {stalled ? (
-        <p role="status" className="alert alert-warning alert-soft mt-4">
+        <p role="status" className="alert alert-warning alert-soft mt-4 text-warning-content">
           You are offline. Ticks are saved on this device and sent when the connection returns.
         </p>
       ) : null}

@@ -43,6 +43,7 @@ const pages: Record<RouteName, { page: Page; owner?: true }> = {
   recipe: { page: lazy(() => import('../pages/RecipeView')), owner: true },
   groceryList: { page: lazy(() => import('../pages/GroceryLists')), owner: true },
   groceryPrint: { page: lazy(() => import('../pages/GroceryPrint')), owner: true },
+  mealPlan: { page: lazy(() => import('../pages/MealPlan')), owner: true },
 };
 
 export function AppRouter() {

@@ -1,0 +1,206 @@
+import { useState } from 'react';
+
+import type { Child } from '../hooks/useChildren';
+import { useSubmit } from '../hooks/useSubmit';
+import type { Recipe } from '../hooks/useRecipes';
+import type { EntryFields } from '../lib/mealPlan';
+import { MEAL_TYPES } from '../lib/meals';
+import { dayLabel } from '../lib/week';
+import { Button } from './ui/Button';
+import { Input, Select } from './ui/Input';
+
+interface FormProps {
+  initial: EntryFields;
+  days: readonly string[];
+  recipes: readonly Recipe[];
+  children: readonly Child[];
+  /** Saves the fields; rejects with the server's failure. */
+  onSave: (fields: EntryFields) => Promise<unknown>;
+  onCancel: () => void;
+  editing: boolean;
+}
+
+const SERVINGS_MAX = 20;
+
+/**
+ * A planned meal: a day, a meal, a saved recipe or anything else ('leftovers'), how many it
+ * serves (the grocery list is scaled to it) and which children it is for.
+ */
+export function PlanEntryForm({
+  initial,
+  days,
+  recipes,
+  children,
+  onSave,
+  onCancel,
+  editing,
+}: FormProps) {
+  const [fields, setFields] = useState<EntryFields>(() => ({
+    ...initial,
+    // A recipe deleted since it was planned can only be kept as text.
+    recipeId: recipes.some((r) => r.id === initial.recipeId) ? initial.recipeId : null,
+  }));
+  const [what, setWhat] = useState<'recipe' | 'text'>(
+    fields.recipeId || (!initial.text && recipes.length > 0) ? 'recipe' : 'text',
+  );
+  const set = (change: Partial<EntryFields>) => setFields((f) => ({ ...f, ...change }));
+
+  const submit = useSubmit(
+    () =>
+      onSave(
+        what === 'recipe'
+          ? { ...fields, text: '' }
+          : { ...fields, recipeId: null, text: fields.text.trim() },
+      ),
+    {
+      failureTitle: 'Error saving meal plan',
+      check: () => {
+        if (what === 'recipe' && !fields.recipeId) {
+          return { fields: { recipeId: 'Choose a saved recipe' } };
+        }
+        if (what === 'text' && !fields.text.trim()) {
+          return { fields: { text: "Say what's planned, e.g. leftovers" } };
+        }
+        if (!Number.isInteger(fields.servings) || fields.servings < 1 || fields.servings > 20) {
+          return {
+            fields: { servings: `Servings must be a whole number from 1 to ${SERVINGS_MAX}` },
+          };
+        }
+        return null;
+      },
+    },
+  );
+
+  return (
+    <form className="space-y-4" onSubmit={submit.onSubmit} noValidate>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <Select label="Day" value={fields.date} onChange={(e) => set({ date: e.target.value })}>
+          {days.map((d) => (
+            <option key={d} value={d}>
+              {dayLabel(d)}
+            </option>
+          ))}
+        </Select>
+        <Select
+          label="Meal type"
+          value={fields.mealType}
+          onChange={(e) => set({ mealType: e.target.value })}
+        >
+          {MEAL_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </Select>
+      </div>
+      <fieldset>
+        <legend className="mb-2 text-sm font-medium">What</legend>
+        <div className="flex flex-wrap gap-4">
+          <label className="flex min-h-11 cursor-pointer items-center gap-2">
+            <input
+              type="radio"
+              className="radio"
+              name="what"
+              checked={what === 'recipe'}
+              disabled={recipes.length === 0}
+              onChange={() => setWhat('recipe')}
+            />
+            A saved recipe
+          </label>
+          <label className="flex min-h-11 cursor-pointer items-center gap-2">
+            <input
+              type="radio"
+              className="radio"
+              name="what"
+              checked={what === 'text'}
+              onChange={() => setWhat('text')}
+            />
+            Something else
+          </label>
+        </div>
+      </fieldset>
+      {what === 'recipe' ? (
+        <Select
+          label="Recipe"
+          value={fields.recipeId ?? ''}
+          error={submit.fieldErrors.recipeId}
+          onChange={(e) => {
+            const recipe = recipes.find((r) => r.id === e.target.value);
+            set({
+              recipeId: e.target.value || null,
+              servings: recipe?.servings ?? fields.servings,
+            });
+            submit.clearFieldError('recipeId');
+          }}
+        >
+          <option value="">Choose a recipe</option>
+          {recipes.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.title}
+            </option>
+          ))}
+        </Select>
+      ) : (
+        <Input
+          label="What's planned"
+          placeholder="e.g. leftovers"
+          maxLength={100}
+          value={fields.text}
+          error={submit.fieldErrors.text}
+          onChange={(e) => {
+            set({ text: e.target.value });
+            submit.clearFieldError('text');
+          }}
+        />
+      )}
+      <Input
+        label="Servings"
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={SERVINGS_MAX}
+        value={Number.isNaN(fields.servings) ? '' : fields.servings}
+        error={submit.fieldErrors.servings}
+        onChange={(e) => set({ servings: e.target.valueAsNumber })}
+      />
+      {children.length > 0 ? (
+        <fieldset>
+          <legend className="mb-1 text-sm font-medium">For (none ticked: the whole family)</legend>
+          <div className="flex flex-wrap gap-x-4">
+            {children.map((c) => (
+              <label key={c.id} className="flex min-h-11 cursor-pointer items-center gap-2">
+                <input
+                  type="checkbox"
+                  className="checkbox"
+                  checked={fields.childIds.includes(c.id)}
+                  onChange={(e) =>
+                    set({
+                      childIds: e.target.checked
+                        ? [...fields.childIds, c.id]
+                        : fields.childIds.filter((id) => id !== c.id),
+                    })
+                  }
+                />
+                {c.name}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      ) : null}
+      <div className="flex justify-end gap-2">
+        <Button
+          variant="ghost"
+          onClick={() => {
+            submit.cancel();
+            onCancel();
+          }}
+        >
+          Cancel
+        </Button>
+        <Button type="submit" busy={submit.busy} busyLabel="Saving...">
+          {editing ? 'Save Changes' : 'Add to Plan'}
+        </Button>
+      </div>
+    </form>
+  );
+}

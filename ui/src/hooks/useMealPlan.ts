@@ -1,0 +1,58 @@
+import useSWR, { useSWRConfig } from 'swr';
+
+import { ApiFailure, api, unwrap, type Schemas } from '../api/client';
+import { applyChange, type PlanChange } from '../lib/mealPlan';
+import { keys } from './keys';
+
+export type MealPlan = Schemas['MealPlanDto'];
+
+/** A week of the family's plan, with the children's allergy warnings. */
+export function useMealPlan(week: string) {
+  return useSWR(keys.mealPlan(week), () =>
+    unwrap(api.GET('/meal-plan', { params: { query: { week } } }), 'Error loading meal plan'),
+  );
+}
+
+/** The week as saved now, when a save was refused because it changed elsewhere first. */
+function currentWeek(err: unknown): MealPlan | null {
+  if (!(err instanceof ApiFailure) || err.status !== 409) return null;
+  const current = (err.body as { current?: unknown } | null)?.current;
+  if (typeof current !== 'object' || current === null || !('days' in current)) return null;
+  return current as MealPlan;
+}
+
+/**
+ * Saves one change to a week. The whole week is sent with the version it was read at; when
+ * another device saved first (409), the change is applied again to the week as it is now and
+ * sent once more, so neither device's change is lost.
+ */
+export function useMealPlanActions() {
+  const { mutate } = useSWRConfig();
+  const put = (plan: MealPlan, change: PlanChange) =>
+    unwrap(
+      api.PUT('/meal-plan', {
+        params: { query: { week: plan.week } },
+        body: { entries: applyChange(plan.entries, change), version: plan.version },
+      }),
+      'Error saving meal plan',
+    );
+  return {
+    save: async (plan: MealPlan, change: PlanChange) => {
+      let saved: MealPlan;
+      try {
+        saved = await put(plan, change);
+      } catch (err) {
+        const now = currentWeek(err);
+        if (!now) throw err;
+        saved = await put(now, change);
+      }
+      await mutate(keys.mealPlan(plan.week), saved, { revalidate: false });
+      return saved;
+    },
+    groceryDraft: (week: string) =>
+      unwrap(
+        api.POST('/grocery-lists/from-meal-plan', { body: { week } }),
+        'Error saving grocery list',
+      ),
+  };
+}

@@ -1,0 +1,280 @@
+import {
+  ChevronLeft,
+  ChevronRight,
+  ListPlus,
+  Pencil,
+  Plus,
+  ShieldAlert,
+  Trash2,
+} from 'lucide-react';
+import { useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+
+import { GroceryListForm } from '../components/GroceryListForm';
+import { PlanEntryForm } from '../components/PlanEntryForm';
+import { Button } from '../components/ui/Button';
+import { Modal } from '../components/ui/Modal';
+import { Spinner } from '../components/ui/Spinner';
+import { useToast } from '../components/ui/toast-context';
+import { useChildNames, useChildren } from '../hooks/useChildren';
+import { useFailure } from '../hooks/useFailure';
+import type { ListDraft } from '../hooks/useGroceryLists';
+import { useMealPlan, useMealPlanActions, type MealPlan as Plan } from '../hooks/useMealPlan';
+import { useRecipes } from '../hooks/useRecipes';
+import { useSite } from '../hooks/useSite';
+import {
+  blankEntry,
+  byDay,
+  entryFields,
+  forWhom,
+  type EntryFields,
+  type PlanChange,
+  type PlanEntry,
+} from '../lib/mealPlan';
+import { addWeeks, dayLabel, mondayOf, weekLabel, weekOf } from '../lib/week';
+import { pathTo, routes } from '../routes';
+
+type Editing = { fields: EntryFields; id?: string } | null;
+
+/**
+ * `/meal-plan`: a week at a time, one day per row on a phone and a grid on a desktop. Parents
+ * place saved recipes or anything else on days and meals, for the whole family or some
+ * children; a planned recipe that meets a child's allergy says so. The week's recipes make a
+ * grocery list, scaled to the planned servings.
+ */
+export default function MealPlan() {
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('week') ?? '';
+  const week = mondayOf(asked) ? asked : weekOf(new Date());
+  const { data: plan, error, isLoading } = useMealPlan(week);
+  const { data: recipes } = useRecipes(true);
+  const { data: children } = useChildren();
+  const { data: site } = useSite();
+  const names = useChildNames(children);
+  const { save, groceryDraft } = useMealPlanActions();
+  const { toast } = useToast();
+  const fail = useFailure();
+  const navigate = useNavigate();
+  const [editing, setEditing] = useState<Editing>(null);
+  const [draft, setDraft] = useState<ListDraft | null>(null);
+  const [drafting, setDrafting] = useState(false);
+  const thisWeek = weekOf(new Date());
+  const goTo = (next: string) => setParams(next === thisWeek ? {} : { week: next });
+
+  const change = async (current: Plan, what: PlanChange, done: string) => {
+    await save(current, what);
+    toast({ variant: 'success', title: done });
+  };
+
+  return (
+    <section className="mx-auto max-w-7xl px-4 py-8">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-3xl font-bold">Meal Plan</h1>
+        <Button
+          variant="secondary"
+          busy={drafting}
+          disabled={!plan || !plan.entries.some((e) => e.recipeId)}
+          onClick={() => {
+            setDrafting(true);
+            groceryDraft(week)
+              .then(setDraft)
+              .catch((err: unknown) => fail(err, 'Error saving grocery list'))
+              .finally(() => setDrafting(false));
+          }}
+        >
+          <ListPlus aria-hidden size={18} /> Make a grocery list from this week
+        </Button>
+      </div>
+      <nav aria-label="Week" className="mt-4 flex flex-wrap items-center gap-2">
+        <button
+          type="button"
+          className="btn btn-outline btn-square"
+          aria-label="Previous week"
+          onClick={() => goTo(addWeeks(week, -1))}
+        >
+          <ChevronLeft aria-hidden />
+        </button>
+        <p className="min-w-44 text-center font-medium" aria-live="polite">
+          {weekLabel(week)}
+        </p>
+        <button
+          type="button"
+          className="btn btn-outline btn-square"
+          aria-label="Next week"
+          onClick={() => goTo(addWeeks(week, 1))}
+        >
+          <ChevronRight aria-hidden />
+        </button>
+        {week !== thisWeek ? (
+          <button type="button" className="btn btn-ghost" onClick={() => goTo(thisWeek)}>
+            This week
+          </button>
+        ) : null}
+      </nav>
+      <div className="mt-6">
+        {error && !plan ? (
+          <div role="alert" className="alert alert-error">
+            <div>
+              <p className="font-semibold">Error loading meal plan</p>
+              <p>{error instanceof Error ? error.message : 'An unexpected error occurred'}</p>
+            </div>
+          </div>
+        ) : isLoading || !plan ? (
+          <Spinner label="Loading the meal plan" />
+        ) : (
+          <div className="grid gap-3 lg:grid-cols-7">
+            {byDay(plan.days, plan.entries).map(({ day, entries }) => (
+              <section
+                key={day}
+                aria-label={dayLabel(day)}
+                className="card border border-base-300 bg-base-100"
+              >
+                <div className="card-body gap-2 p-3">
+                  <h2 className="font-semibold">{dayLabel(day)}</h2>
+                  {entries.length > 0 ? (
+                    <ul className="space-y-2">
+                      {entries.map((entry) => (
+                        <Entry
+                          key={entry.id}
+                          entry={entry}
+                          plan={plan}
+                          names={names}
+                          known={recipes?.some((r) => r.id === entry.recipeId) ?? false}
+                          onEdit={() => setEditing({ fields: entryFields(entry), id: entry.id })}
+                          onRemove={() =>
+                            change(
+                              plan,
+                              { kind: 'remove', id: entry.id },
+                              'Removed from the plan',
+                            ).catch((err: unknown) => fail(err, 'Error saving meal plan'))
+                          }
+                        />
+                      ))}
+                    </ul>
+                  ) : (
+                    <p className="text-sm text-base-content/70">Nothing planned</p>
+                  )}
+                  <button
+                    type="button"
+                    className="btn btn-ghost btn-sm mt-auto justify-start"
+                    aria-label={`Add a meal on ${dayLabel(day)}`}
+                    onClick={() => setEditing({ fields: blankEntry(day) })}
+                  >
+                    <Plus aria-hidden size={16} /> Add
+                  </button>
+                </div>
+              </section>
+            ))}
+          </div>
+        )}
+      </div>
+      <Modal
+        open={editing !== null && plan !== undefined}
+        title={editing?.id ? 'Edit planned meal' : 'Plan a meal'}
+        onClose={() => setEditing(null)}
+      >
+        {editing && plan ? (
+          <PlanEntryForm
+            initial={editing.fields}
+            days={plan.days}
+            recipes={recipes ?? []}
+            children={children ?? []}
+            editing={Boolean(editing.id)}
+            onCancel={() => setEditing(null)}
+            onSave={async (fields) => {
+              await change(
+                plan,
+                editing.id ? { kind: 'edit', id: editing.id, fields } : { kind: 'add', fields },
+                editing.id ? 'Plan updated' : 'Meal planned',
+              );
+              setEditing(null);
+            }}
+          />
+        ) : null}
+      </Modal>
+      <Modal open={draft !== null} title="Create Grocery List" onClose={() => setDraft(null)} wide>
+        {draft ? (
+          <GroceryListForm
+            draft={draft}
+            currency={site?.currency ?? 'GBP'}
+            perItem={site?.groceryItemEstimate ?? 2.5}
+            onCancel={() => setDraft(null)}
+            onSaved={() => {
+              setDraft(null);
+              navigate(routes.groceryList);
+            }}
+          />
+        ) : null}
+      </Modal>
+    </section>
+  );
+}
+
+function Entry({
+  entry,
+  plan,
+  names,
+  known,
+  onEdit,
+  onRemove,
+}: {
+  entry: PlanEntry;
+  plan: Plan;
+  names: ReadonlyMap<string, string>;
+  /** Whether the recipe is still saved (it may have been deleted since). */
+  known: boolean;
+  onEdit: () => void;
+  onRemove: () => void;
+}) {
+  const warnings = plan.warnings.filter((w) => w.entryId === entry.id);
+  return (
+    <li
+      className="rounded-box bg-base-200 p-2 text-sm"
+      aria-label={`${entry.mealType}: ${entry.title}`}
+    >
+      <p className="text-xs font-medium text-base-content/70">{entry.mealType}</p>
+      <p className="font-medium break-words">
+        {entry.recipeId && known ? (
+          <Link className="link" to={pathTo(routes.recipe, { id: entry.recipeId })}>
+            {entry.title}
+          </Link>
+        ) : (
+          entry.title
+        )}
+      </p>
+      <p className="text-xs text-base-content/70">
+        Serves {entry.servings} · {forWhom(entry.childIds, names)}
+      </p>
+      {warnings.length > 0 ? (
+        <ul className="mt-1 space-y-1" aria-label="Allergy warnings">
+          {warnings.map((w) => (
+            <li key={w.childId} className="flex gap-1 text-xs text-error">
+              <ShieldAlert aria-hidden size={14} className="mt-0.5 shrink-0" />
+              <span>
+                {w.childName} is allergic: {w.message}
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="mt-1 flex justify-end gap-1">
+        <button
+          type="button"
+          className="btn btn-ghost btn-square btn-sm"
+          aria-label={`Edit ${entry.title} on ${dayLabel(entry.date)}`}
+          onClick={onEdit}
+        >
+          <Pencil aria-hidden size={16} />
+        </button>
+        <button
+          type="button"
+          className="btn btn-ghost btn-square btn-sm"
+          aria-label={`Remove ${entry.title} on ${dayLabel(entry.date)}`}
+          onClick={onRemove}
+        >
+          <Trash2 aria-hidden size={16} />
+        </button>
+      </div>
+    </li>
+  );
+}
