@@ -282,12 +282,20 @@ test('ticks made offline wait as pending and reach the server when the phone is 
   assert.equal(created.status(), 201);
   const yoghurt = (await created.json()).items.find((i) => i.name === 'Yoghurt');
   await openLists(a);
+  // The service worker installs on the first visit; from the next load on it serves the app
+  // shell and keeps the lists it fetched.
+  await a.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await openLists(a);
+  assert.ok(await a.evaluate(() => Boolean(navigator.serviceWorker.controller)), 'the worker controls the page');
 
   await a.context().setOffline(true);
   await itemBox(a, 'Offline shop', 'Carrots').check();
   await itemBox(a, 'Offline shop', 'Peas').check();
-  await itemBox(a, 'Offline shop', 'Yoghurt').check();
   await a.getByText('You are offline.', { exact: false }).waitFor();
+  // The app opens with no connection at all, with the list and the ticks waiting.
+  await a.reload();
+  await card(a, 'Offline shop').getByText('2 of 4 items checked').waitFor();
+  await itemBox(a, 'Offline shop', 'Yoghurt').check();
   await expectEventually(async () =>
     assert.equal(await card(a, 'Offline shop').getByText('Pending').count(), 3),
   );
@@ -311,6 +319,29 @@ test('ticks made offline wait as pending and reach the server when the phone is 
   await card(a, 'Offline shop').getByText('2 of 4 items checked').waitFor();
   await a.context().close();
   await b.context().close();
+});
+
+test('the app installs: a manifest with icons, and a service worker', async () => {
+  const page = await openPage(browser, server.url, PHONE);
+  await page.goto(`${server.url}/`);
+  const href = await page.locator('link[rel="manifest"]').getAttribute('href');
+  const manifest = await (await page.request.get(new URL(href, server.url).href)).json();
+  assert.equal(manifest.name, 'Highchair');
+  assert.equal(manifest.display, 'standalone');
+  assert.equal(manifest.start_url, '/');
+  const sizes = manifest.icons.map((i) => i.sizes);
+  assert.ok(sizes.includes('192x192') && sizes.includes('512x512'), sizes.join());
+  assert.ok(manifest.icons.some((i) => i.purpose === 'maskable'));
+  for (const icon of manifest.icons) {
+    const r = await page.request.get(new URL(icon.src, server.url).href);
+    assert.equal(r.status(), 200, icon.src);
+    assert.equal(r.headers()['content-type'], 'image/png');
+  }
+  const worker = await page.request.get(`${server.url}/sw.js`);
+  assert.equal(worker.status(), 200);
+  assert.match(worker.headers()['cache-control'], /no-cache/);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await page.context().close();
 });
 
 /** Retries `check` until it passes or `ms` is over (then its last failure is thrown). */
