@@ -3,11 +3,13 @@
 
 use chrono::{DateTime, Utc};
 use poem::web::Data;
-use poem_openapi::param::{Path, Query};
+use poem_openapi::param::{Header, Path, Query};
 use poem_openapi::payload::{Json, PlainText};
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
 use super::children::Deleted;
+use super::etag::{LIST_CACHE, etag_matches, list_etag};
+use super::json::JsonBytes;
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags, path_id};
 use crate::app::App;
@@ -16,8 +18,10 @@ use crate::domain::ids::{GroceryItemId, GroceryListId};
 use crate::service::grocery::{self, Format};
 use crate::service::meal_plan;
 
-#[derive(Debug, Clone, Object)]
+/// Also `Serialize` (same names) for the cached list path; a test checks both give the same JSON.
+#[derive(Debug, Clone, Object, serde::Serialize)]
 #[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub struct GroceryItemDto {
     pub id: String,
     pub name: String,
@@ -27,6 +31,7 @@ pub struct GroceryItemDto {
     pub checked: bool,
     /// When the tick was last set.
     #[oai(nullable)]
+    #[serde(with = "super::json::rfc3339_opt")]
     pub checked_at: Option<DateTime<Utc>>,
     /// The catalogue's price for this quantity, when it knows the food; the list's estimate
     /// uses the per-item figure otherwise.
@@ -48,8 +53,9 @@ impl From<&GroceryItem> for GroceryItemDto {
     }
 }
 
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 #[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub struct GroceryListDto {
     pub id: String,
     pub name: String,
@@ -58,7 +64,9 @@ pub struct GroceryListDto {
     pub estimated_total: f64,
     /// How many items were priced from the catalogue (the rest at the per-item estimate).
     pub priced_items: u32,
+    #[serde(with = "super::json::rfc3339")]
     pub created_at: DateTime<Utc>,
+    #[serde(with = "super::json::rfc3339")]
     pub updated_at: DateTime<Utc>,
     /// +1 with every change; send it back with a save.
     pub version: u64,
@@ -163,6 +171,23 @@ pub enum ExportFormat {
 }
 
 #[derive(ApiResponse)]
+pub enum Lists {
+    /// The family's lists.
+    #[oai(status = 200)]
+    Ok(
+        JsonBytes<Vec<GroceryListDto>>,
+        #[oai(header = "ETag")] String,
+        #[oai(header = "Cache-Control")] String,
+    ),
+    /// Nothing of the family changed since the ETag the client holds.
+    #[oai(status = 304)]
+    NotModified(
+        #[oai(header = "ETag")] String,
+        #[oai(header = "Cache-Control")] String,
+    ),
+}
+
+#[derive(ApiResponse)]
 pub enum ListCreated {
     #[oai(status = 201)]
     Created(Json<GroceryListDto>),
@@ -205,7 +230,8 @@ pub struct GroceryApi;
 
 #[OpenApi(tag = "ApiTags::Grocery")]
 impl GroceryApi {
-    /// The family's lists, newest first.
+    /// The family's lists, newest first. The ETag follows the family's revision:
+    /// `If-None-Match` with it answers 304 until something changes.
     #[oai(
         path = "/grocery-lists",
         method = "get",
@@ -215,10 +241,24 @@ impl GroceryApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-    ) -> Result<Json<Vec<GroceryListDto>>, ApiError> {
+        #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
+    ) -> Result<Lists, ApiError> {
         let me = user.require_to_view("view grocery lists")?;
-        let lists = grocery::list(&app, me.user.family_id)?;
-        Ok(Json(lists.iter().map(|l| list_dto(&app, l)).collect()))
+        let family = me.user.family_id;
+        let revision = grocery::revision(&app, family)?;
+        let etag = list_etag(family, revision, "grocery-lists");
+        if etag_matches(if_none_match.0.as_deref(), &etag) {
+            return Ok(Lists::NotModified(etag, LIST_CACHE.into()));
+        }
+        let bytes = grocery::cached_lists(&app, family, revision, || {
+            let lists = grocery::list(&app, family)?;
+            let dtos: Vec<_> = lists.iter().map(|l| list_dto(&app, l)).collect();
+            serde_json::to_vec(&dtos).map_err(|e| {
+                tracing::error!(error = %e, "grocery lists not serialisable");
+                ApiError::internal()
+            })
+        })?;
+        Ok(Lists::Ok(JsonBytes::new(bytes), etag, LIST_CACHE.into()))
     }
 
     #[oai(

@@ -20,6 +20,19 @@ pub mod rfc3339 {
     }
 }
 
+/// Optional dates the same way (`null` when missing, as `#[oai(nullable)]` writes it).
+pub mod rfc3339_opt {
+    use chrono::{DateTime, Utc};
+    use serde::Serializer;
+
+    pub fn serialize<S: Serializer>(date: &Option<DateTime<Utc>>, s: S) -> Result<S::Ok, S::Error> {
+        match date {
+            Some(d) => s.serialize_str(&d.to_rfc3339()),
+            None => s.serialize_none(),
+        }
+    }
+}
+
 /// A JSON answer already serialised (a cached list), documented with `T`'s schema.
 pub struct JsonBytes<T>(pub std::sync::Arc<[u8]>, pub std::marker::PhantomData<T>);
 

@@ -7,6 +7,7 @@ use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
 use super::children::Deleted;
+use super::etag::{LIST_CACHE, etag_matches, list_etag};
 use super::json::JsonBytes;
 use super::media::media_urls;
 use super::session::CurrentUser;
@@ -272,9 +273,6 @@ pub struct MealPage {
     pub next_cursor: Option<String>,
 }
 
-/// Lists may be kept by the browser, but must be checked with the server before each use.
-const LIST_CACHE: &str = "private, no-cache";
-
 #[derive(ApiResponse)]
 pub enum MealList {
     /// A page of meals.
@@ -290,21 +288,6 @@ pub enum MealList {
         #[oai(header = "ETag")] String,
         #[oai(header = "Cache-Control")] String,
     ),
-}
-
-/// A list's ETag: the family's revision and the list's parameters.
-fn list_etag(family: crate::domain::ids::FamilyId, revision: u64, query: &str) -> String {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::hash::DefaultHasher::new();
-    (family, query).hash(&mut h);
-    format!("\"r{revision}-{:016x}\"", h.finish())
-}
-
-fn etag_matches(if_none_match: Option<&str>, etag: &str) -> bool {
-    if_none_match.is_some_and(|v| {
-        v.split(',')
-            .any(|t| t.trim().trim_start_matches("W/") == etag || t.trim() == "*")
-    })
 }
 
 #[derive(ApiResponse)]

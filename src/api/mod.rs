@@ -5,6 +5,7 @@ pub mod children;
 pub mod client;
 pub mod contact;
 pub mod error;
+pub mod etag;
 pub mod events;
 pub mod family;
 pub mod grocery;

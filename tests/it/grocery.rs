@@ -332,3 +332,75 @@ async fn exports_are_real_files_and_other_families_get_404_everywhere() {
         .unwrap();
     assert_eq!(resp.status(), 204);
 }
+
+#[tokio::test]
+async fn the_lists_answer_is_kept_per_revision_with_an_etag() {
+    let server = TestServer::start().await;
+    let parent = family(&server, "etag@example.org").await;
+    let list = create(&server, &parent, weekly()).await;
+    let id = list["id"].as_str().unwrap();
+    let item = list["items"][1]["id"].as_str().unwrap();
+    let ticked = parent
+        .patch(server.url(&format!("/api/grocery-lists/{id}/items/{item}")))
+        .json(&json!({"checked": true}))
+        .send()
+        .await
+        .unwrap();
+    json(ticked, 200).await;
+
+    let first = parent
+        .get(server.url("/api/grocery-lists"))
+        .send()
+        .await
+        .unwrap();
+    let etag = first.headers()["etag"].to_str().unwrap().to_string();
+    assert_eq!(first.headers()["cache-control"], "private, no-cache");
+    let lists = json(first, 200).await;
+    // The cached answer is written by serde; it must be exactly what the single read gives.
+    let one = json(
+        parent
+            .get(server.url(&format!("/api/grocery-lists/{id}")))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(lists[0], one);
+    assert!(one["items"][1]["checkedAt"].is_string());
+    assert_eq!(one["items"][0]["checkedAt"], Value::Null);
+
+    let same = parent
+        .get(server.url("/api/grocery-lists"))
+        .header("If-None-Match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(same.status(), 304);
+    // A tick moves the family on: the old ETag gets the new lists.
+    let untick = parent
+        .patch(server.url(&format!("/api/grocery-lists/{id}/items/{item}")))
+        .json(&json!({"checked": false}))
+        .send()
+        .await
+        .unwrap();
+    json(untick, 200).await;
+    let changed = parent
+        .get(server.url("/api/grocery-lists"))
+        .header("If-None-Match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_ne!(changed.headers()["etag"].to_str().unwrap(), etag);
+    let lists = json(changed, 200).await;
+    assert_eq!(lists[0]["items"][1]["checked"], false);
+    // Another family never meets this family's answer.
+    let other = family(&server, "other@example.org").await;
+    let theirs = other
+        .get(server.url("/api/grocery-lists"))
+        .header("If-None-Match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(json(theirs, 200).await, json!([]));
+}

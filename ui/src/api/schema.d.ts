@@ -635,7 +635,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The family's lists, newest first. */
+        /**
+         * The family's lists, newest first. The ETag follows the family's revision:
+         *     `If-None-Match` with it answers 304 until something changes.
+         */
         get: operations["listGroceryLists"];
         put?: never;
         post: operations["createGroceryList"];
@@ -1023,7 +1026,10 @@ export interface components {
              */
             quantity?: number;
         };
-        /** GroceryItemDto */
+        /**
+         * GroceryItemDto
+         * @description Also `Serialize` (same names) for the cached list path; a test checks both give the same JSON.
+         */
         GroceryItemDto: {
             id: string;
             name: string;
@@ -7439,19 +7445,33 @@ export interface operations {
     listGroceryLists: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description The family's lists. */
             200: {
                 headers: {
+                    ETAG: string;
+                    "CACHE-CONTROL": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json; charset=utf-8": components["schemas"]["GroceryListDto"][];
                 };
+            };
+            /** @description Nothing of the family changed since the ETag the client holds. */
+            304: {
+                headers: {
+                    ETAG: string;
+                    "CACHE-CONTROL": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is malformed or a field is invalid. */
             400: {
