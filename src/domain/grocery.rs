@@ -260,6 +260,14 @@ impl GroceryList {
         Ok(true)
     }
 
+    /// Whether a tick of `item` made at `at` would be ignored: a later tick is already there.
+    /// Ticks only move forward in time, so once true it stays true for that `at`.
+    pub fn has_later_tick(&self, item: GroceryItemId, at: DateTime<Utc>) -> bool {
+        self.items
+            .iter()
+            .any(|i| i.id == item && i.checked_at.is_some_and(|t| t > at))
+    }
+
     /// "X of Y items checked".
     pub fn checked_count(&self) -> (usize, usize) {
         (

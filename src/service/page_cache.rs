@@ -10,6 +10,10 @@ use crate::domain::ids::FamilyId;
 /// Entries kept before the cache starts over (a few screens of a few families).
 const CAPACITY: usize = 512;
 
+/// Bytes kept before the cache starts over: one answer can be hundreds of KB (20 grocery lists
+/// of 50 items are 170 KB), and the server must stay small on a Pi.
+const BUDGET: usize = 16 * 1024 * 1024;
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct Key {
     family: FamilyId,
@@ -20,7 +24,13 @@ struct Key {
 
 #[derive(Default)]
 pub struct PageCache {
-    entries: Mutex<HashMap<Key, Arc<[u8]>>>,
+    entries: Mutex<Entries>,
+}
+
+#[derive(Default)]
+struct Entries {
+    pages: HashMap<Key, Arc<[u8]>>,
+    bytes: usize,
 }
 
 impl PageCache {
@@ -37,29 +47,46 @@ impl PageCache {
             revision,
             query: query.to_string(),
         };
-        if let Some(hit) = self.lock().get(&key) {
+        if let Some(hit) = self.lock().pages.get(&key) {
             return Ok(hit.clone());
         }
         let made: Arc<[u8]> = make()?.into();
         let mut entries = self.lock();
+        let Entries { pages, bytes } = &mut *entries;
         // Older revisions of this family are dead; drop them when the family moves on.
-        entries.retain(|k, _| k.family != family || k.revision >= revision);
-        if entries.len() >= CAPACITY {
-            entries.clear();
+        pages.retain(|k, page| {
+            let live = k.family != family || k.revision >= revision;
+            if !live {
+                *bytes -= page.len();
+            }
+            live
+        });
+        if pages.len() >= CAPACITY || *bytes + made.len() > BUDGET {
+            pages.clear();
+            *bytes = 0;
         }
-        entries.insert(key, made.clone());
+        // One answer bigger than the whole budget is served, not kept.
+        if made.len() <= BUDGET {
+            let old = pages.insert(key, made.clone()).map_or(0, |old| old.len());
+            *bytes = *bytes - old + made.len();
+        }
         Ok(made)
     }
 
     pub fn len(&self) -> usize {
-        self.lock().len()
+        self.lock().pages.len()
+    }
+
+    /// Bytes of the answers kept.
+    pub fn bytes(&self) -> usize {
+        self.lock().bytes
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Arc<[u8]>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Entries> {
         self.entries.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
@@ -92,5 +119,29 @@ mod tests {
             .get_or_make(other, 1, "a", || Ok::<_, ()>(b"x".to_vec()))
             .unwrap();
         assert_eq!(cache.len(), 2);
+        assert_eq!(cache.bytes(), 3);
+    }
+
+    #[test]
+    fn the_cache_starts_over_when_its_bytes_run_out() {
+        let cache = PageCache::default();
+        let big = BUDGET / 3 + 1;
+        for (i, family) in [FamilyId::new(), FamilyId::new(), FamilyId::new()]
+            .into_iter()
+            .enumerate()
+        {
+            cache
+                .get_or_make(family, 1, "a", || Ok::<_, ()>(vec![0; big]))
+                .unwrap();
+            // The third would pass the budget: the cache starts over with it alone.
+            assert_eq!(cache.len(), if i < 2 { i + 1 } else { 1 });
+            assert!(cache.bytes() <= BUDGET);
+        }
+        // Too big to keep at all: served, not kept.
+        let huge = cache
+            .get_or_make(FamilyId::new(), 1, "a", || Ok::<_, ()>(vec![0; BUDGET + 1]))
+            .unwrap();
+        assert_eq!(huge.len(), BUDGET + 1);
+        assert!(cache.bytes() <= BUDGET);
     }
 }

@@ -102,6 +102,14 @@ impl GroceryLists {
         at: DateTime<Utc>,
     ) -> Result<(GroceryList, bool), WriteError<GroceryList>> {
         let key = list_key(family, id);
+        // A late tick (an offline phone) that a later one already beat changes nothing: no
+        // write, no new version, no change event. Safe to decide before the transaction,
+        // since an item's last tick only ever moves later.
+        if let Some(list) = self.get(family, id).map_err(WriteError::Store)?
+            && list.has_later_tick(item, at)
+        {
+            return Ok((list, false));
+        }
         let applied = std::sync::atomic::AtomicBool::new(false);
         let list = self
             .core
@@ -171,11 +179,29 @@ mod tests {
         assert!(!store.grocery_lists.delete(other, first.id).await.unwrap());
         // A tick moves the version on; a save made from the version before is refused.
         let milk = first.items[0].id;
+        let at = Utc::now();
         store
             .grocery_lists
-            .tick(family, first.id, milk, true, Utc::now())
+            .tick(family, first.id, milk, true, at)
             .await
             .unwrap();
+        // A tick made before that one (an offline phone) is not applied and writes nothing.
+        let revision = store.revision(family).unwrap();
+        let (late, applied) = store
+            .grocery_lists
+            .tick(
+                family,
+                first.id,
+                milk,
+                false,
+                at - chrono::Duration::seconds(5),
+            )
+            .await
+            .unwrap();
+        assert!(!applied);
+        assert!(late.items[0].checked);
+        assert_eq!(late.version, first.version + 1);
+        assert_eq!(store.revision(family).unwrap(), revision);
         let stale = store
             .grocery_lists
             .update(
