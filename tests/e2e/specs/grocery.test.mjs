@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 
 import { PHONE, launch, openPage, screenshot } from '../lib/browser.mjs';
+import { expectEventually } from '../lib/eventually.mjs';
 import { startServer } from '../lib/server.mjs';
 
 const PARENT = {
@@ -371,16 +372,3 @@ test('the app installs: a manifest with icons, and a service worker', async () =
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await page.context().close();
 });
-
-/** Retries `check` until it passes or `ms` is over (then its last failure is thrown). */
-async function expectEventually(check, ms = 5_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > end) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}

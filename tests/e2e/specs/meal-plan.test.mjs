@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { DESKTOP, PHONE, launch, openPage, screenshot } from '../lib/browser.mjs';
+import { expectEventually } from '../lib/eventually.mjs';
 import { startServer } from '../lib/server.mjs';
 
 const PARENT = {
@@ -179,15 +180,3 @@ test('two devices plan the same week at once; both changes stay and show live', 
   await phone.context().close();
   await desktop.context().close();
 });
-
-async function expectEventually(check, ms = 5_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > end) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
