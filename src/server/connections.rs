@@ -195,12 +195,17 @@ fn refuse(stream: TcpStream) {
          retry-after: 5\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{BODY}",
         BODY.len()
     );
-    let _ = stream.try_write(response.as_bytes());
+    use std::io::{Read, Write};
+    // Straight to the kernel through the std socket (still non-blocking): tokio's `try_write`
+    // answers WouldBlock until the reactor has seen a new socket become writable, which on a
+    // busy machine it may not have yet, and the 503 was then silently never sent.
+    let Ok(mut stream) = stream.into_std() else {
+        return;
+    };
+    let _ = stream.write_all(response.as_bytes());
     let mut sink = [0u8; 4096];
-    while matches!(stream.try_read(&mut sink), Ok(n) if n > 0) {}
-    if let Ok(stream) = stream.into_std() {
-        let _ = stream.shutdown(std::net::Shutdown::Write);
-    }
+    while matches!(stream.read(&mut sink), Ok(n) if n > 0) {}
+    let _ = stream.shutdown(std::net::Shutdown::Write);
 }
 
 #[derive(Default)]
