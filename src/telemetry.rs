@@ -25,7 +25,7 @@ pub fn init(level: LogLevel) {
 }
 
 /// Path segments that follow these are secrets (invite and reset tokens) and are not logged.
-const SECRET_AFTER: &[&str] = &["share", "reset-password", "accept", "dashboard"];
+const SECRET_AFTER: &[&str] = &["share", "reset-password", "accept", "dashboard", "join"];
 const MAX_LOGGED_PATH: usize = 200;
 
 /// The path with tokens replaced by `…` and cut to a sane length.
@@ -62,6 +62,8 @@ mod tests {
         );
         assert_eq!(redact_path("/reset-password/secret"), "/reset-password/…");
         assert_eq!(redact_path("/co-parent/accept/tok"), "/co-parent/accept/…");
+        assert_eq!(redact_path("/api/family/join/tok"), "/api/family/join/…");
+        assert_eq!(redact_path("/join/tok"), "/join/…");
         assert_eq!(redact_path("/api/children/42"), "/api/children/42");
         assert_eq!(
             redact_path(&format!("/{}", "a".repeat(500)))
