@@ -7,6 +7,8 @@ use std::sync::Arc;
 use ipnet::IpNet;
 use poem::{Endpoint, IntoResponse, Request, Response, Result};
 
+use crate::app::App;
+
 /// Put into every request's extensions; handlers read it with `Data<&ClientInfo>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClientInfo {
@@ -20,6 +22,22 @@ impl ClientInfo {
     pub fn ip_key(&self) -> String {
         self.ip
             .map_or_else(|| "unknown".into(), |ip| client_key(ip).to_string())
+    }
+}
+
+/// The address links start with (household invites, co-parent links): the configured public
+/// URL, or the one the parent used (its host already passed the server's host check).
+pub fn site_base(app: &App, client: &ClientInfo, req: &Request) -> String {
+    let public = &app.settings.server.public_url;
+    if !public.is_empty() {
+        return public.trim_end_matches('/').to_string();
+    }
+    match req.headers().get("host").and_then(|h| h.to_str().ok()) {
+        Some(host) => {
+            let scheme = if client.secure { "https" } else { "http" };
+            format!("{scheme}://{host}")
+        }
+        None => app.settings.base_url(),
     }
 }
 

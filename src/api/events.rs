@@ -45,6 +45,9 @@ pub enum EventKind {
     /// A week of the meal plan; `id` is the week ("2026-W48").
     #[oai(rename = "meal_plan")]
     MealPlan,
+    /// A co-parent of the family (invited, PIN reset, link extended, removed).
+    #[oai(rename = "co_parent")]
+    CoParent,
     /// Reload everything of the family: changes were missed.
     Resync,
     /// First event of a stream: the revision it starts at.
@@ -77,6 +80,7 @@ impl From<FamilyChange> for FeedEvent {
                 Kind::Recipe => EventKind::Recipe,
                 Kind::GroceryList => EventKind::GroceryList,
                 Kind::MealPlan => EventKind::MealPlan,
+                Kind::CoParent => EventKind::CoParent,
             },
             id: Some(c.id.to_string()),
             revision: c.revision,
@@ -94,6 +98,7 @@ fn kind_name(kind: EventKind) -> &'static str {
         EventKind::Recipe => "recipe",
         EventKind::GroceryList => "grocery_list",
         EventKind::MealPlan => "meal_plan",
+        EventKind::CoParent => "co_parent",
         EventKind::Resync => "resync",
         EventKind::Ready => "ready",
         EventKind::Superseded => "superseded",

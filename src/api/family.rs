@@ -9,7 +9,7 @@ use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi};
 
 use super::auth::{SessionInfo, SignedInResponse, SignupRequest, WithCookies, signed_in};
-use super::client::ClientInfo;
+use super::client::{ClientInfo, site_base};
 use super::profile::{Profile, Role};
 use super::session::{CurrentUser, device_cookie_of};
 use super::{ApiError, ApiTags, path_id};
@@ -106,22 +106,6 @@ fn invite_dto(invite: &FamilyInvite, members: &[User]) -> InviteDto {
         invited_by,
         created_at: invite.created_at,
         expires_at: invite.expires_at,
-    }
-}
-
-/// The address links start with: the configured public URL, or the one the parent used
-/// (its host already passed the server's host check).
-fn site_base(app: &App, client: &ClientInfo, req: &Request) -> String {
-    let public = &app.settings.server.public_url;
-    if !public.is_empty() {
-        return public.trim_end_matches('/').to_string();
-    }
-    match req.headers().get("host").and_then(|h| h.to_str().ok()) {
-        Some(host) => {
-            let scheme = if client.secure { "https" } else { "http" };
-            format!("{scheme}://{host}")
-        }
-        None => app.settings.base_url(),
     }
 }
 

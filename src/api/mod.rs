@@ -3,6 +3,7 @@
 pub mod auth;
 pub mod children;
 pub mod client;
+pub mod co_parents;
 pub mod contact;
 pub mod error;
 pub mod etag;
@@ -18,6 +19,7 @@ pub mod media;
 pub mod profile;
 pub mod recipes;
 pub mod session;
+pub mod share;
 pub mod site;
 
 use poem_openapi::{OpenApiService, Tags};
@@ -51,6 +53,10 @@ pub enum ApiTags {
     MealPlan,
     /// The family's change feed.
     Events,
+    /// Co-parents: invited by a parent, reached through a link plus a PIN.
+    CoParents,
+    /// What a co-parent's link opens (the link's token is the key).
+    Share,
 }
 
 /// Two groups: std implements `Default` for tuples of up to 12.
@@ -72,6 +78,8 @@ pub type Apis = (
         grocery::GroceryApi,
         meal_plan::MealPlanApi,
         events::EventsApi,
+        co_parents::CoParentsApi,
+        share::ShareApi,
     ),
 );
 

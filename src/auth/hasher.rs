@@ -1,11 +1,14 @@
-//! Runs password hashing on blocking threads, a bounded number at once, so a burst of sign-ins
-//! cannot starve the async threads (or a Raspberry Pi's other requests).
+//! Runs password and PIN hashing on blocking threads, a bounded number at once (one pool for
+//! both), so a burst of sign-ins or PIN guesses cannot starve the async threads (or a
+//! Raspberry Pi's other requests).
 
 use std::sync::{Arc, OnceLock};
 
 use tokio::sync::Semaphore;
 
 use super::password::PasswordHash;
+use super::pin;
+use crate::domain::co_parent::{Pin, PinHash};
 
 #[derive(Clone)]
 pub struct Hasher {
@@ -14,6 +17,8 @@ pub struct Hasher {
     /// Verified against when an e-mail is unknown, so the answer takes as long as a real check.
     /// Made on first use (on a blocking thread), not at start-up.
     decoy: Arc<OnceLock<PasswordHash>>,
+    /// The same for a PIN check of a link without a PIN (at the PIN cost).
+    pin_decoy: Arc<OnceLock<PinHash>>,
 }
 
 impl Hasher {
@@ -24,6 +29,7 @@ impl Hasher {
             permits: Arc::new(Semaphore::new(cores.saturating_sub(1).max(1))),
             iterations,
             decoy: Arc::new(OnceLock::new()),
+            pin_decoy: Arc::new(OnceLock::new()),
         }
     }
 
@@ -54,6 +60,25 @@ impl Hasher {
         .await
     }
 
+    /// A co-parent PIN's hash (`auth::pin`: PBKDF2-HMAC-SHA256 at 100,000 iterations).
+    pub async fn hash_pin(&self, pin: Pin) -> PinHash {
+        self.run(move || pin::hash(&pin)).await
+    }
+
+    /// Whether `pin` matches `stored`; a missing hash never matches but costs the same time.
+    pub async fn verify_pin(&self, pin: Pin, stored: Option<PinHash>) -> bool {
+        let decoy = self.pin_decoy.clone();
+        self.run(move || match stored {
+            Some(hash) => pin::verify(&hash, &pin),
+            None => {
+                let decoy = decoy.get_or_init(|| pin::hash(&pin::generate()));
+                let _ = pin::verify(decoy, &pin);
+                false
+            }
+        })
+        .await
+    }
+
     async fn run<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> T {
         // The semaphore is never closed, so acquiring cannot fail.
         let _permit = self.permits.acquire().await.ok();
@@ -76,5 +101,20 @@ mod tests {
         assert!(hasher.verify("secret pw".into(), Some(h.clone())).await);
         assert!(!hasher.verify("wrong".into(), Some(h)).await);
         assert!(!hasher.verify("secret pw".into(), None).await);
+    }
+
+    #[tokio::test]
+    async fn pins_are_hashed_on_the_same_pool() {
+        let hasher = Hasher::new(1000);
+        let pin = Pin::parse("482913").unwrap();
+        let stored = hasher.hash_pin(pin.clone()).await;
+        assert!(stored.as_str().starts_with("pbkdf2-sha256$100000$"));
+        assert!(hasher.verify_pin(pin.clone(), Some(stored.clone())).await);
+        assert!(
+            !hasher
+                .verify_pin(Pin::parse("482914").unwrap(), Some(stored))
+                .await
+        );
+        assert!(!hasher.verify_pin(pin, None).await);
     }
 }

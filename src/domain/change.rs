@@ -30,6 +30,8 @@ pub enum Kind {
     GroceryList,
     /// A week of the meal plan (named by its week, not an id).
     MealPlan,
+    /// A co-parent (invited, PIN reset, link extended, removed).
+    CoParent,
 }
 
 impl Kind {
@@ -43,6 +45,7 @@ impl Kind {
             Kind::Recipe => "recipe",
             Kind::GroceryList => "grocery_list",
             Kind::MealPlan => "meal_plan",
+            Kind::CoParent => "co_parent",
         }
     }
 }

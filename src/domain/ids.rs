@@ -78,6 +78,12 @@ typed_id!(
 );
 
 typed_id!(
+    /// A co-parent invited to a family's shared view (its id; the link carries a separate
+    /// random token, `co_parent::ShareToken`).
+    CoParentId
+);
+
+typed_id!(
     /// A persisted background job (cascading deletes, purges).
     JobId
 );

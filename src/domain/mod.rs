@@ -3,6 +3,7 @@
 pub mod allergens;
 pub mod change;
 pub mod child;
+pub mod co_parent;
 pub mod contact;
 pub mod diet;
 pub mod email;

@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod children;
+pub mod co_parents;
 pub mod contact;
 pub mod error;
 pub mod family;

@@ -49,8 +49,9 @@ pub(crate) fn enqueue(tx: &Tx<'_>, job: JobKind) -> TxResult<JobId> {
 }
 
 /// Trees whose keys start with the family id.
-const FAMILY_TREES: [TreeId; 10] = [
+const FAMILY_TREES: [TreeId; 11] = [
     TreeId::FamilyInvites,
+    TreeId::CoParents,
     TreeId::Recipes,
     TreeId::GroceryLists,
     TreeId::MealPlans,
@@ -95,12 +96,14 @@ impl Jobs {
         let mut removed = 0;
         for id in FAMILY_TREES {
             let tree = self.core.tree(id);
-            for key in tree
-                .scan_prefix(family.as_bytes())
-                .keys()
-                .take(BATCH - removed)
-            {
-                tree.remove(key?)?;
+            for entry in tree.scan_prefix(family.as_bytes()).take(BATCH - removed) {
+                let (key, value) = entry?;
+                // A co-parent's token entry goes first: a stop in between leaves the record,
+                // which the next batch finds again.
+                if id == TreeId::CoParents {
+                    super::co_parents::remove_index_of(&self.core, &value)?;
+                }
+                tree.remove(key)?;
                 removed += 1;
             }
             if removed == BATCH {

@@ -6,6 +6,7 @@
 //!   admin.sock       the admin socket while `serve` runs
 
 pub mod children;
+pub mod co_parents;
 mod codec;
 pub mod contact_messages;
 mod flusher;
@@ -32,6 +33,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use children::Children;
+pub use co_parents::CoParents;
 pub use codec::Record;
 pub use contact_messages::ContactMessages;
 pub use generations::Generations;
@@ -104,6 +106,7 @@ pub struct Store {
     pub generations: Generations,
     pub grocery_lists: GroceryLists,
     pub meal_plans: MealPlans,
+    pub co_parents: CoParents,
 }
 
 impl Store {
@@ -197,6 +200,7 @@ impl Store {
             generations: Generations::new(core.clone()),
             grocery_lists: GroceryLists::new(core.clone()),
             meal_plans: MealPlans::new(core.clone()),
+            co_parents: CoParents::new(core.clone()),
             core,
             dir,
             _lock: lock,

@@ -338,19 +338,21 @@ impl Users {
             .keys()
             .collect::<Result<_, _>>()?;
         let links: Vec<sled::IVec> = super::reset_tokens::keys_of(&self.core, id)?;
-        // The family's members and invites: when this is the last member, both go.
+        // The family's members, invites and co-parents: when this is the last member, the
+        // links go with it at once (the rest of the family follows in a job).
         let scan = |core: &Core| {
             let Some(user) = read_user(core, id)? else {
-                return Ok((Vec::new(), Vec::new()));
+                return Ok((Vec::new(), Vec::new(), Vec::new()));
             };
             Ok((
                 member_ids(core, user.family_id)?,
                 super::invites::keys_of(core, user.family_id)?,
+                super::co_parents::keys_of(core, user.family_id)?,
             ))
         };
         let user = self
             .core
-            .commit_scanned(scan, |tx, (members, invites)| {
+            .commit_scanned(scan, |tx, (members, invites, co_parents)| {
                 match tx.get::<User>(id.as_bytes())? {
                     Some(user) if only_if(&user) => {}
                     _ => return Ok(None),
@@ -374,6 +376,7 @@ impl Users {
                 // The family goes with its last member; otherwise the others keep it.
                 if members.iter().all(|m| *m == id) {
                     super::invites::delete_all(tx, invites)?;
+                    super::co_parents::delete_all(tx, co_parents)?;
                     tx.mark_family_deleted(user.family_id)?;
                     super::jobs::enqueue(
                         tx,

@@ -44,10 +44,12 @@ pub(crate) enum TreeId {
     Generations,
     GroceryLists,
     MealPlans,
+    CoParents,
+    CoParentTokens,
 }
 
 impl TreeId {
-    pub(crate) const ALL: [TreeId; 20] = [
+    pub(crate) const ALL: [TreeId; 22] = [
         TreeId::Users,
         TreeId::UsersByEmail,
         TreeId::Sessions,
@@ -68,6 +70,8 @@ impl TreeId {
         TreeId::Generations,
         TreeId::GroceryLists,
         TreeId::MealPlans,
+        TreeId::CoParents,
+        TreeId::CoParentTokens,
     ];
 
     pub(crate) fn name(self) -> &'static str {
@@ -92,6 +96,8 @@ impl TreeId {
             TreeId::Generations => "generations",
             TreeId::GroceryLists => "grocery_lists",
             TreeId::MealPlans => "meal_plans",
+            TreeId::CoParents => "co_parents",
+            TreeId::CoParentTokens => "co_parent_tokens",
         }
     }
 }

@@ -149,6 +149,19 @@ MATRIX = {
         "kind": "capability",
         "token": [Src("user"), Src("email"), Src("invite"), Src("member"), Src("family_token_guess")],
     },
+    # Guests cannot invite co-parents, so they have none of their own to control with.
+    "POST /api/co-parents/{id}/pin": {"kind": "owner", "id": [Src("co_parent")],
+                                      "control": ["B", "admin"]},
+    "POST /api/co-parents/{id}/extend": {"kind": "owner", "id": [Src("co_parent")],
+                                         "control": ["B", "admin"]},
+    "DELETE /api/co-parents/{id}": {"kind": "owner", "id": [Src("co_parent")],
+                                    "control": ["B", "admin"]},
+    # The link's token is the key: A's ids (the co-parent's too) and e-mail must not open it.
+    "GET /api/share/{token}": {
+        "kind": "capability",
+        "token": [Src("user"), Src("email"), Src("co_parent"), Src("child"), Src("invite"),
+                  Src("family_token_guess")],
+    },
 }
 
 # The week family A plans (and the callers' own bodies name).
@@ -172,6 +185,8 @@ NO_PARAM_OPS = {
     "GET /api/family": {"kind": "scan"},
     "POST /api/family/invites": {"kind": "own"},
     "POST /api/family/leave": {"kind": "own"},
+    "GET /api/co-parents": {"kind": "scan"},
+    "POST /api/co-parents": {"kind": "own"},
     "GET /api/meals": {
         "kind": "scan",
         "childId": [None, Src("child"), Src("meal")],
@@ -184,7 +199,8 @@ NO_PARAM_OPS = {
     "GET /api/recipes": {"kind": "scan"},
     "POST /api/recipes": {"kind": "own"},
     "POST /api/recipes/generate": {"kind": "own"},
-    "GET /api/grocery-lists": {"kind": "scan"},
+    "GET /api/grocery-lists": {"kind": "scan",
+                               "If-None-Match": [None, Src("grocery_etag"), "*"]},
     "POST /api/grocery-lists": {"kind": "own"},
     "POST /api/grocery-lists/from-recipes": {"kind": "refs",
                                              "body_refs": {"recipeIds": [Src("recipe", many=True)]}},
@@ -773,6 +789,12 @@ class Matrix:
         # A second adult in A's family, and an open invite link (its token never leaves A).
         A["member"] = self.partner(a, "Ottoline Quistgaard", "ottoline.quistgaard@matrix.test")
         A["invite"] = a.json("POST", "/api/family/invites", {}, expect=201)["id"]
+        # A co-parent of A (its link's token and PIN never leave A).
+        cop = a.json("POST", "/api/co-parents", {"name": "Wilhelmina Vandersloot",
+                                                 "email": "wilhelmina.vandersloot@matrix.test"},
+                     expect=201)
+        A["co_parent"] = cop["coParent"]["id"]
+        A["co_parent_token"] = cop["link"].rsplit("/", 1)[-1]
         # A saved recipe and a generation job.
         recipe = a.json("POST", "/api/recipes", {"source": "own", "title": "Quistgaard hotpot",
                                                  "ingredients": [{"name": "Tamarillo",
@@ -787,6 +809,8 @@ class Matrix:
                         "items": [{"name": "Tamarillo", "quantity": "4"}]}, expect=201)
         A["grocery_list"], A["grocery_item"] = glist["id"], glist["items"][0]["id"]
         A["tick_list"], A["tick_item"] = A["grocery_list"], A["grocery_item"]
+        r = self.call(a, "GET", "/api/grocery-lists")
+        A["grocery_etag"] = next((v for k, v in r.headers if k.lower() == "etag"), None)
         # A's meal plan: the week the tables name and the current one (what a missing week is).
         A["plan_entries"] = []
         for week in dict.fromkeys([PLAN_WEEK, current_week()]):
@@ -813,6 +837,10 @@ class Matrix:
                          (A["recipe"], "A.recipe"), (A["job"], "A.job"),
                          (A["grocery_list"], "A.grocery_list"),
                          (A["grocery_item"], "A.grocery_item"),
+                         (A["co_parent"], "A.co_parent"),
+                         (A["co_parent_token"], "A.co_parent link token"),
+                         ("Vandersloot", "A.co_parent name"),
+                         ("wilhelmina.vandersloot@matrix.test", "A.co_parent email"),
                          ("aurelio-note", "A.meal notes"), ("aurelio contact", "A.contact text")]:
             self.add_secret(v, label)
         for i, m in enumerate(A["meals"]):
@@ -838,6 +866,7 @@ class Matrix:
                         expect=201, what=f"own meal of {name}")
             own["meal"] = ml["id"]
             own["meals_etag"] = None
+            own["grocery_etag"] = None
             own["recipe"] = c.json("POST", "/api/recipes",
                                    {"source": "own", "title": f"{name} stew",
                                     "ingredients": [{"name": "Rice", "quantity": "1 cup"}],
@@ -855,6 +884,10 @@ class Matrix:
             own["tick_list"], own["tick_item"] = tl["id"], tl["items"][0]["id"]
             if name != "guest":
                 own["invite"] = c.json("POST", "/api/family/invites", {}, expect=201)["id"]
+                own["co_parent"] = c.json("POST", "/api/co-parents",
+                                          {"name": f"{name} Nana",
+                                           "email": f"{name}.nana@matrix.test"},
+                                          expect=201, what=f"own co-parent of {name}")["coParent"]["id"]
                 own["member"] = self.partner(c, f"{name} partner", f"{name}.partner@matrix.test")
             self.own[name] = own
         return taps
@@ -1320,7 +1353,8 @@ class Matrix:
         a = self.clients["A"]
         snap = {}
         for url in ([f"/api/children/{self.A['child']}", "/api/children", "/api/profile", "/api/meals",
-                     f"/api/meal-plan?week={PLAN_WEEK}", "/api/meal-plan"]
+                     f"/api/meal-plan?week={PLAN_WEEK}", "/api/meal-plan", "/api/co-parents",
+                     f"/api/share/{self.A['co_parent_token']}"]
                     + [f"/api/meals/{m}" for m in self.A["meals"]]):
             r = self.call(a, "GET", url)
             snap[url] = (r.status, r.json())

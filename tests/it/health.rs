@@ -87,6 +87,12 @@ const ROUTES: &[(&str, &str)] = &[
     ("get", "/meal-plan"),
     ("put", "/meal-plan"),
     ("get", "/events"),
+    ("get", "/co-parents"),
+    ("post", "/co-parents"),
+    ("post", "/co-parents/{id}/pin"),
+    ("post", "/co-parents/{id}/extend"),
+    ("delete", "/co-parents/{id}"),
+    ("get", "/share/{token}"),
 ];
 
 #[tokio::test]

@@ -9,6 +9,7 @@ mod accounts;
 mod admin_cli;
 mod children;
 mod cli;
+mod co_parents;
 mod conflicts;
 mod connections;
 mod contact;
