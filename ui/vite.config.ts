@@ -9,8 +9,10 @@ const apiTarget = process.env.HIGHCHAIR_API ?? 'http://127.0.0.1:8080';
 
 /**
  * API reads a parent needs in a shop with no signal: the session, the site's settings and the
- * grocery screen's lists and recipes. Fresh from the network when it answers within a few
- * seconds, else the last copy. Signing out deletes this cache (src/main.tsx, useSignOut).
+ * grocery screen's lists and recipes. Always from the network; the last copy only when the
+ * network fails (a slow answer is waited for: the screen keeps what it shows meanwhile, and an
+ * old copy would undo ticks just made). Deleted whenever the signed-in user changes
+ * (AuthProvider).
  */
 const OFFLINE_API = /\/api\/(auth\/session|site|grocery-lists|recipes)$/;
 
@@ -58,7 +60,6 @@ export default defineConfig({
             handler: 'NetworkFirst',
             options: {
               cacheName: 'highchair-api',
-              networkTimeoutSeconds: 4,
               cacheableResponse: { statuses: [200] },
             },
           },

@@ -1,8 +1,9 @@
-import { useCallback, useMemo, type ReactNode } from 'react';
-import useSWR from 'swr';
+import { useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import useSWR, { useSWRConfig } from 'swr';
 
 import { api, unwrap } from '../api/client';
-import { keys } from '../hooks/keys';
+import { FAMILY_NOUNS, keys } from '../hooks/keys';
+import { forget } from '../hooks/revalidate';
 import {
   AuthContext,
   type AuthContextValue,
@@ -41,11 +42,30 @@ async function forgetOfflineCopies() {
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {
+  const { cache, mutate: mutateAny } = useSWRConfig();
   const { data, error, mutate } = useSWR(keys.session(), fetchSession, {
     revalidateOnFocus: true,
     // The server slides the session; asking now and then keeps an expired one from lingering.
     refreshInterval: 5 * 60 * 1000,
   });
+
+  // When the signed-in user changes (signed out here or elsewhere, the session expired or was
+  // ended, someone else signs in), nothing of the previous user's family may stay on this
+  // browser: neither the service worker's copies nor the screens' cache.
+  const userId = data === undefined ? undefined : (data?.user.id ?? null);
+  const previous = useRef<string | null | undefined>(undefined);
+  useEffect(() => {
+    if (userId === undefined) return;
+    const before = previous.current;
+    previous.current = userId;
+    if (before && before !== userId) {
+      void forgetOfflineCopies();
+      forget(
+        { cache, mutate: mutateAny },
+        FAMILY_NOUNS.filter((n) => n !== 'session'),
+      );
+    }
+  }, [userId, cache, mutateAny]);
 
   const state: AuthState = useMemo(() => {
     if (data === undefined && !error) return { status: 'loading', user: null };

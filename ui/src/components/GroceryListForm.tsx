@@ -7,13 +7,14 @@ import { useGroceryActions, type GroceryList, type ListDraft } from '../hooks/us
 import {
   CATEGORIES,
   DEFAULT_CATEGORY,
-  adoptTicks,
   byCategory,
   checkList,
   estimate,
   formItems,
   itemCount,
+  mergeAfterConflict,
   newItem,
+  snapshotOf,
   type FormItem,
 } from '../lib/grocery';
 import { formatMoney } from '../lib/recipes';
@@ -34,13 +35,11 @@ interface FormProps {
   onSaved: (list: GroceryList) => void;
 }
 
-const ticksOf = (items: readonly { id?: string; checked: boolean }[]) =>
-  new Map(items.flatMap((i) => (i.id ? [[i.id, i.checked] as const] : [])));
-
 /**
  * The list form of the Create and Edit Grocery List dialogs (spec section 2). A save refused
- * because the list changed elsewhere keeps everything typed, takes the other device's ticks for
- * items not ticked here, and shows what is saved now; saving again keeps the typed version.
+ * because the list changed elsewhere keeps everything the parent changed, takes the other
+ * device's changes where the parent changed nothing (`mergeAfterConflict`), and shows what is
+ * saved now; saving again saves what the form shows.
  */
 export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSaved }: FormProps) {
   const { create, update } = useGroceryActions();
@@ -50,7 +49,7 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
     formItems(list?.items ?? draft?.items ?? []),
   );
   const [version, setVersion] = useState(list?.version);
-  const [opened, setOpened] = useState(() => ticksOf(list?.items ?? []));
+  const [opened, setOpened] = useState(() => snapshotOf(list?.items ?? []));
   const [conflict, setConflict] = useState<GroceryList | null>(null);
   const [itemName, setItemName] = useState('');
   const [quantity, setQuantity] = useState('');
@@ -88,14 +87,14 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
       onFailure: (err) => {
         const current = savedElsewhere(err, 'groceryList');
         if (!current) return false;
-        setItems((typed) => adoptTicks(typed, opened, current.items));
-        setOpened(ticksOf(current.items));
+        setItems((typed) => mergeAfterConflict(typed, opened, current.items));
+        setOpened(snapshotOf(current.items));
         setVersion(current.version);
         setConflict(current);
         toast({
           title: 'Error updating grocery list',
           description:
-            'This list was changed on another device. Your changes are still here: check them and save again.',
+            'This list was changed on another device. Your changes are still here, with theirs: check and save again.',
         });
         return true;
       },

@@ -16,7 +16,10 @@ const noop = () => () => {};
 const RETRY_MS = [2_000, 5_000, 10_000, 30_000];
 
 /** Statuses that mean the server (or the tunnel before it) did not take the tick yet. */
-const NOT_REACHED = new Set([401, 408, 429, 502, 503, 504]);
+const NOT_REACHED = new Set([408, 429, 502, 503, 504]);
+
+/** A tick's request is given up after this (a tunnel that hangs), and tried again later. */
+const SEND_TIMEOUT_MS = 10_000;
 
 /**
  * Sends grocery ticks to the server one at a time, in the order they were made. A tick shows at
@@ -35,13 +38,19 @@ export function TickSync({ children }: { children: ReactNode }) {
     () => queue?.snapshot ?? NONE,
     () => NONE,
   );
-  const [stalled, setStalled] = useState(false);
+  // Which queue is waiting for the server (a previous user's waiting says nothing of this one).
+  const [waiting, setWaiting] = useState<TickQueue | null>(null);
+  const stalled = waiting !== null && waiting === queue;
   const { toast } = useToast();
   const show = useShowList();
   const revalidate = useRevalidate();
   const sending = useRef(false);
   const failures = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  // The queue this component works for now: a loop still running for a previous user's queue
+  // stops at its next step, so no tick is ever sent with another user's session.
+  const current = useRef(queue);
 
   const flush = useCallback(async () => {
     if (!queue || sending.current) return;
@@ -50,8 +59,14 @@ export function TickSync({ children }: { children: ReactNode }) {
     try {
       for (let next = queue.snapshot[0]; next; next = queue.snapshot[0]) {
         const sent = await send(next);
+        if (current.current !== queue) return;
+        if (sent === 'signedOut') {
+          // The session ended: the ticks wait in this user's queue for the next sign-in.
+          void revalidate(['session']);
+          return;
+        }
         if (sent === 'wait') {
-          setStalled(true);
+          setWaiting(queue);
           const delay = RETRY_MS[Math.min(failures.current, RETRY_MS.length - 1)];
           failures.current += 1;
           timer.current = setTimeout(() => void flush(), delay);
@@ -66,13 +81,19 @@ export function TickSync({ children }: { children: ReactNode }) {
           void revalidate(['groceryLists']);
         }
       }
-      setStalled(false);
+      setWaiting(null);
     } finally {
       sending.current = false;
     }
   }, [queue, show, toast, revalidate]);
 
   useEffect(() => {
+    if (current.current !== queue) {
+      // Another user (or none): what the previous queue's loop was doing is not this one's.
+      current.current = queue;
+      sending.current = false;
+      failures.current = 0;
+    }
     if (!queue) return;
     const retry = () => {
       failures.current = 0;
@@ -105,6 +126,7 @@ export function TickSync({ children }: { children: ReactNode }) {
 
 type Sent =
   | 'wait'
+  | 'signedOut'
   | {
       list?: GroceryList;
       note?: { title: string; description: string };
@@ -118,6 +140,7 @@ async function send(tick: PendingTick): Promise<Sent> {
     result = await api.PATCH('/grocery-lists/{id}/items/{itemId}', {
       params: { path: { id: tick.listId, itemId: tick.itemId } },
       body: { checked: tick.checked, at: tick.at },
+      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
     });
   } catch {
     return 'wait';
@@ -135,6 +158,7 @@ async function send(tick: PendingTick): Promise<Sent> {
       },
     };
   }
+  if (response.status === 401) return 'signedOut';
   if (NOT_REACHED.has(response.status) || response.status >= 500) return 'wait';
   const body = (error ?? {}) as { title?: string; message?: string };
   return {

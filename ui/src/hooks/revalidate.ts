@@ -34,6 +34,21 @@ export function revalidate({ cache, mutate }: CacheScope, targets: readonly Targ
   return Promise.all([mutate(matches), ...lists.map((key) => mutate(key))]);
 }
 
+/**
+ * Drops every cached key a target names, without fetching again (and paged lists too): for
+ * data that must not outlive a user's session on this browser.
+ */
+export function forget({ cache }: CacheScope, targets: readonly Target[]) {
+  const prefixes = targets.map((t) => (typeof t === 'string' ? [t] : t));
+  const plain = prefixes.map((p) => serialize(p));
+  const paged = prefixes.map((p) => serializeInfinite(() => p));
+  for (const key of [...cache.keys()]) {
+    if (plain.some((p) => key.startsWith(p)) || paged.some((p) => key.startsWith(p))) {
+      cache.delete(key);
+    }
+  }
+}
+
 /** `revalidate` bound to the SWR cache of this tree: `revalidate(['meals'])`. */
 export function useRevalidate() {
   const { cache, mutate } = useSWRConfig();

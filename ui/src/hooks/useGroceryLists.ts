@@ -1,5 +1,5 @@
-import { useSWRConfig } from 'swr';
-import useSWR from 'swr';
+import { useCallback } from 'react';
+import useSWR, { useSWRConfig } from 'swr';
 
 import { ApiFailure, api, unwrap, type Schemas } from '../api/client';
 import { keys } from './keys';
@@ -29,14 +29,17 @@ export function useGroceryList(id: string) {
 /** Puts a list as the server answered it into every cached view of it, without a refetch. */
 export function useShowList() {
   const { mutate } = useSWRConfig();
-  return (list: GroceryList) => {
-    void mutate(
-      keys.groceryLists(),
-      (lists: GroceryList[] | undefined) => lists?.map((l) => (l.id === list.id ? list : l)),
-      { revalidate: false },
-    );
-    void mutate(keys.groceryList(list.id), list, { revalidate: false });
-  };
+  return useCallback(
+    (list: GroceryList) => {
+      void mutate(
+        keys.groceryLists(),
+        (lists: GroceryList[] | undefined) => lists?.map((l) => (l.id === list.id ? list : l)),
+        { revalidate: false },
+      );
+      void mutate(keys.groceryList(list.id), list, { revalidate: false });
+    },
+    [mutate],
+  );
 }
 
 /** Create, update, delete, and drafts from recipes or the meal plan. */

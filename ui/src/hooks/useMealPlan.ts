@@ -2,6 +2,7 @@ import useSWR, { useSWRConfig } from 'swr';
 
 import { ApiFailure, api, unwrap, type Schemas } from '../api/client';
 import { applyChange, type PlanChange } from '../lib/mealPlan';
+import type { Problem } from '../lib/validation';
 import { keys } from './keys';
 
 export type MealPlan = Schemas['MealPlanDto'];
@@ -44,6 +45,13 @@ export function useMealPlanActions() {
       } catch (err) {
         const now = currentWeek(err);
         if (!now) throw err;
+        if (change.kind === 'edit' && !now.entries.some((e) => e.id === change.id)) {
+          await mutate(keys.mealPlan(plan.week), now, { revalidate: false });
+          throw {
+            title: 'Error saving meal plan',
+            message: 'That meal was removed on another device.',
+          } satisfies Problem;
+        }
         saved = await put(now, change);
       }
       await mutate(keys.mealPlan(plan.week), saved, { revalidate: false });

@@ -2,14 +2,15 @@ import { describe, expect, it } from 'vitest';
 
 import {
   CATEGORIES,
-  adoptTicks,
   byCategory,
   checkList,
   checkedSummary,
   estimate,
   formItems,
   itemCount,
+  mergeAfterConflict,
   newItem,
+  snapshotOf,
   type FormItem,
 } from './grocery';
 
@@ -86,25 +87,50 @@ describe('grocery rules', () => {
     expect(items[1]?.key).not.toBe(items[0]?.key);
   });
 
-  it('after a conflict takes the other device ticks only where the form did not change them', () => {
-    const opened = new Map([
-      ['a', false],
-      ['b', false],
-      ['c', true],
+  it("after a conflict merges three ways: the parent's changes, theirs, and both lists", () => {
+    const opened = snapshotOf([
+      { id: 'a', name: 'Milk', quantity: '1', category: 'Dairy', checked: false },
+      { id: 'b', name: 'Bread', quantity: '1', category: 'Bakery', checked: false },
+      { id: 'c', name: 'Eggs', quantity: '6', category: 'Dairy', checked: true },
+      { id: 'd', name: 'Jam', quantity: '1', category: 'Other', checked: false },
+      { id: 'e', name: 'Tea', quantity: '1', category: 'Beverages', checked: false },
     ]);
     const typed = [
-      item({ id: 'a', checked: false, name: 'Typed name' }),
-      item({ id: 'b', checked: true }),
-      item({ id: 'c', checked: true }),
-      item({ key: 'new', checked: false }),
+      // Renamed here; ticked there.
+      item({ id: 'a', name: 'Oat milk', checked: false }),
+      // Untouched here; quantity changed there.
+      item({ id: 'b', name: 'Bread', quantity: '1', category: 'Bakery' }),
+      // Unticked here; the same there.
+      item({ id: 'c', name: 'Eggs', quantity: '6', checked: false }),
+      // Untouched here; removed there.
+      item({ id: 'd', name: 'Jam', category: 'Other' }),
+      // 'e' removed here.
+      item({ key: 'new', name: 'Butter' }),
     ];
-    const now = [
-      { id: 'a', checked: true },
-      { id: 'b', checked: false },
-      { id: 'c', checked: false },
+    const current = [
+      { id: 'a', name: 'Milk', quantity: '1', category: 'Dairy', checked: true },
+      { id: 'b', name: 'Bread', quantity: '2', category: 'Bakery', checked: false },
+      { id: 'c', name: 'Eggs', quantity: '6', category: 'Dairy', checked: false },
+      { id: 'e', name: 'Tea', quantity: '1', category: 'Beverages', checked: false },
+      { id: 'f', name: 'Soap', quantity: '1', category: 'Cleaning', checked: false },
     ];
-    const merged = adoptTicks(typed, opened, now);
-    expect(merged.map((i) => i.checked)).toEqual([true, true, false, false]);
-    expect(merged[0]?.name).toBe('Typed name');
+    const merged = mergeAfterConflict(typed, opened, current);
+    expect(merged.map((i) => [i.id, i.name, i.quantity, i.checked])).toEqual([
+      ['a', 'Oat milk', '1', true],
+      ['b', 'Bread', '2', false],
+      ['c', 'Eggs', '6', false],
+      [undefined, 'Butter', '1', false],
+      ['f', 'Soap', '1', false],
+    ]);
+  });
+
+  it('keeps an item removed elsewhere when the parent changed it, as a new one', () => {
+    const opened = snapshotOf([
+      { id: 'a', name: 'Milk', quantity: '1', category: 'Dairy', checked: false },
+    ]);
+    const merged = mergeAfterConflict([item({ id: 'a', quantity: '2' })], opened, []);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]?.id).toBeUndefined();
+    expect(merged[0]?.quantity).toBe('2');
   });
 });

@@ -149,22 +149,85 @@ export function estimate(
   return { total: cents / 100, priced };
 }
 
+/** An item's fields as saved, by id: what the form started from. */
+export type Snapshot = ReadonlyMap<
+  string,
+  { name: string; quantity: string; category: string; checked: boolean }
+>;
+
+export function snapshotOf(
+  items: readonly {
+    id?: string;
+    name: string;
+    quantity: string;
+    category: string;
+    checked: boolean;
+  }[],
+): Snapshot {
+  return new Map(
+    items.flatMap((i) =>
+      i.id
+        ? [
+            [
+              i.id,
+              { name: i.name, quantity: i.quantity, category: i.category, checked: i.checked },
+            ] as const,
+          ]
+        : [],
+    ),
+  );
+}
+
+const FIELDS = ['name', 'quantity', 'category', 'checked'] as const;
+
 /**
- * After a save was refused because the list changed elsewhere: the typed values stay, but a
- * tick the parent did not change in the form follows the saved list (someone in the shop
- * ticked it), so saving again keeps their ticks.
+ * After a save was refused because the list changed elsewhere: a three-way merge of what the
+ * form started from (`opened`), what the parent made of it (`typed`) and the list as saved now
+ * (`current`). What the parent changed stays; what they did not touch follows the saved list
+ * (someone in the shop ticked it, or renamed it); items added elsewhere are added; items
+ * removed elsewhere go, unless the parent changed them; items the parent removed stay removed.
  */
-export function adoptTicks(
+export function mergeAfterConflict(
   typed: readonly FormItem[],
-  opened: ReadonlyMap<string, boolean>,
-  current: readonly { id: string; checked: boolean }[],
+  opened: Snapshot,
+  current: readonly {
+    id: string;
+    name: string;
+    quantity: string;
+    category: string;
+    checked: boolean;
+    knownPrice?: number | null;
+  }[],
 ): FormItem[] {
-  const now = new Map(current.map((i) => [i.id, i.checked]));
-  return typed.map((item) => {
-    if (!item.id) return item;
-    const before = opened.get(item.id);
+  const now = new Map(current.map((i) => [i.id, i]));
+  const merged: FormItem[] = [];
+  for (const item of typed) {
+    const before = item.id ? opened.get(item.id) : undefined;
+    if (!item.id || !before) {
+      merged.push(item);
+      continue;
+    }
     const saved = now.get(item.id);
-    if (before === undefined || saved === undefined || before !== item.checked) return item;
-    return { ...item, checked: saved };
-  });
+    const touched = FIELDS.some((f) => item[f] !== before[f]);
+    if (!saved) {
+      // Removed elsewhere: gone, unless the parent changed it (then it comes back as new).
+      if (touched) merged.push({ ...item, id: undefined });
+      continue;
+    }
+    // A field the parent left as it was takes the saved value.
+    merged.push({
+      ...item,
+      name: item.name === before.name ? saved.name : item.name,
+      quantity: item.quantity === before.quantity ? saved.quantity : item.quantity,
+      category: item.category === before.category ? saved.category : item.category,
+      checked: item.checked === before.checked ? saved.checked : item.checked,
+      knownPrice: saved.knownPrice ?? null,
+    });
+  }
+  const inForm = new Set(typed.flatMap((i) => (i.id ? [i.id] : [])));
+  for (const saved of current) {
+    // Added elsewhere (the parent never saw it, so cannot have removed it).
+    if (!opened.has(saved.id) && !inForm.has(saved.id)) merged.push(...formItems([saved]));
+  }
+  return merged;
 }

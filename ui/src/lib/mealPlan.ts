@@ -109,7 +109,8 @@ export function entryFields(entry: PlanEntry): EntryFields {
     date: entry.date,
     mealType: entry.mealType,
     recipeId: entry.recipeId ?? null,
-    text: entry.recipeId ? '' : entry.title,
+    // Also for a recipe: if it was deleted since, the form offers its title as text.
+    text: entry.title,
     servings: entry.servings,
     childIds: entry.childIds,
   };

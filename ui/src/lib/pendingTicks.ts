@@ -83,28 +83,53 @@ export class TickQueue {
     return this.ticks;
   }
 
+  /** Listens for changes, also those another tab or the installed app makes. */
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    const onStorage = (e: StorageEvent) => {
+      if (e.key !== PREFIX + this.user) return;
+      this.ticks = parseQueue(e.newValue);
+      listener();
+    };
+    globalThis.addEventListener?.('storage', onStorage);
+    return () => {
+      this.listeners.delete(listener);
+      globalThis.removeEventListener?.('storage', onStorage);
+    };
   };
 
+  // Each change starts from what is stored now: another tab may have queued or sent ticks.
   add(tick: PendingTick) {
-    this.set(enqueue(this.ticks, tick));
+    this.set(enqueue(this.stored(), tick));
   }
 
   remove(tick: PendingTick) {
-    this.set(dequeue(this.ticks, tick));
+    this.set(dequeue(this.stored(), tick));
   }
 
-  /** Forgets every tick (signing out on a shared computer). */
-  clear() {
-    this.set([]);
+  private stored(): PendingTick[] {
+    const text = read(PREFIX + this.user);
+    return text === null && this.ticks.length > 0 && !storageWorks()
+      ? this.ticks
+      : parseQueue(text);
   }
 
   private set(ticks: PendingTick[]) {
     this.ticks = ticks;
     write(PREFIX + this.user, ticks.length > 0 ? JSON.stringify(ticks) : null);
     for (const listener of this.listeners) listener();
+  }
+}
+
+/** Whether localStorage can be used at all (not in some private modes). */
+function storageWorks(): boolean {
+  try {
+    const probe = 'highchair.probe';
+    localStorage.setItem(probe, '1');
+    localStorage.removeItem(probe);
+    return true;
+  } catch {
+    return false;
   }
 }
 
