@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 
 import { DESKTOP, PHONE, launch, openPage, screenshot } from '../lib/browser.mjs';
 import { startFakeOllama } from '../lib/fake-ollama.mjs';
+import { expectEventually } from '../lib/eventually.mjs';
 import { startServer } from '../lib/server.mjs';
 
 let browser;
@@ -34,7 +35,10 @@ test('a parent generates, saves, opens, logs and deletes a recipe; the allergy i
 
     await page.goto(`${server.url}/recipes`);
     await page.getByRole('heading', { name: 'Chef-Quality Recipes' }).waitFor();
-    assert.equal(await page.getByLabel('Allergies').inputValue(), 'Peanuts');
+    // Filled in once the children have loaded.
+    await expectEventually(async () =>
+      assert.equal(await page.getByLabel('Allergies').inputValue(), 'Peanuts'),
+    );
     const generate = page.getByRole('button', { name: 'Generate Recipes' });
     assert.ok(await generate.isDisabled(), 'disabled until an ingredient is chosen');
     await page.getByRole('button', { name: 'Chicken breast' }).click();
