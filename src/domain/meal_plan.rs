@@ -26,7 +26,7 @@ pub const SERVINGS_MAX: u32 = 20;
 /// Longest free text ("leftovers", "pizza night at Gran's").
 pub const TEXT_MAX: usize = NAME_MAX;
 
-const SAVE_TITLE: &str = "Error saving meal plan";
+pub const SAVE_TITLE: &str = "Error saving meal plan";
 
 /// An ISO 8601 week, held as its Monday.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -63,9 +63,22 @@ const PHOTO_TITLE: &str = "Photo upload failed";
 impl AppError {
     /// A refused write, in the words of the operation (`title`, the spec's toast title).
     pub fn from_write<R: Into<Stale>>(err: WriteError<R>, title: &str) -> AppError {
+        Self::from_write_with(err, title, |current| Ok((*current).into()))
+    }
+
+    /// `from_write` for a record whose current state is shown with more than the record (a
+    /// grocery list with its estimate, a week with its warnings): `stale` makes it.
+    pub fn from_write_with<R>(
+        err: WriteError<R>,
+        title: &str,
+        stale: impl FnOnce(Box<R>) -> Result<Stale, AppError>,
+    ) -> AppError {
         match err {
             WriteError::NotFound => DomainError::NotFound.into(),
-            WriteError::Stale(current) => AppError::Stale(Box::new((*current).into())),
+            WriteError::Stale(current) => match stale(current) {
+                Ok(current) => AppError::Stale(Box::new(current)),
+                Err(e) => e,
+            },
             WriteError::PhotoMissing => Invalid::new(
                 PHOTO_TITLE,
                 "The photo was not found; please add it again",

@@ -64,19 +64,10 @@ pub async fn create(
 
 /// A refused write in the operation's words; a stale save carries the list as it is now.
 fn refused(app: &Services, e: WriteError<GroceryList>, title: &str) -> AppError {
-    match e {
-        WriteError::Stale(current) => AppError::Stale(Box::new(Stale::GroceryList(
-            current,
-            app.settings.money.grocery_item_estimate,
-        ))),
-        WriteError::NotFound => DomainError::NotFound.into(),
-        WriteError::Rule(e) => e.into(),
-        WriteError::Store(e) => e.into(),
-        other => {
-            tracing::error!(error = ?other, "{title}: unexpected refusal");
-            AppError::Store(crate::store::StoreError::Corrupt(format!("{other:?}")))
-        }
-    }
+    let estimate = app.settings.money.grocery_item_estimate;
+    AppError::from_write_with(e, title, |current| {
+        Ok(Stale::GroceryList(current, estimate))
+    })
 }
 
 /// A whole-list save. Items name their ids (an unknown id is a new item); with `version`, only

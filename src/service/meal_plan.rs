@@ -12,11 +12,11 @@ use super::{AppError, AppResult, Services, Stale};
 use crate::domain::child::Child;
 use crate::domain::ids::{FamilyId, RecipeId};
 use crate::domain::meal_plan::{
-    EntryDraft, MealPlan, PlanView, Planned, RecipeSummary, Warning, Week, validate_entries,
+    self as meal_plan, EntryDraft, MealPlan, PlanView, Planned, RecipeSummary, Warning, Week,
+    validate_entries,
 };
 use crate::domain::recipe::Recipe;
 use crate::domain::recipe_guard::Guard;
-use crate::store::WriteError;
 
 /// The week a request names; the current ISO week (UTC) when it names none.
 pub fn week_or_current(week: Option<&str>) -> AppResult<Week> {
@@ -72,19 +72,14 @@ pub async fn save(
         .await;
     match saved {
         Ok(plan) => view(app, family, week, Some(plan)),
-        Err(WriteError::Stale(current)) => {
-            let current = (current.version > 0).then_some(*current);
-            Err(AppError::Stale(Box::new(Stale::MealPlan(Box::new(view(
-                app, family, week, current,
-            )?)))))
-        }
-        Err(WriteError::Rule(e)) => Err(e.into()),
-        Err(WriteError::Store(e)) => Err(e.into()),
-        // A plan has no parent or photos to miss; a family being deleted is not found.
-        Err(WriteError::NotFound) => Err(crate::domain::DomainError::NotFound.into()),
-        Err(other) => Err(AppError::Store(crate::store::StoreError::Corrupt(format!(
-            "meal plan save refused: {other:?}"
-        )))),
+        Err(e) => Err(AppError::from_write_with(
+            e,
+            meal_plan::SAVE_TITLE,
+            |current| {
+                let current = (current.version > 0).then_some(*current);
+                Ok(Stale::MealPlan(Box::new(view(app, family, week, current)?)))
+            },
+        )),
     }
 }
 
