@@ -726,3 +726,32 @@ async fn a_save_is_announced_on_the_change_feed_by_its_week() {
     );
     assert_eq!(next.id, Some(event.id.unwrap() + 1));
 }
+
+#[tokio::test]
+async fn two_saves_from_the_same_version_at_once_one_wins_and_the_other_is_refused() {
+    let server = TestServer::start().await;
+    let parent = family(&server, "plan.race@example.org").await;
+    let other_device = parent.clone();
+    for round in 0..40u64 {
+        let week = get_week(&server, &parent, WEEK).await;
+        let version = week["version"].as_u64().unwrap();
+        assert_eq!(version, round, "one save per round moved the week on");
+        let body = |text: &str| {
+            json!({"version": version, "entries": [
+                {"date": "2026-11-23", "mealType": "Dinner", "text": text}
+            ]})
+        };
+        // Both released together, from the same version.
+        let (a, b) = tokio::join!(
+            put_week(&server, &parent, WEEK, body("Soup")),
+            put_week(&server, &other_device, WEEK, body("Tacos")),
+        );
+        let mut statuses = [a.status().as_u16(), b.status().as_u16()];
+        statuses.sort();
+        assert_eq!(statuses, [200, 409], "round {round}");
+        let winner = if a.status() == 200 { "Soup" } else { "Tacos" };
+        let now = get_week(&server, &parent, WEEK).await;
+        assert_eq!(now["entries"][0]["title"], winner, "round {round}");
+        assert_eq!(now["entries"].as_array().unwrap().len(), 1);
+    }
+}
