@@ -308,6 +308,7 @@ test('ticks made offline wait as pending and reach the server when the phone is 
   assert.ok(await a.evaluate(() => Boolean(navigator.serviceWorker.controller)), 'the worker controls the page');
 
   await a.context().setOffline(true);
+  await a.waitForFunction(() => navigator.onLine === false);
   await itemBox(a, 'Offline shop', 'Carrots').check();
   await itemBox(a, 'Offline shop', 'Peas').check();
   await a.getByText('You are offline.', { exact: false }).waitFor();

@@ -58,7 +58,9 @@ export function TickSync({ children }: { children: ReactNode }) {
     clearTimeout(timer.current);
     try {
       for (let next = queue.snapshot[0]; next; next = queue.snapshot[0]) {
-        const sent = await send(next);
+        // The browser knows it has no network: wait for its `online` rather than try (a request
+        // would only fail, or slip past a service worker that has not heard yet).
+        const sent = navigator.onLine === false ? 'wait' : await send(next);
         if (current.current !== queue) return;
         if (sent === 'signedOut') {
           // The session ended: the ticks wait in this user's queue for the next sign-in.
