@@ -173,6 +173,12 @@ pub struct LimitSettings {
     pub uploads_per_hour: u32,
     /// Photo uploads per guest per hour.
     pub guest_uploads_per_hour: u32,
+    /// Co-parent PIN attempts (and PIN set-ups) one client address may make per hour, over
+    /// every link.
+    pub pin_attempts_per_ip_per_hour: u32,
+    /// Co-parent PIN attempts the whole server takes per hour (bounds the hashing work and
+    /// guesses spread over many addresses; parents are never held by it).
+    pub pin_attempts_per_hour: u32,
     /// Uploads are refused (507) while the data directory's disk has less free space, in MiB.
     pub min_free_disk_mb: u64,
     /// Memory all photos being processed at once may take, in MiB. Uploads queue for it; a
@@ -194,6 +200,8 @@ impl Default for LimitSettings {
             guest_storage_mb: 25,
             uploads_per_hour: 120,
             guest_uploads_per_hour: 20,
+            pin_attempts_per_ip_per_hour: 20,
+            pin_attempts_per_hour: 120,
             min_free_disk_mb: 1024,
             image_memory_mb: 128,
         }
@@ -511,6 +519,14 @@ impl Settings {
             (
                 "limits.guest_uploads_per_hour",
                 self.limits.guest_uploads_per_hour,
+            ),
+            (
+                "limits.pin_attempts_per_ip_per_hour",
+                self.limits.pin_attempts_per_ip_per_hour,
+            ),
+            (
+                "limits.pin_attempts_per_hour",
+                self.limits.pin_attempts_per_hour,
             ),
         ] {
             if !(1..=100_000).contains(&value) {

@@ -151,6 +151,11 @@ impl From<DomainError> for ApiError {
                 current: None,
             })),
             DomainError::TooManyAttempts { retry_after } => ApiError::too_many(retry_after),
+            DomainError::Blocked {
+                title,
+                message,
+                retry_after,
+            } => ApiError::TooManyRequests(body(title, message), retry_after.as_secs().max(1)),
             DomainError::TooLarge { title, message } => ApiError::TooLarge(body(title, message)),
             DomainError::Unsupported { title, message } => {
                 ApiError::Unsupported(body(title, message))

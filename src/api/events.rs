@@ -21,7 +21,7 @@ use super::{ApiError, ApiTags};
 use crate::app::App;
 use crate::domain::change::{FamilyChange, Kind};
 use crate::events::{Start, StreamSlot, Subscription};
-use crate::service::sessions;
+use crate::service::{sessions, share};
 
 /// A comment line this often keeps proxies from closing an idle stream.
 const KEEP_ALIVE: Duration = Duration::from_secs(25);
@@ -167,12 +167,34 @@ impl IntoResponse for FeedStream {
     }
 }
 
+/// Who a stream is for.
+enum Listener {
+    /// A signed-in parent: every kind of the family.
+    Parent {
+        user: crate::domain::ids::UserId,
+        session: [u8; 32],
+    },
+    /// A co-parent: only what the share routes show, while their session admits.
+    Share(Box<share::Viewer>),
+}
+
+impl Listener {
+    fn sees(&self, kind: Kind) -> bool {
+        match self {
+            Listener::Parent { .. } => true,
+            Listener::Share(_) => matches!(
+                kind,
+                Kind::Child | Kind::Meal | Kind::Media | Kind::GroceryList | Kind::MealPlan
+            ),
+        }
+    }
+}
+
 struct Live {
     app: App,
     sub: Subscription,
     queue: VecDeque<FeedEvent>,
-    user: crate::domain::ids::UserId,
-    session: [u8; 32],
+    listener: Listener,
     check: tokio::time::Interval,
     slot: StreamSlot,
     superseded: bool,
@@ -190,7 +212,10 @@ fn resync(app: &App, family: crate::domain::ids::FamilyId) -> Option<FeedEvent> 
 /// Whether the stream's session is still valid. Read only: an open tab alone must not keep a
 /// session (or an idle guest account) alive.
 fn still_signed_in(live: &Live) -> bool {
-    sessions::is_live(&live.app, &live.session).unwrap_or(false)
+    match &live.listener {
+        Listener::Parent { session, .. } => sessions::is_live(&live.app, session).unwrap_or(false),
+        Listener::Share(viewer) => share::still_admits(&live.app, viewer),
+    }
 }
 
 /// The next event, or `None` when the stream should end.
@@ -212,13 +237,27 @@ async fn next(mut live: Live) -> Option<(FeedEvent, Live)> {
             }
         };
         match woke {
-            Woke::Change(Ok(c)) => return Some((c.into(), live)),
+            Woke::Change(Ok(c)) if live.listener.sees(c.kind) => return Some((c.into(), live)),
+            Woke::Change(Ok(c)) => {
+                // A co-parent's own record changed (a PIN reset, removed): is the stream's
+                // session still good?
+                if let Listener::Share(viewer) = &live.listener
+                    && c.kind == Kind::CoParent
+                    && c.id == viewer.co_parent.id.as_uuid().into()
+                    && !still_signed_in(&live)
+                {
+                    return None;
+                }
+            }
             Woke::Change(Err(RecvError::Lagged(_))) => {
                 let e = resync(&live.app, live.sub.family())?;
                 return Some((e, live));
             }
             Woke::Change(Err(RecvError::Closed)) => return None,
-            Woke::SessionEnd(Ok(end)) if end.ends(live.user, &live.session) => return None,
+            Woke::SessionEnd(Ok(end)) if matches!(&live.listener, Listener::Parent { user, session } if end.ends(*user, session)) =>
+            {
+                return None;
+            }
             Woke::SessionEnd(Ok(_)) => {}
             Woke::SessionEnd(Err(RecvError::Closed)) => return None,
             Woke::SessionEnd(Err(RecvError::Lagged(_))) | Woke::Check => {
@@ -272,48 +311,84 @@ impl EventsApi {
         #[oai(name = "Last-Event-ID")] last_event_id: Header<Option<String>>,
     ) -> Result<EventsResponse, ApiError> {
         let me = user.require_to_view("follow changes")?;
-        let slot = app.feed.open_stream(me.token_hash);
         let family = me.user.family_id;
-        let last_seen = last_event_id
-            .0
-            .as_deref()
-            .and_then(|v| v.trim().parse::<u64>().ok());
-        let store = app.store.clone();
-        let sub = app
-            .feed
-            .subscribe(family, last_seen, || store.revision(family))?;
-        // A logout between the session check above and the subscription would go unheard.
-        if !sessions::is_live(&app, &me.token_hash)? {
-            return Err(user_gone());
-        }
-        let mut queue = VecDeque::new();
-        match &sub.start {
-            Start::Live => queue.push_back(FeedEvent {
-                kind: EventKind::Ready,
-                id: None,
-                revision: app.store.revision(family)?,
-            }),
-            Start::Replay(changes) => queue.extend(changes.iter().map(|c| FeedEvent::from(*c))),
-            Start::Resync => queue.extend(resync(&app, family)),
-        }
-        let live = Live {
-            app: app.clone(),
-            sub,
-            queue,
+        let listener = Listener::Parent {
             user: me.user.id,
             session: me.token_hash,
-            check: tokio::time::interval_at(
-                tokio::time::Instant::now() + SESSION_CHECK,
-                SESSION_CHECK,
-            ),
-            slot,
-            superseded: false,
         };
-        let events = stream::unfold(live, next).boxed();
-        Ok(EventsResponse::Stream(FeedStream(
-            EventStream::new(events)
-                .keep_alive(KEEP_ALIVE)
-                .to_event(to_event),
-        )))
+        open(
+            &app,
+            family,
+            me.token_hash,
+            listener,
+            last_event_id.0.as_deref(),
+        )
     }
+}
+
+/// `GET /api/share/{token}/events`: the family's feed as a co-parent sees it.
+pub(super) fn share_stream(
+    app: &App,
+    viewer: share::Viewer,
+    last_event_id: Option<&str>,
+) -> Result<EventsResponse, ApiError> {
+    let (family, session) = (viewer.family(), viewer.session);
+    open(
+        app,
+        family,
+        session,
+        Listener::Share(Box::new(viewer)),
+        last_event_id,
+    )
+}
+
+fn open(
+    app: &App,
+    family: crate::domain::ids::FamilyId,
+    session: [u8; 32],
+    listener: Listener,
+    last_event_id: Option<&str>,
+) -> Result<EventsResponse, ApiError> {
+    let slot = app.feed.open_stream(session);
+    let last_seen = last_event_id.and_then(|v| v.trim().parse::<u64>().ok());
+    let store = app.store.clone();
+    let sub = app
+        .feed
+        .subscribe(family, last_seen, || store.revision(family))?;
+    let mut live = Live {
+        app: app.clone(),
+        sub,
+        queue: VecDeque::new(),
+        listener,
+        check: tokio::time::interval_at(tokio::time::Instant::now() + SESSION_CHECK, SESSION_CHECK),
+        slot,
+        superseded: false,
+    };
+    // A logout between the session check and the subscription would go unheard.
+    if !still_signed_in(&live) {
+        return Err(match live.listener {
+            Listener::Parent { .. } => user_gone(),
+            Listener::Share(_) => crate::domain::co_parent::session_expired().into(),
+        });
+    }
+    match &live.sub.start {
+        Start::Live => live.queue.push_back(FeedEvent {
+            kind: EventKind::Ready,
+            id: None,
+            revision: app.store.revision(family)?,
+        }),
+        Start::Replay(changes) => live.queue.extend(
+            changes
+                .iter()
+                .filter(|c| live.listener.sees(c.kind))
+                .map(|c| FeedEvent::from(*c)),
+        ),
+        Start::Resync => live.queue.extend(resync(app, family)),
+    }
+    let events = stream::unfold(live, next).boxed();
+    Ok(EventsResponse::Stream(FeedStream(
+        EventStream::new(events)
+            .keep_alive(KEEP_ALIVE)
+            .to_event(to_event),
+    )))
 }

@@ -119,19 +119,22 @@ impl MediaApi {
         let me = user.require_to_view("view photos")?;
         let id: MediaId = path_id(&id.0)?;
         let size = photos::Size::parse(size.0.as_deref());
-        let etag = format!("\"{id}-{}\"", size.name());
         let bytes = photos::read(&app, me.user.family_id, id, size)?;
-        if if_none_match
-            .0
-            .as_deref()
-            .is_some_and(|v| v.split(',').any(|t| t.trim() == etag))
-        {
-            return Ok(MediaResponse::NotModified(etag, PRIVATE_CACHE.into()));
-        }
-        Ok(MediaResponse::Ok(
-            Binary(bytes.to_vec()),
-            etag,
-            PRIVATE_CACHE.into(),
-        ))
+        Ok(answer(id, size, if_none_match.0.as_deref(), bytes))
     }
+}
+
+/// A photo's answer: 304 when the client holds this id and size already (a photo never
+/// changes), the bytes otherwise.
+pub(super) fn answer(
+    id: MediaId,
+    size: photos::Size,
+    if_none_match: Option<&str>,
+    bytes: Vec<u8>,
+) -> MediaResponse {
+    let etag = format!("\"{id}-{}\"", size.name());
+    if if_none_match.is_some_and(|v| v.split(',').any(|t| t.trim() == etag)) {
+        return MediaResponse::NotModified(etag, PRIVATE_CACHE.into());
+    }
+    MediaResponse::Ok(Binary(bytes), etag, PRIVATE_CACHE.into())
 }

@@ -60,7 +60,7 @@ pub fn device_cookie_of(req: &Request) -> Option<&str> {
 }
 
 /// The non-empty value of cookie `name` in a request's `Cookie` headers.
-fn cookie_of<'a>(req: &'a Request, name: &str) -> Option<&'a str> {
+pub(super) fn cookie_of<'a>(req: &'a Request, name: &str) -> Option<&'a str> {
     req.headers()
         .get_all(poem::http::header::COOKIE)
         .iter()

@@ -1,15 +1,42 @@
-//! `/api/share/{token}`: what a co-parent's link opens. Anyone with the link may ask; the
-//! token is the key. (PIN set-up, share sessions and the read-only views come next.)
+//! `/api/share/{token}`: what a co-parent's link opens. Anyone with the link may ask what it is
+//! for and try a PIN; everything else needs the share session cookie, which is scoped to this
+//! one link's path, so it never reaches an owner route or another link. A share session reads
+//! the family's children, meals (with photos), grocery lists and meal plan, follows their
+//! changes, and makes one kind of write: ticking a grocery item.
 
+use chrono::{DateTime, Utc};
+use poem::Request;
 use poem::web::Data;
-use poem_openapi::param::Path;
+use poem_openapi::param::{Header, Path, Query};
 use poem_openapi::payload::Json;
-use poem_openapi::{Enum, Object, OpenApi};
+use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
-use super::{ApiError, ApiTags};
+use super::children::ChildDto;
+use super::client::ClientInfo;
+use super::events::EventsResponse;
+use super::grocery::{GroceryListDto, TickInput, TickResult, list_dto};
+use super::meal_plan::MealPlanDto;
+use super::meals::{MealDto, MealPage};
+use super::media::MediaResponse;
+use super::session::{cookie_of, secure_cookies};
+use super::{ApiError, ApiTags, path_id};
 use crate::app::App;
-use crate::domain::co_parent::ShareState;
-use crate::service::co_parents;
+use crate::domain::co_parent::{CoParent, ShareState};
+use crate::domain::ids::{GroceryItemId, GroceryListId, MediaId};
+use crate::domain::meal::Meal;
+use crate::service::share::{self, Opened, Viewer};
+use crate::service::{children, grocery, meal_plan, meals, photos};
+
+/// The share session cookie: HttpOnly, SameSite=Strict, sent only under its link's path.
+pub const SHARE_COOKIE: &str = "highchair_share";
+
+fn share_cookie(token: &str, value: &str, max_age_secs: i64, secure: bool) -> String {
+    let secure = if secure { "; Secure" } else { "" };
+    // The token is a parsed UUID by the time a cookie is set; its path cannot carry `;`.
+    format!(
+        "{SHARE_COOKIE}={value}; Path=/api/share/{token}; Max-Age={max_age_secs}; HttpOnly; SameSite=Strict{secure}"
+    )
+}
 
 /// Whether the co-parent still has to choose a PIN (pending) or enters it (active).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
@@ -27,6 +54,94 @@ pub struct ShareInvitation {
     pub state: ShareInvitationState,
 }
 
+impl From<&CoParent> for ShareInvitation {
+    fn from(c: &CoParent) -> Self {
+        ShareInvitation {
+            state: match c.share_state() {
+                ShareState::Pending => ShareInvitationState::Pending,
+                ShareState::Active => ShareInvitationState::Active,
+            },
+            name: c.name.clone(),
+        }
+    }
+}
+
+/// A co-parent's open session.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ShareSessionInfo {
+    /// 'Viewing as: <name>'.
+    pub name: String,
+    pub state: ShareInvitationState,
+    /// When the link itself stops working (the owner can extend it).
+    pub link_expires_at: DateTime<Utc>,
+}
+
+impl From<&CoParent> for ShareSessionInfo {
+    fn from(c: &CoParent) -> Self {
+        let invitation = ShareInvitation::from(c);
+        ShareSessionInfo {
+            name: invitation.name,
+            state: invitation.state,
+            link_expires_at: c.expires_at,
+        }
+    }
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ChoosePinRequest {
+    #[oai(default)]
+    pub pin: String,
+    #[oai(default)]
+    pub confirm_pin: String,
+}
+
+#[derive(Debug, Object)]
+pub struct PinRequest {
+    /// The 6-digit PIN; a missing one counts as a wrong one.
+    pub pin: Option<String>,
+}
+
+#[derive(ApiResponse)]
+pub enum SessionOpened {
+    /// The PIN is set and the share session cookie with it (24 hours).
+    #[oai(status = 201)]
+    Created(Json<ShareSessionInfo>, #[oai(header = "Set-Cookie")] String),
+    /// Signed in: the share session cookie is set (24 hours).
+    #[oai(status = 200)]
+    Ok(Json<ShareSessionInfo>, #[oai(header = "Set-Cookie")] String),
+}
+
+#[derive(ApiResponse)]
+pub enum SessionEnded {
+    /// The session is over and its cookie cleared.
+    #[oai(status = 204)]
+    Done(#[oai(header = "Set-Cookie")] String),
+}
+
+/// The share cookie a request carries.
+fn session_cookie(req: &Request) -> Option<&str> {
+    cookie_of(req, SHARE_COOKIE)
+}
+
+fn viewer(app: &App, token: &str, req: &Request) -> Result<Viewer, ApiError> {
+    Ok(share::viewer(app, token, session_cookie(req))?)
+}
+
+/// A meal as a co-parent reads it: its photo under this link's path.
+fn shared_meal(token: &str, meal: Meal) -> MealDto {
+    let photo = meal.photo;
+    let mut dto = MealDto::from(meal);
+    if let Some(id) = photo {
+        let base = format!("/api/share/{token}/media/{id}");
+        dto.photo_url = Some(base.clone());
+        dto.thumbnail_url = Some(format!("{base}?size=thumb"));
+        dto.medium_url = Some(format!("{base}?size=medium"));
+    }
+    dto
+}
+
 #[derive(Default)]
 pub struct ShareApi;
 
@@ -40,13 +155,269 @@ impl ShareApi {
         app: Data<&App>,
         token: Path<String>,
     ) -> Result<Json<ShareInvitation>, ApiError> {
-        let co_parent = co_parents::by_link(&app, &token.0)?;
-        Ok(Json(ShareInvitation {
-            state: match co_parent.share_state() {
-                ShareState::Pending => ShareInvitationState::Pending,
-                ShareState::Active => ShareInvitationState::Active,
-            },
-            name: co_parent.name,
+        let co_parent = share::invitation(&app, &token.0)?;
+        Ok(Json(ShareInvitation::from(&co_parent)))
+    }
+
+    /// The co-parent chooses their PIN (strength rules of spec section 5; only while the link
+    /// is pending, 409 after) and is signed in.
+    #[oai(path = "/:token/pin", method = "post", operation_id = "chooseSharePin")]
+    async fn choose_pin(
+        &self,
+        app: Data<&App>,
+        client: Data<&ClientInfo>,
+        token: Path<String>,
+        body: Json<ChoosePinRequest>,
+    ) -> Result<SessionOpened, ApiError> {
+        let opened = share::choose_pin(
+            &app,
+            &token.0,
+            &body.0.pin,
+            &body.0.confirm_pin,
+            &client.ip_key(),
+        )
+        .await?;
+        let (info, cookie) = opened_parts(&app, &client, &opened);
+        Ok(SessionOpened::Created(info, cookie))
+    }
+
+    /// Whether this browser has a live share session for the link (401 'Your session has
+    /// expired. Please enter your PIN again.' otherwise).
+    #[oai(
+        path = "/:token/session",
+        method = "get",
+        operation_id = "getShareSession"
+    )]
+    async fn session(
+        &self,
+        app: Data<&App>,
+        req: &Request,
+        token: Path<String>,
+    ) -> Result<Json<ShareSessionInfo>, ApiError> {
+        let viewer = viewer(&app, &token.0, req)?;
+        Ok(Json(ShareSessionInfo::from(&viewer.co_parent)))
+    }
+
+    /// Signs a co-parent in with their PIN. Refused with 429 and `Retry-After` when the link,
+    /// the client's address or the server has had too many attempts, and until the owner
+    /// resets the PIN once the link has had 10 wrong PINs.
+    #[oai(
+        path = "/:token/session",
+        method = "post",
+        operation_id = "openShareSession"
+    )]
+    async fn sign_in(
+        &self,
+        app: Data<&App>,
+        client: Data<&ClientInfo>,
+        token: Path<String>,
+        body: Json<PinRequest>,
+    ) -> Result<SessionOpened, ApiError> {
+        let opened =
+            share::sign_in(&app, &token.0, body.0.pin.as_deref(), &client.ip_key()).await?;
+        let (info, cookie) = opened_parts(&app, &client, &opened);
+        Ok(SessionOpened::Ok(info, cookie))
+    }
+
+    /// Ends this browser's share session (Logout).
+    #[oai(
+        path = "/:token/session",
+        method = "delete",
+        operation_id = "closeShareSession"
+    )]
+    async fn sign_out(
+        &self,
+        app: Data<&App>,
+        client: Data<&ClientInfo>,
+        req: &Request,
+        token: Path<String>,
+    ) -> Result<SessionEnded, ApiError> {
+        share::sign_out(&app, &token.0, session_cookie(req)).await?;
+        let secure = secure_cookies(&app, &client);
+        let path_token = crate::domain::co_parent::ShareToken::parse(&token.0)
+            .map_or_else(String::new, |t| t.as_uuid().to_string());
+        Ok(SessionEnded::Done(share_cookie(&path_token, "", 0, secure)))
+    }
+
+    /// The family's children.
+    #[oai(
+        path = "/:token/children",
+        method = "get",
+        operation_id = "shareChildren"
+    )]
+    async fn children(
+        &self,
+        app: Data<&App>,
+        req: &Request,
+        token: Path<String>,
+    ) -> Result<Json<Vec<ChildDto>>, ApiError> {
+        let viewer = viewer(&app, &token.0, req)?;
+        let list = children::list(&app, viewer.family())?;
+        Ok(Json(list.into_iter().map(ChildDto::from).collect()))
+    }
+
+    /// The family's meals newest first, 50 per page by default, optionally of one child.
+    #[oai(path = "/:token/meals", method = "get", operation_id = "shareMeals")]
+    async fn meals(
+        &self,
+        app: Data<&App>,
+        req: &Request,
+        token: Path<String>,
+        #[oai(name = "childId")] child_id: Query<Option<String>>,
+        cursor: Query<Option<String>>,
+        limit: Query<Option<u32>>,
+    ) -> Result<Json<MealPage>, ApiError> {
+        let viewer = viewer(&app, &token.0, req)?;
+        let (items, next_cursor) = meals::page(
+            &app,
+            viewer.family(),
+            child_id.0.as_deref(),
+            cursor.0.as_deref(),
+            limit.0,
+        )?;
+        let link = viewer.co_parent.token.as_uuid().to_string();
+        Ok(Json(MealPage {
+            items: items.into_iter().map(|m| shared_meal(&link, m)).collect(),
+            next_cursor,
         }))
+    }
+
+    /// A photo of one of the family's meals; `size=thumb` or `size=medium` as for parents.
+    #[oai(
+        path = "/:token/media/:id",
+        method = "get",
+        operation_id = "shareMedia"
+    )]
+    async fn media(
+        &self,
+        app: Data<&App>,
+        req: &Request,
+        token: Path<String>,
+        id: Path<String>,
+        size: Query<Option<String>>,
+        #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
+    ) -> Result<MediaResponse, ApiError> {
+        let viewer = viewer(&app, &token.0, req)?;
+        let id: MediaId = path_id(&id.0)?;
+        let size = photos::Size::parse(size.0.as_deref());
+        let bytes = share::photo(&app, &viewer, id, size)?;
+        Ok(super::media::answer(
+            id,
+            size,
+            if_none_match.0.as_deref(),
+            bytes,
+        ))
+    }
+
+    /// The family's grocery lists, newest first.
+    #[oai(
+        path = "/:token/grocery-lists",
+        method = "get",
+        operation_id = "shareGroceryLists"
+    )]
+    async fn grocery_lists(
+        &self,
+        app: Data<&App>,
+        req: &Request,
+        token: Path<String>,
+    ) -> Result<Json<Vec<GroceryListDto>>, ApiError> {
+        let viewer = viewer(&app, &token.0, req)?;
+        let lists = grocery::list(&app, viewer.family())?;
+        Ok(Json(lists.iter().map(|l| list_dto(&app, l)).collect()))
+    }
+
+    /// Ticks or unticks one item: the one change a co-parent can make.
+    #[oai(
+        path = "/:token/grocery-lists/:id/items/:itemId",
+        method = "patch",
+        operation_id = "shareTickGroceryItem"
+    )]
+    async fn tick(
+        &self,
+        app: Data<&App>,
+        req: &Request,
+        token: Path<String>,
+        id: Path<String>,
+        #[oai(name = "itemId")] item_id: Path<String>,
+        body: Json<TickInput>,
+    ) -> Result<Json<TickResult>, ApiError> {
+        let viewer = viewer(&app, &token.0, req)?;
+        let (list, applied) = grocery::tick(
+            &app,
+            viewer.family(),
+            path_id::<GroceryListId>(&id)?,
+            path_id::<GroceryItemId>(&item_id)?,
+            body.0.checked,
+            body.0.at,
+        )
+        .await?;
+        Ok(Json(TickResult {
+            applied,
+            list: list_dto(&app, &list),
+        }))
+    }
+
+    /// A week of the family's meal plan (read only); the current week when `week` is missing.
+    #[oai(
+        path = "/:token/meal-plan",
+        method = "get",
+        operation_id = "shareMealPlan"
+    )]
+    async fn meal_plan(
+        &self,
+        app: Data<&App>,
+        req: &Request,
+        token: Path<String>,
+        week: Query<Option<String>>,
+    ) -> Result<Json<MealPlanDto>, ApiError> {
+        let viewer = viewer(&app, &token.0, req)?;
+        let week = meal_plan::week_or_current(week.0.as_deref())?;
+        let view = meal_plan::get(&app, viewer.family(), week)?;
+        Ok(Json(MealPlanDto::from(&view)))
+    }
+
+    /// The family's changes a co-parent may see (children, meals, photos, grocery lists, the
+    /// meal plan), as Server-Sent Events like `/api/events`. Ends when the session does
+    /// (Logout, a PIN reset, the co-parent removed, 24 hours).
+    #[oai(path = "/:token/events", method = "get", operation_id = "shareEvents")]
+    async fn events(
+        &self,
+        app: Data<&App>,
+        req: &Request,
+        token: Path<String>,
+        #[oai(name = "Last-Event-ID")] last_event_id: Header<Option<String>>,
+    ) -> Result<EventsResponse, ApiError> {
+        let viewer = viewer(&app, &token.0, req)?;
+        super::events::share_stream(&app, viewer, last_event_id.0.as_deref())
+    }
+}
+
+fn opened_parts(
+    app: &App,
+    client: &ClientInfo,
+    opened: &Opened,
+) -> (Json<ShareSessionInfo>, String) {
+    let link = opened.co_parent.token.as_uuid().to_string();
+    let cookie = share_cookie(
+        &link,
+        &opened.token,
+        opened.max_age_secs,
+        secure_cookies(app, client),
+    );
+    (Json(ShareSessionInfo::from(&opened.co_parent)), cookie)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cookie_is_scoped_to_its_link_and_strict() {
+        let c = share_cookie("abc", "tok", 86_400, false);
+        assert_eq!(
+            c,
+            "highchair_share=tok; Path=/api/share/abc; Max-Age=86400; HttpOnly; SameSite=Strict"
+        );
+        assert!(share_cookie("abc", "tok", 1, true).ends_with("; Secure"));
     }
 }

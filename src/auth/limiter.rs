@@ -18,6 +18,8 @@ type Inner = RateLimiter<String, LimiterState, UnixClock, NoOpMiddleware<Nanos>>
 pub struct AttemptLimiter {
     inner: Inner,
     clock: UnixClock,
+    store: RateLimits,
+    name: &'static str,
 }
 
 impl AttemptLimiter {
@@ -31,7 +33,12 @@ impl AttemptLimiter {
         let clock = UnixClock::default();
         let state = store.state(name, &clock);
         let inner = RateLimiter::new(quota, state, clock.clone());
-        Self { inner, clock }
+        Self {
+            inner,
+            clock,
+            store: store.clone(),
+            name,
+        }
     }
 
     /// Counts one attempt for `key`. `Err` holds how long until the next attempt is allowed.
@@ -39,6 +46,11 @@ impl AttemptLimiter {
         self.inner
             .check_key(&key.to_string())
             .map_err(|not_until| not_until.wait_time_from(self.clock.now()))
+    }
+
+    /// Forgets `key`'s attempts, as if it had made none.
+    pub fn forget(&self, key: &str) {
+        self.store.forget(self.name, key);
     }
 }
 
@@ -62,6 +74,20 @@ mod tests {
         limiter
             .check("5.6.7.8")
             .expect("other keys are independent");
+    }
+
+    #[test]
+    fn forgetting_a_key_gives_back_its_burst() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::store::Store::open(dir.path(), 4).unwrap();
+        let limiter = AttemptLimiter::new(&store.rate_limits, "t", 2, Duration::from_secs(900));
+        limiter.check("k").unwrap();
+        limiter.check("k").unwrap();
+        assert!(limiter.check("k").is_err());
+        limiter.forget("k");
+        limiter.check("k").unwrap();
+        limiter.check("k").unwrap();
+        assert!(limiter.check("k").is_err());
     }
 
     #[test]

@@ -25,6 +25,13 @@ pub const PIN_LEN: usize = 6;
 /// Generated PINs are drawn from this range (spec section 7).
 pub const GENERATED_PIN_MIN: u32 = 100_000;
 pub const GENERATED_PIN_MAX: u32 = 999_999;
+/// PIN guesses per link allowed within `PIN_WINDOW_MINUTES` (spec section 9).
+pub const PIN_WINDOW_FAILURES: u32 = 3;
+pub const PIN_WINDOW_MINUTES: u64 = 15;
+/// The spec's backoff never waits longer than this.
+pub const PIN_BACKOFF_MAX_SECS: i64 = 30;
+/// How long a co-parent's session lasts (DESIGN: 24 hours, not sliding).
+pub const SHARE_SESSION_HOURS: i64 = 24;
 
 // The spec's toast titles (section 8).
 pub const INVITE_TITLE: &str = "Error inviting co-parent";
@@ -32,6 +39,7 @@ pub const PIN_TITLE: &str = "Error generating PIN";
 pub const DELETE_TITLE: &str = "Error deleting co-parent";
 pub const SETUP_TITLE: &str = "Error setting up PIN";
 pub const WEAK_PIN_TITLE: &str = "Weak PIN";
+pub const BLOCKED_TITLE: &str = "Access blocked";
 
 const MISSING_TITLE: &str = "Missing information";
 const MISSING_MESSAGE: &str = "Please provide both name and email";
@@ -317,6 +325,9 @@ pub struct CoParent {
     /// Wrong PINs over the link's lifetime; reset with the PIN.
     #[serde(default)]
     pub failures_total: u32,
+    /// When the latest wrong PIN came (for the backoff).
+    #[serde(default)]
+    pub last_failure_at: Option<DateTime<Utc>>,
     /// Share sessions carry the epoch they were opened in; a session with an older epoch is
     /// ended. Moved on by every PIN reset (removal deletes the record, which ends them all).
     #[serde(default)]
@@ -346,6 +357,7 @@ impl CoParent {
             updated_at: now,
             expires_at: now + Duration::days(LINK_DAYS),
             failures_total: 0,
+            last_failure_at: None,
             session_epoch: 0,
         }
     }
@@ -388,6 +400,7 @@ impl CoParent {
     pub fn replace_pin(&mut self, hash: PinHash, now: DateTime<Utc>) {
         self.pin_hash = Some(hash);
         self.failures_total = 0;
+        self.last_failure_at = None;
         self.session_epoch += 1;
         self.updated_at = now;
     }
@@ -397,6 +410,103 @@ impl CoParent {
         self.expires_at = self.expires_at.max(now) + Duration::days(LINK_DAYS);
         self.updated_at = now;
     }
+
+    /// The co-parent chose their own PIN (spec section 4: only while Pending); it replaces the
+    /// generated one and the link becomes Active. Sessions opened with the generated PIN end.
+    pub fn choose_pin(&mut self, hash: PinHash, now: DateTime<Utc>) -> Result<(), DomainError> {
+        check_pin_open(self)?;
+        self.pin_hash = Some(hash);
+        self.accepted_at = Some(now);
+        self.session_epoch += 1;
+        self.updated_at = now;
+        Ok(())
+    }
+
+    /// A right PIN opened a session: the link is Active from now on.
+    pub fn accept(&mut self, now: DateTime<Utc>) {
+        if self.accepted_at.is_none() {
+            self.accepted_at = Some(now);
+            self.updated_at = now;
+        }
+    }
+
+    /// A wrong (or missing) PIN, counted over the link's lifetime.
+    pub fn record_failure(&mut self, now: DateTime<Utc>) {
+        self.failures_total = self.failures_total.saturating_add(1);
+        self.last_failure_at = Some(now);
+        self.updated_at = now;
+    }
+
+    /// Whether a share session opened in `epoch` still admits its holder at `now`: the PIN
+    /// was not replaced since and the link has not expired.
+    pub fn admits(&self, epoch: u64, now: DateTime<Utc>) -> bool {
+        self.session_epoch == epoch && !self.is_expired(now)
+    }
+}
+
+/// How long a link waits after its latest wrong PIN before it takes another guess (spec
+/// section 9: 2^(n-3) seconds from the third failure on, at most 30 s).
+pub fn pin_backoff(
+    failures: u32,
+    last_failure: Option<DateTime<Utc>>,
+    now: DateTime<Utc>,
+) -> Option<std::time::Duration> {
+    if failures < 3 {
+        return None;
+    }
+    let wait = Duration::seconds((1i64 << (failures - 3).min(5)).min(PIN_BACKOFF_MAX_SECS));
+    let until = last_failure? + wait;
+    (until > now).then(|| (until - now).to_std().unwrap_or_default())
+}
+
+/// The checks before a PIN is compared: an expired link is 410, a locked one 429 until the
+/// owner resets the PIN, and a link in its backoff 429 for the rest of it.
+pub fn check_can_guess(co_parent: &CoParent, now: DateTime<Utc>) -> Result<(), DomainError> {
+    check_link(co_parent, now)?;
+    check_not_locked(co_parent)?;
+    if let Some(retry_after) = pin_backoff(co_parent.failures_total, co_parent.last_failure_at, now)
+    {
+        return Err(DomainError::TooManyAttempts { retry_after });
+    }
+    Ok(())
+}
+
+/// A link with `LIFETIME_FAILURES_MAX` wrong PINs takes nothing until the owner resets its PIN.
+pub fn check_not_locked(co_parent: &CoParent) -> Result<(), DomainError> {
+    if co_parent.is_locked() {
+        return Err(DomainError::Blocked {
+            title: BLOCKED_TITLE.into(),
+            message:
+                "Too many failed attempts. Please ask the parent who invited you for a new PIN."
+                    .into(),
+            retry_after: std::time::Duration::from_secs(PIN_WINDOW_MINUTES * 60),
+        });
+    }
+    Ok(())
+}
+
+/// A co-parent chooses a PIN only while the link is Pending (spec section 4).
+pub fn check_pin_open(co_parent: &CoParent) -> Result<(), DomainError> {
+    if co_parent.share_state() == ShareState::Active {
+        return Err(DomainError::conflict(
+            SETUP_TITLE,
+            "A PIN is already set for this invitation. Enter it to continue.",
+        ));
+    }
+    Ok(())
+}
+
+/// A wrong or missing PIN: 401 with the spec's words.
+pub fn wrong_pin() -> DomainError {
+    DomainError::unauthorized("Invalid PIN", "Invalid PIN. Please try again.")
+}
+
+/// A share request without a live session for the link (none, expired, ended by a PIN reset).
+pub fn session_expired() -> DomainError {
+    DomainError::unauthorized(
+        "Session expired",
+        "Your session has expired. Please enter your PIN again.",
+    )
 }
 
 /// What a link answers while it works: an expired one is 410 with the spec's text.
@@ -643,6 +753,80 @@ mod tests {
     }
 
     #[test]
+    fn a_pin_is_chosen_once_while_pending_and_ends_older_sessions() {
+        let now = Utc::now();
+        let mut c = co_parent(now);
+        let epoch = c.session_epoch;
+        assert!(c.admits(epoch, now));
+        c.choose_pin(PinHash::from_encoded("mine".into()), now)
+            .unwrap();
+        assert_eq!(c.share_state(), ShareState::Active);
+        assert!(!c.admits(epoch, now), "a session of the generated PIN ends");
+        assert!(c.admits(c.session_epoch, now));
+        assert!(
+            !c.admits(c.session_epoch, c.expires_at),
+            "nor past the link's expiry"
+        );
+        let again = c.choose_pin(PinHash::from_encoded("again".into()), now);
+        assert!(matches!(again, Err(DomainError::Conflict { .. })));
+        assert_eq!(c.pin_hash, Some(PinHash::from_encoded("mine".into())));
+    }
+
+    #[test]
+    fn a_session_with_the_generated_pin_accepts_the_link() {
+        let now = Utc::now();
+        let mut c = co_parent(now);
+        c.accept(now);
+        assert_eq!(c.accepted_at, Some(now));
+        c.accept(now + Duration::hours(1));
+        assert_eq!(c.accepted_at, Some(now), "first acceptance kept");
+    }
+
+    #[test]
+    fn backoff_doubles_from_the_third_failure_up_to_thirty_seconds() {
+        let now = Utc::now();
+        assert_eq!(pin_backoff(2, Some(now), now), None);
+        let secs = |n| pin_backoff(n, Some(now), now).map(|d| d.as_secs());
+        assert_eq!(secs(3), Some(1));
+        assert_eq!(secs(4), Some(2));
+        assert_eq!(secs(6), Some(8));
+        assert_eq!(secs(8), Some(30));
+        assert_eq!(secs(40), Some(30));
+        assert_eq!(
+            pin_backoff(5, Some(now), now + Duration::seconds(4)),
+            None,
+            "over"
+        );
+        assert_eq!(pin_backoff(5, None, now), None);
+    }
+
+    #[test]
+    fn guesses_stop_when_locked_expired_or_backing_off() {
+        let now = Utc::now();
+        let mut c = co_parent(now);
+        assert!(check_can_guess(&c, now).is_ok());
+        for _ in 0..3 {
+            c.record_failure(now);
+        }
+        assert!(matches!(
+            check_can_guess(&c, now),
+            Err(DomainError::TooManyAttempts { .. })
+        ));
+        assert!(check_can_guess(&c, now + Duration::seconds(2)).is_ok());
+        c.failures_total = LIFETIME_FAILURES_MAX;
+        match check_can_guess(&c, now + Duration::hours(1)) {
+            Err(DomainError::Blocked { title, .. }) => assert_eq!(title, "Access blocked"),
+            other => panic!("{other:?}"),
+        }
+        c.replace_pin(PinHash::from_encoded("new".into()), now);
+        assert!(check_can_guess(&c, now).is_ok(), "a reset unlocks");
+        assert!(matches!(
+            check_can_guess(&c, c.expires_at),
+            Err(DomainError::Gone { .. })
+        ));
+    }
+
+    #[test]
     fn extending_adds_seven_days_to_the_later_of_now_and_the_expiry() {
         let now = Utc::now();
         let mut c = co_parent(now);
@@ -683,6 +867,7 @@ mod tests {
             "pin_hash",
             "accepted_at",
             "failures_total",
+            "last_failure_at",
             "session_epoch",
         ] {
             obj.remove(field);

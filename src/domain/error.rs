@@ -49,6 +49,14 @@ pub enum DomainError {
     Conflict { title: String, message: String },
     #[error("too many attempts")]
     TooManyAttempts { retry_after: Duration },
+    /// Refused until someone else acts (a co-parent link locked by wrong PINs); `retry_after`
+    /// is only a hint for clients.
+    #[error("{title}: {message}")]
+    Blocked {
+        title: String,
+        message: String,
+        retry_after: Duration,
+    },
     #[error("{title}: {message}")]
     TooLarge { title: String, message: String },
     #[error("{title}: {message}")]

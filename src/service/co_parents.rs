@@ -6,10 +6,7 @@ use chrono::Utc;
 use super::{AppError, AppResult, Services};
 use crate::auth::pin;
 use crate::domain::DomainError;
-use crate::domain::co_parent::{
-    CoParent, CoParentDraft, Pin, ShareToken, check_can_add, check_can_invite, check_link,
-    unknown_link,
-};
+use crate::domain::co_parent::{CoParent, CoParentDraft, Pin, check_can_add, check_can_invite};
 use crate::domain::ids::{CoParentId, FamilyId};
 use crate::domain::user::User;
 use crate::store::WriteError;
@@ -75,6 +72,10 @@ pub async fn reset_pin(app: &Services, family: FamilyId, id: CoParentId) -> AppR
         })
         .await
         .map_err(write_error)?;
+    // The owner acted: the link's guessing window starts afresh with the new PIN.
+    app.limits.share_link.forget(&super::share::link_key(
+        &co_parent.token.as_uuid().to_string(),
+    ));
     tracing::info!(family = %family, co_parent = %id, "co-parent PIN replaced; their sessions end");
     Ok(Invited { co_parent, pin })
 }
@@ -100,17 +101,4 @@ pub async fn remove(app: &Services, family: FamilyId, id: CoParentId) -> AppResu
     }
     tracing::info!(family = %family, co_parent = %id, "co-parent removed");
     Ok(())
-}
-
-/// `GET /api/share/{token}`: the co-parent a link is for. Unknown or malformed: 404 'Invalid
-/// or expired invitation'; expired: 410. A malformed token costs no store read.
-pub fn by_link(app: &Services, token: &str) -> AppResult<CoParent> {
-    let token = ShareToken::parse(token).ok_or_else(unknown_link)?;
-    let co_parent = app
-        .store
-        .co_parents
-        .by_token(&token)?
-        .ok_or_else(unknown_link)?;
-    check_link(&co_parent, Utc::now())?;
-    Ok(co_parent)
 }

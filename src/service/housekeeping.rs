@@ -29,6 +29,14 @@ pub async fn run_once(app: &Services) {
         tracing::error!(error = %e, "purging expired sessions failed");
         0
     });
+    let share_sessions = app
+        .store
+        .share_sessions
+        .purge_expired(now)
+        .unwrap_or_else(|e| {
+            tracing::error!(error = %e, "purging expired share sessions failed");
+            0
+        });
     let links = app.store.reset_tokens.purge(None, now).unwrap_or_else(|e| {
         tracing::error!(error = %e, "purging expired reset links failed");
         0
@@ -66,6 +74,7 @@ pub async fn run_once(app: &Services) {
         recipe_jobs,
         limits,
         sessions,
+        share_sessions,
         links,
         invites,
         guests,

@@ -16,6 +16,7 @@ pub mod page_cache;
 pub mod photos;
 pub mod recipes;
 pub mod sessions;
+pub mod share;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -27,6 +28,7 @@ use crate::auth::password::ITERATIONS;
 use crate::auth::{AttemptLimiter, Hasher};
 use crate::config::Settings;
 use crate::domain::change::Change;
+use crate::domain::co_parent;
 use crate::events::Feed;
 use crate::jobs::generation::Lane;
 use crate::media::Images;
@@ -70,6 +72,13 @@ pub struct Limits {
     /// Recipe generation by visitors who are not signed in, per client IP, and by families.
     pub recipes_ip: AttemptLimiter,
     pub recipes_family: AttemptLimiter,
+    /// PIN attempts on one co-parent link (spec: 3 per 15 minutes; a success clears it).
+    pub share_link: AttemptLimiter,
+    /// PIN attempts (and PIN set-ups) per client IP across every link.
+    pub share_ip: AttemptLimiter,
+    /// PIN attempts on the whole server: a bound on the PBKDF2 work guessing can cause, and
+    /// on guesses spread over many addresses.
+    pub share_all: AttemptLimiter,
 }
 
 impl Limits {
@@ -95,6 +104,13 @@ impl Limits {
             forgot_ip: limit("forgot-ip", 5, 60),
             recipes_ip: limit("recipes-ip", 10, 60),
             recipes_family: limit("recipes-family", 60, 60),
+            share_link: limit(
+                "share-link",
+                co_parent::PIN_WINDOW_FAILURES,
+                co_parent::PIN_WINDOW_MINUTES,
+            ),
+            share_ip: limit("share-ip", limits.pin_attempts_per_ip_per_hour, 60),
+            share_all: limit("share-all", limits.pin_attempts_per_hour, 60),
         }
     }
 }

@@ -24,6 +24,7 @@ pub mod rate_limits;
 pub mod recipes;
 pub mod reset_tokens;
 pub mod sessions;
+pub mod share_sessions;
 pub mod users;
 mod write;
 
@@ -47,6 +48,7 @@ pub use rate_limits::RateLimits;
 pub use recipes::Recipes;
 pub use reset_tokens::ResetTokens;
 pub use sessions::Sessions;
+pub use share_sessions::ShareSessions;
 pub use users::Users;
 pub use write::{Hook, WriteError};
 
@@ -107,6 +109,7 @@ pub struct Store {
     pub grocery_lists: GroceryLists,
     pub meal_plans: MealPlans,
     pub co_parents: CoParents,
+    pub share_sessions: ShareSessions,
 }
 
 impl Store {
@@ -201,6 +204,7 @@ impl Store {
             grocery_lists: GroceryLists::new(core.clone()),
             meal_plans: MealPlans::new(core.clone()),
             co_parents: CoParents::new(core.clone()),
+            share_sessions: ShareSessions::new(core.clone()),
             core,
             dir,
             _lock: lock,

@@ -75,6 +75,13 @@ impl RateLimits {
         removed
     }
 
+    /// Clears limiter `name`'s state for `key` (a success clears its window, spec section 4).
+    pub fn forget(&self, name: &str, key: &str) {
+        if let Err(e) = self.tree.remove(state_key(name, key)) {
+            tracing::error!(error = %e, limiter = name, "rate limit state not cleared");
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.tree.len()
     }
@@ -91,14 +98,13 @@ pub struct LimiterState {
     start: Arc<OnceLock<u64>>,
 }
 
-impl LimiterState {
-    fn key(&self, key: &str) -> [u8; 32] {
-        let mut hasher = Sha256::new();
-        hasher.update(self.name.as_bytes());
-        hasher.update([0u8]);
-        hasher.update(key.as_bytes());
-        hasher.finalize().into()
-    }
+/// Where limiter `name` keeps the state of `key`.
+fn state_key(name: &str, key: &str) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    hasher.update(name.as_bytes());
+    hasher.update([0u8]);
+    hasher.update(key.as_bytes());
+    hasher.finalize().into()
 }
 
 impl StateStore for LimiterState {
@@ -109,7 +115,7 @@ impl StateStore for LimiterState {
         F: Fn(Option<Nanos>) -> Result<(T, Nanos), E>,
     {
         let start = self.start.get().copied().unwrap_or_else(unix_nanos);
-        let key = self.key(key);
+        let key = state_key(self.name, key);
         loop {
             let old = match self.tree.get(key) {
                 Ok(old) => old,

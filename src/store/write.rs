@@ -46,10 +46,11 @@ pub(crate) enum TreeId {
     MealPlans,
     CoParents,
     CoParentTokens,
+    ShareSessions,
 }
 
 impl TreeId {
-    pub(crate) const ALL: [TreeId; 22] = [
+    pub(crate) const ALL: [TreeId; 23] = [
         TreeId::Users,
         TreeId::UsersByEmail,
         TreeId::Sessions,
@@ -72,6 +73,7 @@ impl TreeId {
         TreeId::MealPlans,
         TreeId::CoParents,
         TreeId::CoParentTokens,
+        TreeId::ShareSessions,
     ];
 
     pub(crate) fn name(self) -> &'static str {
@@ -98,6 +100,7 @@ impl TreeId {
             TreeId::MealPlans => "meal_plans",
             TreeId::CoParents => "co_parents",
             TreeId::CoParentTokens => "co_parent_tokens",
+            TreeId::ShareSessions => "share_sessions",
         }
     }
 }

@@ -90,6 +90,13 @@ def media_etag(params):
 #   "body_refs": request fields that name records, with A's records to put in them. A field
 #                inside a list of objects is named by its path with the first item's index
 #                ("entries.0.recipeId").
+# The week family A plans (and the callers' own bodies name).
+PLAN_WEEK = "2026-W48"
+
+# What a caller might try as a co-parent link's token: A's public ids and e-mail.
+SHARE_TOKENS = [Src("user"), Src("email"), Src("co_parent"), Src("child"), Src("invite"),
+                Src("family_token_guess")]
+
 MATRIX = {
     "GET /api/children/{id}": {"kind": "owner", "id": [Src("child")]},
     "PUT /api/children/{id}": {"kind": "owner", "id": [Src("child")]},
@@ -157,15 +164,28 @@ MATRIX = {
     "DELETE /api/co-parents/{id}": {"kind": "owner", "id": [Src("co_parent")],
                                     "control": ["B", "admin"]},
     # The link's token is the key: A's ids (the co-parent's too) and e-mail must not open it.
-    "GET /api/share/{token}": {
-        "kind": "capability",
-        "token": [Src("user"), Src("email"), Src("co_parent"), Src("child"), Src("invite"),
-                  Src("family_token_guess")],
-    },
+    "GET /api/share/{token}": {"kind": "capability", "token": SHARE_TOKENS},
+    "POST /api/share/{token}/pin": {"kind": "capability", "token": SHARE_TOKENS},
+    "GET /api/share/{token}/session": {"kind": "capability", "token": SHARE_TOKENS},
+    "POST /api/share/{token}/session": {"kind": "capability", "token": SHARE_TOKENS},
+    "DELETE /api/share/{token}/session": {"kind": "capability", "token": SHARE_TOKENS},
+    "GET /api/share/{token}/children": {"kind": "capability", "token": SHARE_TOKENS},
+    "GET /api/share/{token}/meals": {"kind": "capability", "token": SHARE_TOKENS,
+                                     "childId": [None, Src("child")], "cursor": [None],
+                                     "limit": [None]},
+    "GET /api/share/{token}/media/{id}": {"kind": "capability", "token": SHARE_TOKENS,
+                                          "id": [Src("photo")], "size": [None, "thumb"],
+                                          "If-None-Match": [None]},
+    "GET /api/share/{token}/grocery-lists": {"kind": "capability", "token": SHARE_TOKENS},
+    "PATCH /api/share/{token}/grocery-lists/{id}/items/{itemId}": {
+        "kind": "capability", "token": SHARE_TOKENS, "id": [Src("tick_list")],
+        "itemId": [Src("tick_item")]},
+    "GET /api/share/{token}/meal-plan": {"kind": "capability", "token": SHARE_TOKENS,
+                                         "week": [PLAN_WEEK]},
+    "GET /api/share/{token}/events": {"kind": "capability", "token": SHARE_TOKENS,
+                                      "Last-Event-ID": [None]},
 }
 
-# The week family A plans (and the callers' own bodies name).
-PLAN_WEEK = "2026-W48"
 
 # Operations without path parameters.
 #   "scan": a GET answering a list or record: called by every caller with each parameter variant;
@@ -422,8 +442,12 @@ class Server:
         self.data = tmp / "data"
         self.log_path = tmp / "server.log"
         env = {k: v for k, v in os.environ.items() if not k.startswith("HIGHCHAIR_")}
+        # Every caller tries A's ids as link tokens from this one address: the PIN limits
+        # (tested on their own in tests/it/share.rs) must not turn those 404s into 429s.
         env.update(HIGHCHAIR_AUTH_ALLOW_SIGNUP="true", HIGHCHAIR_AUTH_ALLOW_GUESTS="true",
-                   HIGHCHAIR_LOG_LEVEL="warn", HIGHCHAIR_LIMITS_MIN_FREE_DISK_MB="0")
+                   HIGHCHAIR_LOG_LEVEL="warn", HIGHCHAIR_LIMITS_MIN_FREE_DISK_MB="0",
+                   HIGHCHAIR_LIMITS_PIN_ATTEMPTS_PER_IP_PER_HOUR="100000",
+                   HIGHCHAIR_LIMITS_PIN_ATTEMPTS_PER_HOUR="100000")
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
                 [BIN, "serve", "--listen", f"127.0.0.1:{self.port}", "--data-dir", str(self.data)],

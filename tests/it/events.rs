@@ -22,7 +22,17 @@ pub struct Stream {
 
 impl Stream {
     pub async fn open(server: &TestServer, client: &reqwest::Client, last: Option<u64>) -> Stream {
-        let mut req = client.get(server.url("/api/events"));
+        Stream::open_at(server, client, "/api/events", last).await
+    }
+
+    /// A stream of another feed (a co-parent's, under their link).
+    pub async fn open_at(
+        server: &TestServer,
+        client: &reqwest::Client,
+        path: &str,
+        last: Option<u64>,
+    ) -> Stream {
+        let mut req = client.get(server.url(path));
         if let Some(last) = last {
             req = req.header("Last-Event-ID", last.to_string());
         }

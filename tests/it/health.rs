@@ -93,6 +93,17 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/co-parents/{id}/extend"),
     ("delete", "/co-parents/{id}"),
     ("get", "/share/{token}"),
+    ("post", "/share/{token}/pin"),
+    ("get", "/share/{token}/session"),
+    ("post", "/share/{token}/session"),
+    ("delete", "/share/{token}/session"),
+    ("get", "/share/{token}/children"),
+    ("get", "/share/{token}/meals"),
+    ("get", "/share/{token}/media/{id}"),
+    ("get", "/share/{token}/grocery-lists"),
+    ("patch", "/share/{token}/grocery-lists/{id}/items/{itemId}"),
+    ("get", "/share/{token}/meal-plan"),
+    ("get", "/share/{token}/events"),
 ];
 
 #[tokio::test]

@@ -24,6 +24,7 @@ mod meals;
 mod photos;
 mod races;
 mod recipes;
+mod share;
 mod signin;
 mod sites;
 mod spa;

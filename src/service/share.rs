@@ -1,0 +1,265 @@
+//! A co-parent's access through their link (spec sections 4 and 9): choosing a PIN while the
+//! link is pending, opening a 24-hour share session with the PIN, ending it, and the guard every
+//! share route passes. Guessing is bounded four ways, all kept in the store so a restart resets
+//! nothing: per client address, per link (3 per 15 minutes, cleared by a success), on the whole
+//! server, and over the link's lifetime (10 wrong PINs lock it until the owner resets the PIN).
+//! A refused attempt costs no PBKDF2 work.
+
+use chrono::{Duration, Utc};
+
+use super::{AppError, AppResult, Services};
+use crate::auth::tokens::{new_token, token_hash};
+use crate::domain::DomainError;
+use crate::domain::co_parent::{
+    CoParent, Pin, SHARE_SESSION_HOURS, ShareToken, check_can_guess, check_link, check_not_locked,
+    check_pin_open, session_expired, unknown_link, wrong_pin,
+};
+use crate::domain::ids::{FamilyId, MediaId};
+use crate::store::WriteError;
+use crate::store::share_sessions::ShareSession;
+
+/// A share session just opened: the token for the cookie and how long it lives.
+pub struct Opened {
+    pub co_parent: CoParent,
+    pub token: String,
+    pub max_age_secs: i64,
+}
+
+/// Who a share request comes from: a co-parent with a live session for this link.
+pub struct Viewer {
+    pub co_parent: CoParent,
+    pub session: [u8; 32],
+}
+
+impl Viewer {
+    pub fn family(&self) -> FamilyId {
+        self.co_parent.family
+    }
+}
+
+/// The limiter key of a link as the client sent it (any text: unknown tokens count too),
+/// bounded so a long path cannot make a long key.
+pub(crate) fn link_key(token: &str) -> String {
+    token.trim().to_ascii_lowercase().chars().take(64).collect()
+}
+
+/// A removed co-parent (or family) while the write ran: the link is unknown now.
+fn link_write_error(err: WriteError<CoParent>) -> AppError {
+    match err {
+        WriteError::Rule(e) => e.into(),
+        WriteError::Store(e) => e.into(),
+        _ => unknown_link().into(),
+    }
+}
+
+/// `GET /api/share/{token}`: the co-parent a link is for. Unknown or malformed: 404 'Invalid
+/// or expired invitation'; expired: 410. A malformed token costs no store read.
+pub fn invitation(app: &Services, token: &str) -> AppResult<CoParent> {
+    let token = ShareToken::parse(token).ok_or_else(unknown_link)?;
+    let co_parent = app
+        .store
+        .co_parents
+        .by_token(&token)?
+        .ok_or_else(unknown_link)?;
+    check_link(&co_parent, Utc::now())?;
+    Ok(co_parent)
+}
+
+/// `POST /api/share/{token}/pin`: the co-parent chooses their PIN (only while the link is
+/// Pending) and is signed in with it.
+pub async fn choose_pin(
+    app: &Services,
+    token: &str,
+    pin: &str,
+    confirm: &str,
+    ip: &str,
+) -> AppResult<Opened> {
+    app.limits
+        .share_ip
+        .check(ip)
+        .map_err(DomainError::too_many)?;
+    let co_parent = invitation(app, token)?;
+    // Before any hashing; the write checks again.
+    check_not_locked(&co_parent)?;
+    check_pin_open(&co_parent)?;
+    let pin = Pin::choose(pin, confirm)?;
+    app.limits
+        .share_all
+        .check("all")
+        .map_err(DomainError::too_many)?;
+    let hash = app.hasher.hash_pin(pin).await;
+    let now = Utc::now();
+    let co_parent = app
+        .store
+        .co_parents
+        .update(co_parent.family, co_parent.id, |c| {
+            check_link(c, now)?;
+            c.choose_pin(hash.clone(), now)
+        })
+        .await
+        .map_err(link_write_error)?;
+    tracing::info!(family = %co_parent.family, co_parent = %co_parent.id, "co-parent chose a PIN");
+    open(app, co_parent).await
+}
+
+/// `POST /api/share/{token}/session`: a session for the right PIN. Every attempt counts
+/// against the client's address, the link and the server before the PIN is compared (an
+/// unknown link against the address only); a wrong or missing PIN also counts against the
+/// link's lifetime.
+pub async fn sign_in(
+    app: &Services,
+    token: &str,
+    pin: Option<&str>,
+    ip: &str,
+) -> AppResult<Opened> {
+    let limits = &app.limits;
+    // Unknown links count against the address (a link that does not exist has no window of
+    // its own to protect); known ones against their window, then the server's.
+    limits.share_ip.check(ip).map_err(DomainError::too_many)?;
+    let parsed = ShareToken::parse(token).ok_or_else(unknown_link)?;
+    let co_parent = app
+        .store
+        .co_parents
+        .by_token(&parsed)?
+        .ok_or_else(unknown_link)?;
+    let key = link_key(token);
+    limits
+        .share_link
+        .check(&key)
+        .map_err(DomainError::too_many)?;
+    limits
+        .share_all
+        .check("all")
+        .map_err(DomainError::too_many)?;
+    check_can_guess(&co_parent, Utc::now())?;
+    let right = match pin.and_then(Pin::parse) {
+        Some(pin) => app.hasher.verify_pin(pin, co_parent.pin_hash.clone()).await,
+        None => false,
+    };
+    let now = Utc::now();
+    if !right {
+        let after = app
+            .store
+            .co_parents
+            .update(co_parent.family, co_parent.id, |c| {
+                c.record_failure(now);
+                Ok(())
+            })
+            .await
+            .map_err(link_write_error)?;
+        tracing::warn!(
+            family = %after.family,
+            co_parent = %after.id,
+            failures = after.failures_total,
+            "wrong co-parent PIN"
+        );
+        return Err(wrong_pin().into());
+    }
+    limits.share_link.forget(&key);
+    let co_parent = app
+        .store
+        .co_parents
+        .update(co_parent.family, co_parent.id, |c| {
+            // The PIN checked was this epoch's: a reset meanwhile wins.
+            if c.session_epoch != co_parent.session_epoch {
+                return Err(session_expired());
+            }
+            c.accept(now);
+            Ok(())
+        })
+        .await
+        .map_err(link_write_error)?;
+    open(app, co_parent).await
+}
+
+async fn open(app: &Services, co_parent: CoParent) -> AppResult<Opened> {
+    let token = new_token();
+    let now = Utc::now();
+    let session = ShareSession {
+        co_parent: co_parent.id,
+        family: co_parent.family,
+        epoch: co_parent.session_epoch,
+        created_at: now,
+        expires_at: now + Duration::hours(SHARE_SESSION_HOURS),
+    };
+    app.store
+        .share_sessions
+        .insert(&token_hash(&token), &session)
+        .await?;
+    Ok(Opened {
+        co_parent,
+        token,
+        max_age_secs: SHARE_SESSION_HOURS * 3600,
+    })
+}
+
+/// The guard of every share route: the link works and `cookie` is a live session of it.
+pub fn viewer(app: &Services, token: &str, cookie: Option<&str>) -> AppResult<Viewer> {
+    let co_parent = invitation(app, token)?;
+    let hash = token_hash(cookie.ok_or_else(session_expired)?);
+    if !admits(app, &co_parent, &hash)? {
+        return Err(session_expired().into());
+    }
+    Ok(Viewer {
+        co_parent,
+        session: hash,
+    })
+}
+
+/// Whether the session behind `hash` belongs to `co_parent`'s link and still admits.
+fn admits(app: &Services, co_parent: &CoParent, hash: &[u8; 32]) -> AppResult<bool> {
+    let now = Utc::now();
+    Ok(app.store.share_sessions.get(hash)?.is_some_and(|s| {
+        s.co_parent == co_parent.id
+            && s.family == co_parent.family
+            && s.expires_at > now
+            && co_parent.admits(s.epoch, now)
+    }))
+}
+
+/// Whether a viewer's session still admits, read again (an open event stream asks).
+pub fn still_admits(app: &Services, viewer: &Viewer) -> bool {
+    let current = app
+        .store
+        .co_parents
+        .get(viewer.family(), viewer.co_parent.id)
+        .ok()
+        .flatten();
+    current.is_some_and(|c| admits(app, &c, &viewer.session).unwrap_or(false))
+}
+
+/// `DELETE /api/share/{token}/session`: ends the co-parent's session, if it is this link's.
+pub async fn sign_out(app: &Services, token: &str, cookie: Option<&str>) -> AppResult<()> {
+    let Some(cookie) = cookie else {
+        return Ok(());
+    };
+    let hash = token_hash(cookie);
+    let Some(session) = app.store.share_sessions.get(&hash)? else {
+        return Ok(());
+    };
+    let ours = ShareToken::parse(token)
+        .and_then(|t| app.store.co_parents.by_token(&t).ok().flatten())
+        .is_some_and(|c| c.id == session.co_parent);
+    if ours {
+        app.store.share_sessions.delete(&hash).await?;
+    }
+    Ok(())
+}
+
+/// A photo of one of the family's meals (never an unattached upload).
+pub fn photo(
+    app: &Services,
+    viewer: &Viewer,
+    id: MediaId,
+    size: super::photos::Size,
+) -> AppResult<Vec<u8>> {
+    let attached = app
+        .store
+        .media
+        .get(viewer.family(), id)?
+        .is_some_and(|m| m.attached);
+    if !attached {
+        return Err(DomainError::NotFound.into());
+    }
+    super::photos::read(app, viewer.family(), id, size)
+}

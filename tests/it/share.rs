@@ -1,0 +1,953 @@
+//! Co-parents, their side: a PIN chosen through the link, share sessions, what a session may
+//! read and the one write it may make, and the limits on guessing (per link, per address, on
+//! the whole server, over the link's lifetime) that survive a restart.
+
+use std::time::Duration;
+
+use chrono::Utc;
+use highchair::domain::email::Email;
+use highchair::domain::ids::FamilyId;
+use reqwest::header::{COOKIE, ORIGIN};
+use serde_json::json;
+
+use crate::events::Stream;
+use crate::harness::{TestServer, add_child, add_meal, error, family, json, upload};
+
+/// An invited co-parent as their parent hands them over.
+struct Invite {
+    id: String,
+    token: String,
+    pin: String,
+}
+
+async fn invite(server: &TestServer, parent: &reqwest::Client, email: &str) -> Invite {
+    let made = json(
+        parent
+            .post(server.url("/api/co-parents"))
+            .json(&json!({"name": "Grandma Zoë", "email": email}))
+            .send()
+            .await
+            .unwrap(),
+        201,
+    )
+    .await;
+    let link = made["link"].as_str().unwrap();
+    Invite {
+        id: made["coParent"]["id"].as_str().unwrap().to_string(),
+        token: link.rsplit('/').next().unwrap().to_string(),
+        pin: made["pin"].as_str().unwrap().to_string(),
+    }
+}
+
+fn share(token: &str, rest: &str) -> String {
+    format!("/api/share/{token}{rest}")
+}
+
+async fn sign_in_with(
+    server: &TestServer,
+    client: &reqwest::Client,
+    token: &str,
+    pin: &str,
+) -> reqwest::Response {
+    client
+        .post(server.url(&share(token, "/session")))
+        .json(&json!({"pin": pin}))
+        .send()
+        .await
+        .unwrap()
+}
+
+/// The share cookie's value from a response that set it.
+fn share_cookie(resp: &reqwest::Response) -> String {
+    let header = resp.headers()["set-cookie"].to_str().unwrap();
+    header
+        .split(';')
+        .next()
+        .unwrap()
+        .strip_prefix("highchair_share=")
+        .unwrap()
+        .to_string()
+}
+
+/// A wrong PIN for `pin`: same length, never equal.
+fn wrong(pin: &str, n: u32) -> String {
+    let right: u32 = pin.parse().unwrap();
+    let guess = 100_000 + (right - 100_000 + 1 + n % 899_000) % 900_000;
+    assert_ne!(guess, right);
+    guess.to_string()
+}
+
+fn family_of(server: &TestServer, email: &str) -> FamilyId {
+    server
+        .app
+        .store
+        .users
+        .get_by_email(&Email::parse(email).unwrap())
+        .unwrap()
+        .unwrap()
+        .family_id
+}
+
+#[tokio::test]
+async fn a_co_parent_chooses_a_pin_reads_the_family_and_ticks_an_item() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let child = add_child(&server, &mum, "Ada").await;
+    let photo = json(
+        upload(
+            &server,
+            &mum,
+            "/api/media",
+            highchair::media::fixtures::two_colour_jpeg(64, 48),
+            "tea.jpg",
+        )
+        .await,
+        201,
+    )
+    .await;
+    add_meal(
+        &server,
+        &mum,
+        json!({"childId": child, "mealType": "lunch", "foods": ["Peas"], "photo": photo["id"]}),
+    )
+    .await;
+    let list = json(
+        mum.post(server.url("/api/grocery-lists"))
+            .json(&json!({"name": "Shop", "items": [{"name": "Milk"}, {"name": "Bread"}]}))
+            .send()
+            .await
+            .unwrap(),
+        201,
+    )
+    .await;
+    let nan = invite(&server, &mum, "nan@example.org").await;
+    let phone = server.new_client();
+
+    // Before a PIN, nothing of the family is open.
+    let (title, message, _) = error(
+        phone
+            .get(server.url(&share(&nan.token, "/children")))
+            .send()
+            .await
+            .unwrap(),
+        401,
+    )
+    .await;
+    assert_eq!(
+        (title.as_str(), message.as_str()),
+        (
+            "Session expired",
+            "Your session has expired. Please enter your PIN again."
+        )
+    );
+
+    // Choosing a PIN: the strength rules and texts of spec section 5.
+    let choose = |pin: &str, confirm: &str| {
+        phone
+            .post(server.url(&share(&nan.token, "/pin")))
+            .json(&json!({"pin": pin, "confirmPin": confirm}))
+            .send()
+    };
+    for (pin, confirm, message) in [
+        ("1234", "1234", "PIN must be at least 6 characters long"),
+        ("12a456", "12a456", "PIN must contain only numbers"),
+        ("777777", "777777", "PIN cannot be all the same digit"),
+        ("123456", "123456", "PIN cannot be a sequential pattern"),
+        ("482913", "482914", "PINs do not match"),
+    ] {
+        let (title, got, _) = error(choose(pin, confirm).await.unwrap(), 400).await;
+        assert_eq!(got, message, "{pin}/{confirm}");
+        if message != "PINs do not match" {
+            assert_eq!(title, "Weak PIN");
+        }
+    }
+    let opened = choose("482913", "482913").await.unwrap();
+    assert_eq!(opened.status(), 201);
+    let cookie = opened.headers()["set-cookie"].to_str().unwrap().to_string();
+    assert!(
+        cookie.contains(&format!("Path=/api/share/{}", nan.token))
+            && cookie.contains("HttpOnly")
+            && cookie.contains("SameSite=Strict")
+            && cookie.contains("Max-Age=86400"),
+        "{cookie}"
+    );
+    let opened = json(opened, 201).await;
+    assert_eq!(opened["name"], "Grandma Zoë");
+    assert_eq!(opened["state"], "active");
+    // Only once: the link is Active now.
+    let (title, _, _) = error(choose("592817", "592817").await.unwrap(), 409).await;
+    assert_eq!(title, "Error setting up PIN");
+    let shown = json(server.get(&share(&nan.token, "")).await, 200).await;
+    assert_eq!(shown["state"], "active");
+    // The owner sees Active, and the generated PIN no longer opens anything.
+    let owner = json(
+        mum.get(server.url("/api/co-parents")).send().await.unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(owner[0]["state"], "active");
+    let other_phone = server.new_client();
+    assert_eq!(
+        sign_in_with(&server, &other_phone, &nan.token, &nan.pin)
+            .await
+            .status(),
+        401
+    );
+
+    // The family, read only.
+    let session = json(
+        phone
+            .get(server.url(&share(&nan.token, "/session")))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(session["name"], "Grandma Zoë");
+    let children = json(
+        phone
+            .get(server.url(&share(&nan.token, "/children")))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(children[0]["name"], "Ada");
+    let meals = json(
+        phone
+            .get(server.url(&share(&nan.token, &format!("/meals?childId={child}"))))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    let meal = &meals["items"][0];
+    assert_eq!(meal["foods"], json!(["Peas"]));
+    let thumb = meal["thumbnailUrl"].as_str().unwrap();
+    assert!(thumb.starts_with(&share(&nan.token, "/media/")), "{thumb}");
+    let image = phone.get(server.url(thumb)).send().await.unwrap();
+    assert_eq!(image.status(), 200);
+    assert_eq!(image.headers()["content-type"], "image/jpeg");
+    assert!(!image.bytes().await.unwrap().is_empty());
+    let plan = json(
+        phone
+            .get(server.url(&share(&nan.token, "/meal-plan?week=2026-W48")))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(plan["week"], "2026-W48");
+
+    // Live: the co-parent hears of meals and lists, not of recipes or co-parents.
+    let mut feed = Stream::open_at(&server, &phone, &share(&nan.token, "/events"), None).await;
+    json(
+        mum.post(server.url("/api/recipes"))
+            .json(&json!({"source": "own", "title": "Soup",
+                "ingredients": [{"name": "Leeks", "quantity": "2"}], "instructions": ["Cook."]}))
+            .send()
+            .await
+            .unwrap(),
+        201,
+    )
+    .await;
+    add_meal(
+        &server,
+        &mum,
+        json!({"childId": child, "mealType": "dinner", "foods": ["Rice"]}),
+    )
+    .await;
+    assert_eq!(
+        feed.change().await.data["kind"],
+        "meal",
+        "the recipe is not announced"
+    );
+
+    // The one write: a tick, which the parent sees.
+    let milk = list["items"][0]["id"].as_str().unwrap();
+    let list_id = list["id"].as_str().unwrap();
+    let lists = json(
+        phone
+            .get(server.url(&share(&nan.token, "/grocery-lists")))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(lists[0]["name"], "Shop");
+    let ticked = json(
+        phone
+            .patch(server.url(&share(
+                &nan.token,
+                &format!("/grocery-lists/{list_id}/items/{milk}"),
+            )))
+            .json(&json!({"checked": true}))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(ticked["applied"], true);
+    assert_eq!(feed.change().await.data["kind"], "grocery_list");
+    let seen = json(
+        mum.get(server.url(&format!("/api/grocery-lists/{list_id}")))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(seen["items"][0]["checked"], true);
+
+    // Logout ends the session on the server, and its stream.
+    let out = phone
+        .delete(server.url(&share(&nan.token, "/session")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(out.status(), 204);
+    assert!(
+        out.headers()["set-cookie"]
+            .to_str()
+            .unwrap()
+            .contains("Max-Age=0")
+    );
+    assert_eq!(server.app.store.share_sessions.len(), 0);
+    assert_eq!(
+        phone
+            .get(server.url(&share(&nan.token, "/children")))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        401
+    );
+    // ...and the PIN chosen opens a new one.
+    assert_eq!(
+        sign_in_with(&server, &phone, &nan.token, "482913")
+            .await
+            .status(),
+        200
+    );
+}
+
+#[tokio::test]
+async fn a_share_session_reaches_only_its_own_link_and_family_and_writes_only_ticks() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let other = family(&server, "other@example.org").await;
+    let their_child = add_child(&server, &other, "Theo").await;
+    let their_list = json(
+        other
+            .post(server.url("/api/grocery-lists"))
+            .json(&json!({"name": "Theirs", "items": [{"name": "Tea"}]}))
+            .send()
+            .await
+            .unwrap(),
+        201,
+    )
+    .await;
+    let their_meal = add_meal(
+        &server,
+        &other,
+        json!({"childId": their_child, "mealType": "lunch", "foods": ["Toast"]}),
+    )
+    .await;
+    let nan = invite(&server, &mum, "nan@example.org").await;
+    let theirs = invite(&server, &other, "gran@example.org").await;
+    let phone = server.new_client();
+    let opened = sign_in_with(&server, &phone, &nan.token, &nan.pin).await;
+    assert_eq!(opened.status(), 200);
+    let cookie = format!("highchair_share={}", share_cookie(&opened));
+    // A session with the generated PIN makes the link Active.
+    assert_eq!(
+        json(server.get(&share(&nan.token, "")).await, 200).await["state"],
+        "active"
+    );
+
+    // Another family's records through this link: not found.
+    let item = their_list["items"][0]["id"].as_str().unwrap();
+    let tick = phone
+        .patch(server.url(&share(
+            &nan.token,
+            &format!(
+                "/grocery-lists/{}/items/{item}",
+                their_list["id"].as_str().unwrap()
+            ),
+        )))
+        .json(&json!({"checked": true}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(tick.status(), 404);
+    let meals = phone
+        .get(server.url(&share(&nan.token, &format!("/meals?childId={their_child}"))))
+        .send()
+        .await
+        .unwrap();
+    // Their child's meals are none of this family's: nothing comes back.
+    if meals.status() == 200 {
+        let page = json(meals, 200).await;
+        assert_eq!(page["items"], json!([]), "{page}");
+    } else {
+        assert!(
+            matches!(meals.status().as_u16(), 400 | 404),
+            "{}",
+            meals.status()
+        );
+    }
+    let photo_of_theirs = format!("/media/{}", their_meal["id"].as_str().unwrap());
+    assert_eq!(
+        phone
+            .get(server.url(&share(&nan.token, &photo_of_theirs)))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        404
+    );
+    // The cookie sent by hand to another link, or to the owner routes, opens nothing.
+    for path in [
+        share(&theirs.token, "/children"),
+        share(&theirs.token, "/grocery-lists"),
+    ] {
+        let resp = server
+            .new_client()
+            .get(server.url(&path))
+            .header(COOKIE, &cookie)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 401, "{path}");
+    }
+    for (method, path) in [
+        ("GET", "/api/children"),
+        ("GET", "/api/meals"),
+        ("GET", "/api/grocery-lists"),
+        ("GET", "/api/co-parents"),
+        ("POST", "/api/meals"),
+        ("POST", "/api/co-parents"),
+    ] {
+        let resp = server
+            .new_client()
+            .request(method.parse().unwrap(), server.url(path))
+            .header(COOKIE, &cookie)
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap();
+        assert!(
+            matches!(resp.status().as_u16(), 401 | 404),
+            "{method} {path}: {}",
+            resp.status()
+        );
+    }
+    let session = server
+        .new_client()
+        .get(server.url("/api/auth/session"))
+        .header(COOKIE, &cookie)
+        .send()
+        .await
+        .unwrap();
+    let session = json(session, 200).await;
+    assert!(
+        session["user"].is_null(),
+        "not signed in as anyone: {session}"
+    );
+    // Under the link, nothing but ticks writes.
+    let child = add_child(&server, &mum, "Ada").await;
+    let list = json(
+        mum.post(server.url("/api/grocery-lists"))
+            .json(&json!({"name": "Ours", "items": [{"name": "Milk"}]}))
+            .send()
+            .await
+            .unwrap(),
+        201,
+    )
+    .await;
+    let list_id = list["id"].as_str().unwrap();
+    for (method, rest) in [
+        ("PUT", format!("/grocery-lists/{list_id}")),
+        ("DELETE", format!("/grocery-lists/{list_id}")),
+        ("POST", "/grocery-lists".to_string()),
+        ("POST", "/meals".to_string()),
+        ("PUT", format!("/children/{child}")),
+        ("DELETE", format!("/children/{child}")),
+        ("POST", "/media".to_string()),
+    ] {
+        let resp = phone
+            .request(
+                method.parse().unwrap(),
+                server.url(&share(&nan.token, &rest)),
+            )
+            .json(&json!({"name": "Hacked", "items": [], "version": 1}))
+            .send()
+            .await
+            .unwrap();
+        assert!(
+            matches!(resp.status().as_u16(), 404 | 405),
+            "{method} {rest}: {}",
+            resp.status()
+        );
+    }
+    let kept = json(
+        mum.get(server.url(&format!("/api/grocery-lists/{list_id}")))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(kept["name"], "Ours");
+    // An unattached upload of the family is not one of its meal photos.
+    let loose = json(
+        upload(
+            &server,
+            &mum,
+            "/api/media",
+            highchair::media::fixtures::two_colour_jpeg(16, 16),
+            "loose.jpg",
+        )
+        .await,
+        201,
+    )
+    .await;
+    let resp = phone
+        .get(server.url(&share(
+            &nan.token,
+            &format!("/media/{}", loose["id"].as_str().unwrap()),
+        )))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 404);
+
+    // A PIN from another site's page is refused before it is checked.
+    let resp = server
+        .new_client()
+        .post(server.url(&share(&nan.token, "/session")))
+        .header(ORIGIN, "https://evil.example")
+        .json(&json!({"pin": nan.pin}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 403);
+}
+
+#[tokio::test]
+async fn a_pin_reset_or_removal_ends_the_co_parents_sessions_at_once() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let nan = invite(&server, &mum, "nan@example.org").await;
+    let phone = server.new_client();
+    assert_eq!(
+        sign_in_with(&server, &phone, &nan.token, &nan.pin)
+            .await
+            .status(),
+        200
+    );
+    let mut feed = Stream::open_at(&server, &phone, &share(&nan.token, "/events"), None).await;
+
+    let reset = json(
+        mum.post(server.url(&format!("/api/co-parents/{}/pin", nan.id)))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    let (_, message, _) = error(
+        phone
+            .get(server.url(&share(&nan.token, "/grocery-lists")))
+            .send()
+            .await
+            .unwrap(),
+        401,
+    )
+    .await;
+    assert_eq!(
+        message,
+        "Your session has expired. Please enter your PIN again."
+    );
+    assert!(
+        feed.ends(Duration::from_secs(3)).await,
+        "the stream ends with the reset"
+    );
+    assert_eq!(
+        sign_in_with(&server, &phone, &nan.token, &nan.pin)
+            .await
+            .status(),
+        401
+    );
+    let new_pin = reset["pin"].as_str().unwrap();
+    assert_eq!(
+        sign_in_with(&server, &phone, &nan.token, new_pin)
+            .await
+            .status(),
+        200
+    );
+    assert_eq!(
+        phone
+            .get(server.url(&share(&nan.token, "/children")))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+
+    let removed = mum
+        .delete(server.url(&format!("/api/co-parents/{}", nan.id)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(removed.status(), 204);
+    let (_, message, _) = error(
+        phone
+            .get(server.url(&share(&nan.token, "/children")))
+            .send()
+            .await
+            .unwrap(),
+        404,
+    )
+    .await;
+    assert_eq!(message, "Invalid or expired invitation");
+}
+
+#[tokio::test]
+async fn wrong_pins_lock_the_link_and_every_limit_holds_across_a_restart() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let nan = invite(&server, &mum, "nan@example.org").await;
+    let phone = server.new_client();
+
+    // Three wrong PINs (a missing one counts), then the link waits.
+    let (title, message, _) = error(
+        sign_in_with(&server, &phone, &nan.token, &wrong(&nan.pin, 1)).await,
+        401,
+    )
+    .await;
+    assert_eq!(
+        (title.as_str(), message.as_str()),
+        ("Invalid PIN", "Invalid PIN. Please try again.")
+    );
+    let missing = phone
+        .post(server.url(&share(&nan.token, "/session")))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), 401);
+    assert_eq!(
+        sign_in_with(&server, &phone, &nan.token, &wrong(&nan.pin, 2))
+            .await
+            .status(),
+        401
+    );
+    let locked = sign_in_with(&server, &phone, &nan.token, &nan.pin).await;
+    assert_eq!(locked.status(), 429, "even the right PIN waits");
+    let retry: u64 = locked.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((200..=900).contains(&retry), "{retry}");
+    let (title, message, _) = error(locked, 429).await;
+    assert_eq!(title, "Too many attempts");
+    assert!(message.starts_with("Please try again after "), "{message}");
+
+    // A restart forgets nothing.
+    let server = server.restart().await;
+    let phone = server.new_client();
+    assert_eq!(
+        sign_in_with(&server, &phone, &nan.token, &nan.pin)
+            .await
+            .status(),
+        429
+    );
+    let family_id = family_of(&server, "mum@example.org");
+    assert_eq!(
+        server.app.store.co_parents.list(family_id).unwrap()[0].failures_total,
+        3
+    );
+
+    // The owner resets the PIN: the window starts afresh. Near the lifetime cap, one more
+    // wrong PIN locks the link until the next reset, whatever the window says.
+    let mum = crate::harness::sign_in(&server, "mum@example.org").await;
+    let reset = json(
+        mum.post(server.url(&format!("/api/co-parents/{}/pin", nan.id)))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    let pin = reset["pin"].as_str().unwrap().to_string();
+    let id = nan.id.parse().unwrap();
+    server
+        .app
+        .store
+        .co_parents
+        .update(family_id, id, |c| {
+            c.failures_total = highchair::domain::co_parent::LIFETIME_FAILURES_MAX - 1;
+            Ok(())
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        sign_in_with(&server, &phone, &nan.token, &wrong(&pin, 3))
+            .await
+            .status(),
+        401
+    );
+    let blocked = sign_in_with(&server, &phone, &nan.token, &pin).await;
+    assert!(blocked.headers().contains_key("retry-after"));
+    let (title, message, _) = error(blocked, 429).await;
+    assert_eq!(title, "Access blocked");
+    assert_eq!(
+        message,
+        "Too many failed attempts. Please ask the parent who invited you for a new PIN."
+    );
+    let owner = json(
+        mum.get(server.url("/api/co-parents")).send().await.unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(owner[0]["state"], "locked");
+    let server = server.restart().await;
+    let phone = server.new_client();
+    assert_eq!(
+        sign_in_with(&server, &phone, &nan.token, &pin)
+            .await
+            .status(),
+        429
+    );
+    let mum = crate::harness::sign_in(&server, "mum@example.org").await;
+    let reset = json(
+        mum.post(server.url(&format!("/api/co-parents/{}/pin", nan.id)))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    let pin = reset["pin"].as_str().unwrap();
+    assert_eq!(
+        sign_in_with(&server, &phone, &nan.token, pin)
+            .await
+            .status(),
+        200
+    );
+}
+
+#[tokio::test]
+async fn a_thousand_guesses_over_tokens_and_addresses_check_only_the_designed_number() {
+    let server =
+        TestServer::start_with(|s| s.server.trusted_proxies = vec!["127.0.0.1".into()]).await;
+    // 50 links over three families (20 co-parents at most each).
+    let mut links = Vec::new();
+    for f in 0..3 {
+        let parent = family(&server, &format!("parent{f}@example.org")).await;
+        for n in 0..17 {
+            if links.len() < 50 {
+                links.push(invite(&server, &parent, &format!("gran{f}-{n}@example.org")).await);
+            }
+        }
+    }
+    assert_eq!(links.len(), 50);
+    let per_ip = server.app.settings.limits.pin_attempts_per_ip_per_hour;
+    assert_eq!(per_ip, 20, "the default");
+    let attacker = server.new_client();
+    let guess = |link: &Invite, ip: String, n: u32| {
+        attacker
+            .post(server.url(&share(&link.token, "/session")))
+            .header("x-forwarded-for", ip)
+            .json(&json!({"pin": wrong(&link.pin, n)}))
+            .send()
+    };
+
+    // 1,000 guesses at one link from one address: three are checked.
+    let mut checked = 0;
+    for n in 0..1_000 {
+        match guess(&links[0], "203.0.113.1".into(), n)
+            .await
+            .unwrap()
+            .status()
+            .as_u16()
+        {
+            401 => checked += 1,
+            429 => {}
+            other => panic!("{other}"),
+        }
+    }
+    assert_eq!(checked, 3);
+
+    // 1,000 guesses spread over 50 links and 5 addresses: 20 per address are checked at most.
+    let mut checked = 0;
+    for n in 0..1_000u32 {
+        let link = &links[(n % 50) as usize];
+        let ip = format!("198.51.100.{}", n % 5 + 1);
+        match guess(link, ip, n).await.unwrap().status().as_u16() {
+            401 => checked += 1,
+            429 => {}
+            other => panic!("{other}"),
+        }
+    }
+    assert!(checked <= 5 * per_ip, "{checked}");
+    assert!(checked >= 5 * per_ip - 5, "{checked}");
+
+    // The real co-parent of an untouched link still gets in, from their own address, and the
+    // parents were never held up.
+    let parent = crate::harness::sign_in(&server, "parent2@example.org").await;
+    assert_eq!(
+        parent
+            .get(server.url("/api/meals"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+    let last = links.last().unwrap();
+    let fresh = server.new_client();
+    let ok = fresh
+        .post(server.url(&share(&last.token, "/session")))
+        .header("x-forwarded-for", "192.0.2.77")
+        .json(&json!({"pin": last.pin}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ok.status(), 200);
+
+    // After a restart the addresses are still held.
+    let server = server.restart().await;
+    let resp = server
+        .new_client()
+        .post(server.url(&share(&links[3].token, "/session")))
+        .header("x-forwarded-for", "198.51.100.2")
+        .json(&json!({"pin": links[3].pin}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 429);
+    assert!(resp.headers().contains_key("retry-after"));
+}
+
+#[tokio::test]
+async fn unknown_and_expired_links_count_and_answer_with_the_spec_texts() {
+    // Seven PIN requests from this address, then it waits.
+    let server = TestServer::start_with(|s| s.limits.pin_attempts_per_ip_per_hour = 7).await;
+    let mum = family(&server, "mum@example.org").await;
+    let nan = invite(&server, &mum, "nan@example.org").await;
+    let phone = server.new_client();
+    let unknown = "3f0c2a5e-8b1d-4c7e-9a2b-6d5e4f3a2b1c";
+    for token in [unknown, "not-a-token", unknown, "x"] {
+        let (_, message, _) =
+            error(sign_in_with(&server, &phone, token, "482913").await, 404).await;
+        assert_eq!(message, "Invalid or expired invitation");
+    }
+    let (_, message, _) = error(
+        phone
+            .post(server.url(&share(unknown, "/pin")))
+            .json(&json!({"pin": "482913", "confirmPin": "482913"}))
+            .send()
+            .await
+            .unwrap(),
+        404,
+    )
+    .await;
+    assert_eq!(message, "Invalid or expired invitation");
+
+    // An expired link takes no PIN and opens nothing.
+    let family_id = family_of(&server, "mum@example.org");
+    server
+        .app
+        .store
+        .co_parents
+        .update(family_id, nan.id.parse().unwrap(), |c| {
+            c.expires_at = Utc::now() - chrono::Duration::minutes(1);
+            Ok(())
+        })
+        .await
+        .unwrap();
+    let (title, message, _) = error(
+        sign_in_with(&server, &phone, &nan.token, &nan.pin).await,
+        410,
+    )
+    .await;
+    assert_eq!(title, "Invitation expired");
+    assert_eq!(
+        message,
+        "This invitation has expired. Please ask for a new invitation."
+    );
+    let (_, message, _) = error(
+        phone
+            .post(server.url(&share(&nan.token, "/pin")))
+            .json(&json!({"pin": "482913", "confirmPin": "482913"}))
+            .send()
+            .await
+            .unwrap(),
+        410,
+    )
+    .await;
+    assert_eq!(
+        message,
+        "This invitation has expired. Please ask for a new invitation."
+    );
+    // Every one of those counted against this address: the next attempt waits, whatever the
+    // link.
+    let held = sign_in_with(&server, &phone, &nan.token, &nan.pin).await;
+    assert_eq!(held.status(), 429);
+    assert!(held.headers().contains_key("retry-after"));
+}
+
+#[tokio::test]
+async fn racing_pins_and_guesses_lose_nothing() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let family_id = family_of(&server, "mum@example.org");
+    // Three rounds: every PIN request from this one address counts against its hourly limit.
+    for round in 0..3 {
+        let link = invite(&server, &mum, &format!("nan{round}@example.org")).await;
+        // Two phones choose a PIN at the same moment: one wins, the other is told.
+        let (a, b) = (server.new_client(), server.new_client());
+        let body = |pin: &str| json!({"pin": pin, "confirmPin": pin});
+        let (ra, rb) = tokio::join!(
+            a.post(server.url(&share(&link.token, "/pin")))
+                .json(&body("482913"))
+                .send(),
+            b.post(server.url(&share(&link.token, "/pin")))
+                .json(&body("592817"))
+                .send(),
+        );
+        let mut statuses = [ra.unwrap().status().as_u16(), rb.unwrap().status().as_u16()];
+        statuses.sort_unstable();
+        assert_eq!(statuses, [201, 409], "round {round}");
+        // Three wrong PINs at once are all counted.
+        let (x, y, z) = (
+            server.new_client(),
+            server.new_client(),
+            server.new_client(),
+        );
+        let (r1, r2, r3) = tokio::join!(
+            sign_in_with(&server, &x, &link.token, "100001"),
+            sign_in_with(&server, &y, &link.token, "100002"),
+            sign_in_with(&server, &z, &link.token, "100003"),
+        );
+        assert_eq!([r1.status(), r2.status(), r3.status()], [401, 401, 401]);
+        let stored = server
+            .app
+            .store
+            .co_parents
+            .get(family_id, link.id.parse().unwrap())
+            .unwrap()
+            .unwrap();
+        assert_eq!(stored.failures_total, 3, "round {round}");
+    }
+}
