@@ -232,11 +232,9 @@ impl ShareApi {
         req: &Request,
         token: Path<String>,
     ) -> Result<SessionEnded, ApiError> {
-        share::sign_out(&app, &token.0, session_cookie(req)).await?;
+        let link = share::sign_out(&app, &token.0, session_cookie(req)).await?;
         let secure = secure_cookies(&app, &client);
-        let path_token = crate::domain::co_parent::ShareToken::parse(&token.0)
-            .map_or_else(String::new, |t| t.as_uuid().to_string());
-        Ok(SessionEnded::Done(share_cookie(&path_token, "", 0, secure)))
+        Ok(SessionEnded::Done(share_cookie(&link, "", 0, secure)))
     }
 
     /// The family's children.

@@ -229,21 +229,28 @@ pub fn still_admits(app: &Services, viewer: &Viewer) -> bool {
 }
 
 /// `DELETE /api/share/{token}/session`: ends the co-parent's session, if it is this link's.
-pub async fn sign_out(app: &Services, token: &str, cookie: Option<&str>) -> AppResult<()> {
-    let Some(cookie) = cookie else {
-        return Ok(());
+/// An unknown link is 404 like every share route; an expired one still signs out. Returns the
+/// link's token as the cookie's path names it.
+pub async fn sign_out(app: &Services, token: &str, cookie: Option<&str>) -> AppResult<String> {
+    let token = ShareToken::parse(token).ok_or_else(unknown_link)?;
+    let co_parent = app
+        .store
+        .co_parents
+        .by_token(&token)?
+        .ok_or_else(unknown_link)?;
+    let link = token.as_uuid().to_string();
+    let Some(hash) = cookie.map(token_hash) else {
+        return Ok(link);
     };
-    let hash = token_hash(cookie);
-    let Some(session) = app.store.share_sessions.get(&hash)? else {
-        return Ok(());
-    };
-    let ours = ShareToken::parse(token)
-        .and_then(|t| app.store.co_parents.by_token(&t).ok().flatten())
-        .is_some_and(|c| c.id == session.co_parent);
+    let ours = app
+        .store
+        .share_sessions
+        .get(&hash)?
+        .is_some_and(|s| s.co_parent == co_parent.id);
     if ours {
         app.store.share_sessions.delete(&hash).await?;
     }
-    Ok(())
+    Ok(link)
 }
 
 /// A photo of one of the family's meals (never an unattached upload).
