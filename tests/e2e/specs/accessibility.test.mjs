@@ -29,6 +29,20 @@ async function openMenu(page) {
   await dialog(page, 'Menu').waitFor();
 }
 
+/** Opens the header's Co-Parent Access dialog: from the header, or on a phone from the side menu. */
+async function openCoParents(page) {
+  if (page.viewportSize().width < 768) {
+    await openMenu(page);
+    await dialog(page, 'Menu').getByRole('button', { name: 'Co-Parents' }).click();
+  } else {
+    await page.getByRole('banner').getByRole('button', { name: 'Co-Parents' }).click();
+  }
+  await dialog(page, 'Co-Parent Access').waitFor();
+}
+
+/** A different e-mail for every invite the screens make. */
+let invitees = 0;
+
 /**
  * A screen: `route` names its entry in routes.json (none for the not-found page), `path` is
  * where to go (a function of the seeded data when it needs an id or token), `heading` the h1
@@ -94,6 +108,11 @@ const PUBLIC_SCREENS = [
   { route: 'resetPassword', name: 'reset password, expired link', path: '/reset-password/no-such-token', heading: 'Reset password' },
   { route: 'join', name: 'join a family', path: (data) => data.joinPath, heading: 'Join The Khan family' },
   { route: 'join', name: 'join a family, used link', path: '/join/4b0f3c1e-8d1a-4c1e-9a3b-2f6d7e8a9b0c', heading: 'Invite not found' },
+  { route: 'coParentAcceptBare', name: 'co-parent link without its token', path: '/co-parent/accept', heading: "Love in Every Bite – Even When You're Not There." },
+  { route: 'coParentAccept', name: 'co-parent link, create a PIN', path: (data) => data.pendingAccept, heading: 'Create your PIN' },
+  { route: 'coParentAccept', name: 'co-parent link, enter the PIN', path: (data) => data.shareAccept, heading: 'Enter your PIN' },
+  { route: 'coParentAccept', name: 'co-parent link, unknown', path: '/co-parent/accept/4b0f3c1e-8d1a-4c1e-9a3b-2f6d7e8a9b0c', heading: 'Invalid invitation', text: 'Invalid or expired invitation' },
+  { route: 'coParentDashboard', name: 'co-parent view, session expired', path: (data) => data.shareDashboard, heading: 'Session expired', text: 'Your session has expired. Please enter your PIN again.' },
   { name: 'not found', path: '/no-such-page', heading: 'Oops! Page not found' },
   { name: 'menu', path: '/', heading: "Love in Every Bite – Even When You're Not There.", phoneOnly: true, act: openMenu },
 ];
@@ -306,6 +325,55 @@ const FAMILY_SCREENS = [
       await dialog(page, 'Delete meal').waitFor();
     },
   },
+  {
+    route: 'dashboard',
+    name: 'dashboard, Co-Parent Access dialog (Invite, field errors)',
+    path: '/dashboard',
+    heading: 'Welcome back, Amira!',
+    act: async (page) => {
+      await openCoParents(page);
+      const box = dialog(page, 'Co-Parent Access');
+      await box.getByRole('button', { name: 'Send Invite' }).click();
+      await box.getByText('Name is required').waitFor();
+    },
+  },
+  {
+    route: 'dashboard',
+    name: 'dashboard, Co-Parent Access dialog (Manage, a new PIN shown)',
+    path: '/dashboard',
+    heading: 'Welcome back, Amira!',
+    act: async (page) => {
+      await openCoParents(page);
+      const box = dialog(page, 'Co-Parent Access');
+      await box.getByRole('tab', { name: 'Manage' }).click();
+      const card = box.getByRole('article', { name: 'Jamie Rivera' });
+      await card.getByRole('button', { name: 'Reset PIN' }).click();
+      await card.getByRole('status').waitFor();
+    },
+  },
+  { route: 'coParent', name: 'co-parent management', path: '/co-parent', heading: 'Co-Parent Management', ready: (page) => page.getByRole('article', { name: 'Jamie Rivera' }).waitFor() },
+  {
+    route: 'coParent',
+    name: 'co-parent management, invited (link and PIN shown once)',
+    path: '/co-parent',
+    heading: 'Co-Parent Management',
+    act: async (page) => {
+      await page.getByLabel('Name').fill('Robin Hale');
+      await page.getByLabel('Email').fill(`robin${++invitees}@example.org`);
+      await page.getByRole('button', { name: 'Send Invite' }).click();
+      await page.getByRole('region', { name: 'Robin Hale has been invited as a co-parent' }).waitFor();
+    },
+  },
+  {
+    route: 'coParent',
+    name: 'co-parent management, Remove co-parent dialog',
+    path: '/co-parent',
+    heading: 'Co-Parent Management',
+    act: async (page) => {
+      await page.getByRole('article', { name: 'Jamie Rivera' }).getByRole('button', { name: 'Remove' }).click();
+      await dialog(page, 'Remove co-parent?').waitFor();
+    },
+  },
   { name: 'not found, signed in', path: '/shopping', heading: 'Oops! Page not found' },
   { name: 'menu, signed in', path: '/dashboard', heading: 'Welcome back, Amira!', phoneOnly: true, act: openMenu },
 ];
@@ -315,6 +383,7 @@ const NEW_FAMILY_SCREENS = [
   { route: 'dashboard', name: 'dashboard, no children yet', path: '/dashboard', heading: 'Welcome back, Priya!', ready: (page) => page.getByText('No recent meals tracked yet').waitFor() },
   { route: 'children', name: 'children, none yet', path: '/children', heading: 'Children', ready: (page) => page.getByText('No children added yet').waitFor() },
   { route: 'mealTracker', name: 'meal tracker, no children yet', path: '/meal-tracker', heading: 'Meal Tracker', ready: (page) => page.getByText('No Children Added Yet').waitFor() },
+  { route: 'coParent', name: 'co-parent management, none yet', path: '/co-parent', heading: 'Co-Parent Management', ready: (page) => page.getByText('No co-parents have been invited yet').waitFor() },
 ];
 
 /** A parent with one child and no meals. */
@@ -322,10 +391,26 @@ const ONE_CHILD_SCREENS = [
   { route: 'mealTracker', name: 'meal tracker, no meals yet', path: '/meal-tracker', heading: 'Meal Tracker', ready: (page) => page.getByText('No meals recorded yet').waitFor() },
 ];
 
+/** A co-parent signed in through their link and PIN. */
+const CO_PARENT_SCREENS = [
+  { route: 'coParentDashboard', name: 'co-parent view, meals', path: (data) => data.shareDashboard, heading: 'Viewing as: Grandma Zoë', ready: (page) => page.getByRole('article').first().waitFor() },
+  {
+    route: 'coParentDashboard',
+    name: 'co-parent view, grocery list',
+    path: (data) => data.shareDashboard,
+    heading: 'Viewing as: Grandma Zoë',
+    act: async (page) => {
+      await page.getByRole('tab', { name: 'Grocery List' }).click();
+      await page.getByRole('article', { name: 'Weekly shop' }).waitFor();
+    },
+  },
+];
+
 /** A visitor trying the app as a guest (a temporary account with its own profile). */
 const GUEST_SCREENS = [
   { route: 'dashboard', name: 'dashboard, guest', path: '/dashboard', heading: 'Welcome back, Kai!' },
   { route: 'profile', name: 'profile, guest', path: '/profile', heading: 'Profile', ready: (page) => page.getByText('Guest', { exact: true }).waitFor() },
+  { route: 'coParent', name: 'co-parent management, guest', path: '/co-parent', heading: 'Co-Parent Management', text: 'Guests cannot invite co-parents. Sign up for an account to share your family.' },
 ];
 
 const VIEWPORTS = [PHONE, DESKTOP];
@@ -381,6 +466,16 @@ async function seed() {
   data.noah = noah.id;
   data.emma = emma.id;
   data.joinPath = new URL((await post(request, `${api}/family/invites`, {})).url).pathname;
+  await post(request, `${api}/co-parents`, { name: 'Jamie Rivera', email: 'jamie@example.org' });
+  // A co-parent who chose a PIN (the screens as they see the family), and one who has not yet.
+  const zoe = await post(request, `${api}/co-parents`, { name: 'Grandma Zoë', email: 'zoe@example.org' });
+  data.shareToken = new URL(zoe.link).pathname.split('/').pop();
+  data.sharePin = '482913';
+  data.shareAccept = `/co-parent/accept/${data.shareToken}`;
+  data.shareDashboard = `/co-parent/dashboard/${data.shareToken}`;
+  await post(request, `${api}/share/${data.shareToken}/pin`, { pin: data.sharePin, confirmPin: data.sharePin });
+  await request.delete(`${api}/share/${data.shareToken}/session`);
+  data.pendingAccept = new URL((await post(request, `${api}/co-parents`, { name: 'Robin Lee', email: 'robin@example.org' })).link).pathname;
   data.recipe = (await post(request, `${api}/recipes`, {
     source: 'own',
     title: 'Sunday Lentil Soup',
@@ -436,7 +531,7 @@ after(async () => {
 });
 
 test('every route of the UI is on the list of screens checked', () => {
-  const all = [...PUBLIC_SCREENS, ...CLOSED_SCREENS, ...FAMILY_SCREENS, ...NEW_FAMILY_SCREENS, ...ONE_CHILD_SCREENS, ...GUEST_SCREENS];
+  const all = [...PUBLIC_SCREENS, ...CLOSED_SCREENS, ...FAMILY_SCREENS, ...NEW_FAMILY_SCREENS, ...ONE_CHILD_SCREENS, ...GUEST_SCREENS, ...CO_PARENT_SCREENS];
   const listed = new Set(all.map((s) => s.route));
   const missing = Object.keys(ROUTES).filter((name) => !listed.has(name));
   assert.deepEqual(missing, [], 'add these routes to the screens of accessibility.test.mjs');
@@ -454,7 +549,7 @@ async function check(page, base, screen) {
 }
 
 /** One test per screen, on one page per viewport signed in as `account` (or signed out). */
-function screens(title, screenList, { account, guest, base = () => server.url } = {}) {
+function screens(title, screenList, { account, guest, share, base = () => server.url } = {}) {
   for (const viewport of VIEWPORTS) {
     describe(`${title} at ${viewport.width}px`, () => {
       let page;
@@ -462,6 +557,7 @@ function screens(title, screenList, { account, guest, base = () => server.url } 
         page = await openPage(browser, base(), viewport);
         if (account) await post(page.request, `${base()}/api/auth/login`, { email: account.email, password: account.password });
         if (guest) await post(page.request, `${base()}/api/auth/guest`, guest);
+        if (share) await post(page.request, `${base()}/api/share/${data.shareToken}/session`, { pin: data.sharePin });
       });
       after(async () => {
         assert.deepEqual(page.foreign(), [], 'no request leaves the server');
@@ -480,6 +576,7 @@ screens('a parent with children and meals', FAMILY_SCREENS, { account: PARENT })
 screens('a parent who has just signed up', NEW_FAMILY_SCREENS, { account: NEW_PARENT });
 screens('a parent with a child and no meals', ONE_CHILD_SCREENS, { account: ONE_CHILD_PARENT });
 screens('a guest', GUEST_SCREENS, { guest: { firstName: 'Kai', children: 2 } });
+screens('a co-parent', CO_PARENT_SCREENS, { share: true });
 
 // Keyboard use of every kind of dialog: the Modal (a form), the ConfirmDialog and the phone's
 // side menu. While open, Tab and Shift+Tab cycle inside it; Escape closes it and focus returns
@@ -547,6 +644,30 @@ describe('dialogs keep focus inside and close on Escape', () => {
     await assertTrapsFocus(page, meal.getByRole('menuitem', { name: 'Delete' }), dialog(page, 'Delete meal'), { returnTo: actions });
     assert.equal(await meal.getByRole('menu').count(), 0, 'the menu stays closed');
     await meal.waitFor();
+  });
+
+  test('Co-Parent Access (a Modal with tabs, opened from the side menu)', async () => {
+    await page.goto(`${server.url}/dashboard`);
+    await h1(page, 'Welcome back, Amira!').waitFor();
+    await openMenu(page);
+    await assertTrapsFocus(page, dialog(page, 'Menu').getByRole('button', { name: 'Co-Parents' }), dialog(page, 'Co-Parent Access'), {
+      returnTo: page.getByRole('button', { name: 'Open menu' }),
+    });
+  });
+
+  test('Remove co-parent (a ConfirmDialog inside the Co-Parent Access dialog)', async () => {
+    await page.goto(`${server.url}/dashboard`);
+    await h1(page, 'Welcome back, Amira!').waitFor();
+    await openCoParents(page);
+    const outer = dialog(page, 'Co-Parent Access');
+    await outer.getByRole('tab', { name: 'Manage' }).click();
+    const card = outer.getByRole('article', { name: 'Jamie Rivera' });
+    // Escape closes the question only; the dialog behind it stays open.
+    await assertTrapsFocus(page, card.getByRole('button', { name: 'Remove' }), dialog(page, 'Remove co-parent?'));
+    assert.ok(await outer.isVisible(), 'the Co-Parent Access dialog is still open');
+    await card.waitFor();
+    await page.keyboard.press('Escape');
+    await outer.waitFor({ state: 'hidden' });
   });
 
   test('the side menu on a phone', async () => {

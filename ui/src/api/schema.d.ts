@@ -10197,16 +10197,6 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed in: the share session cookie is set (24 hours). */
-            200: {
-                headers: {
-                    "SET-COOKIE": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ShareSessionInfo"];
-                };
-            };
             /** @description The PIN is set and the share session cookie with it (24 hours). */
             201: {
                 headers: {
@@ -10475,16 +10465,6 @@ export interface operations {
         responses: {
             /** @description Signed in: the share session cookie is set (24 hours). */
             200: {
-                headers: {
-                    "SET-COOKIE": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json; charset=utf-8": components["schemas"]["ShareSessionInfo"];
-                };
-            };
-            /** @description The PIN is set and the share session cookie with it (24 hours). */
-            201: {
                 headers: {
                     "SET-COOKIE": string;
                     [name: string]: unknown;

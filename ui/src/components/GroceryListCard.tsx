@@ -10,8 +10,9 @@ interface CardProps {
   pending: ReadonlySet<string>;
   currency: string;
   onTick: (item: GroceryItem, checked: boolean) => void;
-  onEdit: () => void;
-  onDelete: () => void;
+  /** Left out where the list can only be ticked (a co-parent's view). */
+  onEdit?: () => void;
+  onDelete?: () => void;
 }
 
 /** Created on "24 Nov 2026". */
@@ -38,24 +39,26 @@ export function GroceryListCard({ list, pending, currency, onTick, onEdit, onDel
             <h2 className="card-title break-words">{list.name}</h2>
             <p className="text-sm text-base-content/70">Created {created(list.createdAt)}</p>
           </div>
-          <div className="flex shrink-0 gap-1">
-            <button
-              type="button"
-              className="btn btn-ghost btn-square"
-              aria-label={`Edit ${list.name}`}
-              onClick={onEdit}
-            >
-              <Pencil aria-hidden size={20} />
-            </button>
-            <button
-              type="button"
-              className="btn btn-ghost btn-square"
-              aria-label={`Delete ${list.name}`}
-              onClick={onDelete}
-            >
-              <Trash2 aria-hidden size={20} />
-            </button>
-          </div>
+          {onEdit && onDelete ? (
+            <div className="flex shrink-0 gap-1">
+              <button
+                type="button"
+                className="btn btn-ghost btn-square"
+                aria-label={`Edit ${list.name}`}
+                onClick={onEdit}
+              >
+                <Pencil aria-hidden size={20} />
+              </button>
+              <button
+                type="button"
+                className="btn btn-ghost btn-square"
+                aria-label={`Delete ${list.name}`}
+                onClick={onDelete}
+              >
+                <Trash2 aria-hidden size={20} />
+              </button>
+            </div>
+          ) : null}
         </header>
         {list.items.length === 0 ? (
           <p className="text-base-content/70">No items in this list</p>

@@ -1,4 +1,4 @@
-import { LogOut, Menu, User as UserIcon, X } from 'lucide-react';
+import { LogOut, Menu, User as UserIcon, Users, X } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Link, NavLink } from 'react-router-dom';
@@ -6,15 +6,19 @@ import { Link, NavLink } from 'react-router-dom';
 import { greetingName, useAuth } from '../auth/auth-context';
 import { useSignOut } from '../hooks/useSignOut';
 import { routes } from '../routes';
+import { CoParentAccess } from './co-parents/CoParentAccess';
 import { LogoMark } from './Logo';
 import { closeModal, keepFocusInside, showModal } from './ui/dialog';
 import { accountLinks, featureLinks } from './nav';
 
 export function Header() {
   const [menuOpen, setMenuOpen] = useState(false);
+  const [coParentsOpen, setCoParentsOpen] = useState(false);
   const { state } = useAuth();
   const signOut = useSignOut();
   const signedIn = state.status === 'signedIn';
+  // Only a signed-in parent manages co-parents; a guest's family shares nothing (spec section 6).
+  const manager = signedIn && !state.user.isGuest;
   const signedOut = state.status === 'signedOut';
   const greeting = `Welcome, ${greetingName(state.user)}! 👋`;
   const closeButton = useRef<HTMLButtonElement>(null);
@@ -64,6 +68,15 @@ export function Header() {
               <span className="mr-2 max-w-[16rem] truncate text-sm font-medium" title={greeting}>
                 {greeting}
               </span>
+              {manager ? (
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-sm"
+                  onClick={() => setCoParentsOpen(true)}
+                >
+                  <Users aria-hidden size={16} /> Co-Parents
+                </button>
+              ) : null}
               <Link to={routes.profile} className="btn btn-ghost btn-sm">
                 <UserIcon aria-hidden size={16} /> Profile
               </Link>
@@ -139,6 +152,18 @@ export function Header() {
                 Children
               </NavLink>
             ) : null}
+            {manager ? (
+              <button
+                type="button"
+                className="btn btn-ghost justify-start text-base"
+                onClick={() => {
+                  close();
+                  setCoParentsOpen(true);
+                }}
+              >
+                Co-Parents
+              </button>
+            ) : null}
           </nav>
           <div className="mt-auto flex flex-col gap-2 border-t border-base-300 pt-4">
             {signedIn ? (
@@ -172,6 +197,13 @@ export function Header() {
           </div>
         </MobileMenu>
       ) : null}
+      {/* In a portal, like the side menu: the header's backdrop blur would contain it. */}
+      {manager
+        ? createPortal(
+            <CoParentAccess open={coParentsOpen} onClose={() => setCoParentsOpen(false)} />,
+            document.body,
+          )
+        : null}
     </header>
   );
 }

@@ -32,6 +32,8 @@ export const keys = keyFactories({
   groceryList: (id: string) => ['groceryList', id] as const,
   /** A week of the meal plan ("2026-W48"). */
   mealPlan: (week: string) => ['mealPlan', week] as const,
+  /** The family's co-parents (the owner's view: states, PIN set, expiry, links). */
+  coParents: () => ['coParents'] as const,
 });
 
 export type Noun = keyof typeof keys;
@@ -50,4 +52,5 @@ export const FAMILY_NOUNS = [
   'groceryLists',
   'groceryList',
   'mealPlan',
+  'coParents',
 ] as const satisfies Noun[];

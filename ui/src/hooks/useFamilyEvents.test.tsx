@@ -85,6 +85,7 @@ describe('the keys each event makes stale', () => {
     expect(staleAfter(change('recipe'))).toEqual(['recipes', keys.recipe('x1'), 'mealPlan']);
     expect(staleAfter(change('meal_plan'))).toEqual([keys.mealPlan('x1')]);
     expect(staleAfter(change('grocery_list'))).toEqual(['groceryLists', keys.groceryList('x1')]);
+    expect(staleAfter(change('co_parent'))).toEqual(['coParents']);
     expect(RESYNC).toEqual([
       'session',
       'family',
@@ -97,6 +98,7 @@ describe('the keys each event makes stale', () => {
       'groceryLists',
       'groceryList',
       'mealPlan',
+      'coParents',
     ]);
   });
 

@@ -9,7 +9,16 @@ export const EVENTS_URL = '/api/events';
 
 /** `event: change`: one record of the family was written. */
 export interface FamilyChange {
-  kind: 'child' | 'meal' | 'media' | 'profile' | 'family' | 'recipe' | 'grocery_list' | 'meal_plan';
+  kind:
+    | 'child'
+    | 'meal'
+    | 'media'
+    | 'profile'
+    | 'family'
+    | 'recipe'
+    | 'grocery_list'
+    | 'meal_plan'
+    | 'co_parent';
   id: string;
   revision: number;
 }
@@ -23,6 +32,7 @@ const KINDS: readonly string[] = [
   'recipe',
   'grocery_list',
   'meal_plan',
+  'co_parent',
 ] satisfies FamilyChange['kind'][];
 
 /** A change event's data, or null when it is not one this UI knows. */
@@ -69,6 +79,9 @@ export function staleAfter(change: FamilyChange): Target[] {
       return ['groceryLists', keys.groceryList(change.id)];
     case 'meal_plan':
       return [keys.mealPlan(change.id)];
+    // Invited, removed, a new PIN, a longer link, or the co-parent set a PIN (now Active).
+    case 'co_parent':
+      return ['coParents'];
   }
 }
 

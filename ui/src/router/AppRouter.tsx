@@ -1,5 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { Route, Routes } from 'react-router-dom';
+import { Navigate, Route, Routes } from 'react-router-dom';
 
 import { MainLayout } from '../layouts/MainLayout';
 // Eager: an unknown path shows the not-found page at once, without another download.
@@ -11,6 +11,11 @@ type Page = ComponentType | LazyExoticComponent<ComponentType>;
 
 const Home = lazy(() => import('../pages/Home'));
 const Landing = lazy(() => import('../pages/Landing'));
+
+/** `/co-parent/accept` without its token goes home (spec section 1). */
+function ToHome() {
+  return <Navigate to={routes.home} replace />;
+}
 
 /** `/` shows the landing page to visitors and the home screen to a signed-in user. */
 function Root() {
@@ -44,6 +49,11 @@ const pages: Record<RouteName, { page: Page; owner?: true }> = {
   groceryList: { page: lazy(() => import('../pages/GroceryLists')), owner: true },
   groceryPrint: { page: lazy(() => import('../pages/GroceryPrint')), owner: true },
   mealPlan: { page: lazy(() => import('../pages/MealPlan')), owner: true },
+  coParent: { page: lazy(() => import('../pages/CoParents')), owner: true },
+  // A co-parent has no account: the link and a PIN are the key (the server checks both).
+  coParentAcceptBare: { page: ToHome },
+  coParentAccept: { page: lazy(() => import('../pages/CoParentAccept')) },
+  coParentDashboard: { page: lazy(() => import('../pages/CoParentDashboard')) },
 };
 
 export function AppRouter() {

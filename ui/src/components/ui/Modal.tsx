@@ -36,11 +36,15 @@ export function Modal({ open, title, onClose, children, wide }: ModalProps) {
       className="modal modal-bottom sm:modal-middle"
       aria-labelledby={titleId}
       onKeyDown={keepFocusInside}
+      // React passes a nested dialog's cancel and close up to this one (a confirmation inside
+      // a dialog): only this dialog's own close it.
       onCancel={(e) => {
+        if (e.target !== e.currentTarget) return;
         e.preventDefault();
         onClose();
       }}
-      onClose={() => {
+      onClose={(e) => {
+        if (e.target !== e.currentTarget) return;
         // Chrome may close a dialog on Escape without a cancel event (repeated Escapes with no
         // click in between); tell the parent so its state follows.
         if (wanted.current) onClose();

@@ -1,0 +1,173 @@
+import { useEffect } from 'react';
+import useSWR, { useSWRConfig } from 'swr';
+
+import { ApiFailure, api, unwrap, type Schemas } from '../api/client';
+import { parseChange, type FamilyChange } from './useFamilyEvents';
+
+export type ShareInvitation = Schemas['ShareInvitation'];
+export type ShareSession = Schemas['ShareSessionInfo'];
+export type SharedMeal = Schemas['MealDto'];
+export type SharedList = Schemas['GroceryListDto'];
+
+/**
+ * A co-parent's data, keyed under their link: `['share', token, what, ...]`. Nothing of it is
+ * shared with a parent's keys, so a parent signed in on the same browser never sees it mixed in.
+ */
+const shareKey = (token: string, what: string, ...rest: string[]) =>
+  ['share', token, what, ...rest] as const;
+
+const path = (token: string) => ({ params: { path: { token } } });
+
+/** What a link is for; `error.status` 404 (unknown) or 410 (expired). */
+export function useShareInvitation(token: string) {
+  return useSWR<ShareInvitation, ApiFailure>(shareKey(token, 'invitation'), () =>
+    unwrap(api.GET('/share/{token}', path(token)), 'Error setting up PIN'),
+  );
+}
+
+/**
+ * Records a session just opened (a PIN chosen or entered), so the dashboard shows it at once
+ * rather than the refusal probed a moment before.
+ */
+export function useShareSignedIn(token: string) {
+  const { mutate } = useSWRConfig();
+  return async (session: ShareSession) => {
+    // A PIN chosen makes the link Active: the next visit asks to enter it.
+    await mutate(
+      shareKey(token, 'invitation'),
+      { name: session.name, state: session.state },
+      { revalidate: false },
+    );
+    await mutate(shareKey(token, 'session'), session, { revalidate: false });
+  };
+}
+
+/** This browser's share session for the link; `error.status` 401 when there is none. */
+export function useShareSession(token: string) {
+  return useSWR<ShareSession, ApiFailure>(shareKey(token, 'session'), () =>
+    unwrap(api.GET('/share/{token}/session', path(token)), 'Invalid or unauthorized access'),
+  );
+}
+
+export function useShareChildren(token: string, enabled: boolean) {
+  return useSWR(enabled ? shareKey(token, 'children') : null, () =>
+    unwrap(api.GET('/share/{token}/children', path(token)), 'Error fetching children'),
+  );
+}
+
+/** The newest 100 meals, of one child or all. */
+export function useShareMeals(token: string, childId: string | null, enabled: boolean) {
+  return useSWR(enabled ? shareKey(token, 'meals', childId ?? 'all') : null, () =>
+    unwrap(
+      api.GET('/share/{token}/meals', {
+        params: { path: { token }, query: { childId: childId ?? undefined, limit: 100 } },
+      }),
+      'Error fetching meals',
+    ),
+  );
+}
+
+export function useShareLists(token: string, enabled: boolean) {
+  return useSWR(enabled ? shareKey(token, 'groceryLists') : null, () =>
+    unwrap(api.GET('/share/{token}/grocery-lists', path(token)), 'Error fetching grocery lists'),
+  );
+}
+
+export function useShareMealPlan(token: string, week: string, enabled: boolean) {
+  return useSWR(enabled ? shareKey(token, 'mealPlan', week) : null, () =>
+    unwrap(
+      api.GET('/share/{token}/meal-plan', { params: { path: { token }, query: { week } } }),
+      'Error fetching the meal plan',
+    ),
+  );
+}
+
+/** PIN set-up, sign-in, sign-out and ticks: the co-parent's actions. */
+export const shareActions = {
+  choosePin: (token: string, pin: string, confirmPin: string, signal?: AbortSignal) =>
+    unwrap(
+      api.POST('/share/{token}/pin', { ...path(token), body: { pin, confirmPin }, signal }),
+      'Error setting up PIN',
+    ),
+  signIn: (token: string, pin: string, signal?: AbortSignal) =>
+    unwrap(
+      api.POST('/share/{token}/session', { ...path(token), body: { pin }, signal }),
+      'Error setting up PIN',
+    ),
+  signOut: (token: string) =>
+    unwrap(api.DELETE('/share/{token}/session', path(token)), 'Invalid or unauthorized access'),
+  tick: (token: string, listId: string, itemId: string, checked: boolean) =>
+    unwrap(
+      api.PATCH('/share/{token}/grocery-lists/{id}/items/{itemId}', {
+        params: { path: { token, id: listId, itemId } },
+        body: { checked, at: new Date().toISOString() },
+      }),
+      'Update error',
+    ),
+};
+
+/** The share data a change makes stale. */
+export function shareStaleAfter(change: FamilyChange): string[] {
+  switch (change.kind) {
+    case 'child':
+      return ['children', 'meals', 'mealPlan'];
+    case 'meal':
+      return ['meals'];
+    case 'grocery_list':
+      return ['groceryLists'];
+    case 'meal_plan':
+    case 'recipe':
+      return ['mealPlan'];
+    default:
+      return [];
+  }
+}
+
+/** Drops every cached key of a link (its session ended: nothing of it stays on the phone). */
+export function useForgetShare(token: string) {
+  const { mutate } = useSWRConfig();
+  return () =>
+    mutate(
+      (key) =>
+        Array.isArray(key) && key[0] === 'share' && key[1] === token && key[2] !== 'invitation',
+      undefined,
+      { revalidate: false },
+    );
+}
+
+/**
+ * Follows the family's changes while the co-parent's session lasts. When the stream is refused
+ * (the session ended: Logout elsewhere, a PIN reset, the co-parent removed), the session is
+ * checked again, which shows the expired-session text.
+ */
+export function useShareEvents(token: string, enabled: boolean): void {
+  const { mutate } = useSWRConfig();
+  useEffect(() => {
+    if (!enabled || typeof EventSource === 'undefined') return;
+    const revalidate = (whats: readonly string[]) =>
+      mutate(
+        (key) =>
+          Array.isArray(key) &&
+          key[0] === 'share' &&
+          key[1] === token &&
+          whats.includes(String(key[2])),
+      );
+    const stream = new EventSource(`/api/share/${encodeURIComponent(token)}/events`);
+    let gap = false;
+    stream.addEventListener('open', () => {
+      if (gap) void revalidate(['children', 'meals', 'groceryLists', 'mealPlan']);
+    });
+    stream.addEventListener('change', (event) => {
+      const change = parseChange(event.data);
+      if (change) void revalidate(shareStaleAfter(change));
+    });
+    stream.addEventListener('resync', () => {
+      void revalidate(['children', 'meals', 'groceryLists', 'mealPlan']);
+    });
+    stream.addEventListener('error', () => {
+      gap = true;
+      if (stream.readyState === EventSource.CLOSED) void revalidate(['session']);
+    });
+    return () => stream.close();
+  }, [token, enabled, mutate]);
+}

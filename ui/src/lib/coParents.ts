@@ -1,0 +1,137 @@
+/**
+ * Co-parents as the owner sees them (spec sections 2, 4 and 5): the expiry and state badges,
+ * when a link may be extended, and the invite form's checks. The server checks the same rules.
+ */
+import { EMAIL_MAX, NAME_MAX, isValidEmail, tooLong } from './validation';
+
+/** How long an invitation link works (spec section 9), and what Extend adds. */
+export const LINK_DAYS = 7;
+/** A link with less than this left is "expiring": the card offers to extend it. */
+export const EXPIRING_WITHIN_MS = 3 * 24 * 60 * 60 * 1000;
+
+const EXPIRY_FORMAT = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+});
+
+/** A date in abbreviated month, day, year: 'May 20, 2025'. */
+export function formatExpiry(iso: string): string {
+  return EXPIRY_FORMAT.format(new Date(iso));
+}
+
+/** Expired when the expiry is not after now (spec section 4). */
+export function isExpired(expiresAt: string, now: number): boolean {
+  return Date.parse(expiresAt) <= now;
+}
+
+/** Not yet expired, but within `EXPIRING_WITHIN_MS` of it. */
+export function isExpiring(expiresAt: string, now: number): boolean {
+  const left = Date.parse(expiresAt) - now;
+  return left > 0 && left <= EXPIRING_WITHIN_MS;
+}
+
+/** The card's expiry badge: 'Expires: May 20, 2025', or 'Expired' (shown in red). */
+export function expiryBadge(expiresAt: string, now: number): { label: string; expired: boolean } {
+  return isExpired(expiresAt, now)
+    ? { label: 'Expired', expired: true }
+    : { label: `Expires: ${formatExpiry(expiresAt)}`, expired: false };
+}
+
+export type CoParentState = 'pending' | 'active' | 'expired' | 'locked';
+
+/**
+ * The access badge: Active or Pending, or Locked (too many wrong PINs: only a PIN reset opens
+ * the link again). An expired link has only its Expired badge.
+ */
+export function accessBadge(state: CoParentState): 'Active' | 'Pending' | 'Locked' | null {
+  switch (state) {
+    case 'active':
+      return 'Active';
+    case 'pending':
+      return 'Pending';
+    case 'locked':
+      return 'Locked';
+    case 'expired':
+      return null;
+  }
+}
+
+/** The owner may add 7 days to a link that has expired or soon will. */
+export function canExtend(expiresAt: string, now: number): boolean {
+  return isExpired(expiresAt, now) || isExpiring(expiresAt, now);
+}
+
+/** A PIN as the server hands it out: exactly six digits. */
+export function isPin(value: unknown): value is string {
+  return typeof value === 'string' && /^\d{6}$/.test(value);
+}
+
+/** Markup dropped and spaces collapsed, as the server cleans a name before checking it. */
+export function cleanName(input: string): string {
+  return input
+    .replace(/<[^>]*>/g, '')
+    .trim()
+    .split(/\s+/)
+    .join(' ');
+}
+
+/** Letters of any alphabet (with their accents), spaces, hyphens and apostrophes. */
+const NAME_CHARS = /^[\p{L}\p{M} '\u2019\u2010\u2011-]+$/u;
+
+export function isValidCoParentName(input: string): boolean {
+  const name = cleanName(input);
+  return NAME_CHARS.test(name) && /\p{L}/u.test(name) && !/^\p{M}/u.test(name);
+}
+
+export interface CoParentValues {
+  name: string;
+  email: string;
+}
+
+/** What the invite form's check found: the spec's toast, and the messages under the fields. */
+export interface InviteProblem {
+  title: string;
+  message: string;
+  fields: Partial<Record<keyof CoParentValues, string>>;
+}
+
+const NAME_MESSAGE = 'Please enter a valid name (letters, spaces, hyphens, and apostrophes only)';
+const EMAIL_MESSAGE = 'Please enter a valid email address';
+
+/**
+ * The invite form's checks (spec section 5): both required first ('Missing information', with
+ * 'Name is required' and 'Email is required' under the fields), then the name's characters and
+ * length, then the e-mail.
+ */
+export function checkCoParent(values: CoParentValues): InviteProblem | null {
+  const name = cleanName(values.name);
+  const email = values.email.trim();
+  if (!name || !email) {
+    const fields: InviteProblem['fields'] = {};
+    if (!name) fields.name = 'Name is required';
+    if (!email) fields.email = 'Email is required';
+    return { title: 'Missing information', message: 'Please provide both name and email', fields };
+  }
+  const problems: InviteProblem[] = [];
+  if ([...name].length > NAME_MAX) {
+    const message = tooLong(NAME_MAX);
+    problems.push({ title: 'Invalid name', message, fields: { name: message } });
+  } else if (!isValidCoParentName(name)) {
+    problems.push({ title: 'Invalid name', message: NAME_MESSAGE, fields: { name: NAME_MESSAGE } });
+  }
+  if ([...email].length > EMAIL_MAX) {
+    const message = tooLong(EMAIL_MAX);
+    problems.push({ title: 'Invalid email', message, fields: { email: message } });
+  } else if (!isValidEmail(email)) {
+    problems.push({
+      title: 'Invalid email',
+      message: EMAIL_MESSAGE,
+      fields: { email: EMAIL_MESSAGE },
+    });
+  }
+  const [first] = problems;
+  if (!first) return null;
+  // The toast names the first problem; every field with one is marked.
+  return { ...first, fields: Object.assign({}, ...problems.map((p) => p.fields)) };
+}

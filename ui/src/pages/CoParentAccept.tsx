@@ -1,0 +1,216 @@
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
+
+import { ApiFailure } from '../api/client';
+import { AuthCard } from '../components/AuthCard';
+import { PinInput } from '../components/PinInput';
+import { Button } from '../components/ui/Button';
+import { Spinner } from '../components/ui/Spinner';
+import { useToast } from '../components/ui/toast-context';
+import {
+  shareActions,
+  useShareInvitation,
+  useShareSession,
+  useShareSignedIn,
+} from '../hooks/useShare';
+import { PIN_ATTEMPTS, PIN_LENGTH, pinWeakness, wrongPinMessage } from '../lib/coParent';
+import { pathTo, routes } from '../routes';
+
+/**
+ * `/co-parent/accept/:token`: the link a parent shared. Verifies it, then asks the co-parent to
+ * create a PIN (a pending link) or to enter theirs (spec sections 2, 4, 8). A browser with a
+ * live session for the link goes straight on to the dashboard.
+ */
+export default function CoParentAccept() {
+  const { token = '' } = useParams();
+  const invitation = useShareInvitation(token);
+  const session = useShareSession(token);
+  const dashboard = pathTo(routes.coParentDashboard, { token });
+
+  if (!token) return <Navigate to={routes.home} replace />;
+  if (invitation.isLoading || session.isLoading) {
+    return <Spinner label="Verifying invitation..." />;
+  }
+  if (invitation.error || !invitation.data) {
+    return <InvitationProblem error={invitation.error} />;
+  }
+  if (session.data) return <Navigate to={dashboard} replace />;
+  const { name, state } = invitation.data;
+  return state === 'pending' ? (
+    <CreatePin token={token} name={name} />
+  ) : (
+    <EnterPin token={token} name={name} />
+  );
+}
+
+/** The spec's invitation texts (section 8) for a link that does not open. */
+function InvitationProblem({ error }: { error: ApiFailure | undefined }) {
+  const status = error?.status;
+  const message =
+    status === 404
+      ? 'Invalid or expired invitation'
+      : status === 410
+        ? 'This invitation has expired. Please ask for a new invitation.'
+        : 'An error occurred while verifying the invitation';
+  return (
+    <AuthCard title={status === 410 ? 'Invitation expired' : 'Invalid invitation'}>
+      <p role="alert">{message}</p>
+      <Link to={routes.home} className="btn btn-primary">
+        Go to Highchair
+      </Link>
+    </AuthCard>
+  );
+}
+
+function CreatePin({ token, name }: { token: string; name: string }) {
+  const navigate = useNavigate();
+  const signedIn = useShareSignedIn(token);
+  const { toast } = useToast();
+  const [pin, setPin] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const weak = pinWeakness(pin);
+    if (weak) return setError(weak);
+    if (confirm !== pin) return setError('PINs do not match');
+    setError(null);
+    setBusy(true);
+    try {
+      await signedIn(await shareActions.choosePin(token, pin, confirm));
+      toast({ variant: 'success', title: 'PIN set successfully' });
+      navigate(pathTo(routes.coParentDashboard, { token }), { replace: true });
+    } catch (err) {
+      const failure = err instanceof ApiFailure ? err : null;
+      setError(failure?.message ?? 'An unexpected error occurred');
+      toast({
+        variant: 'error',
+        title: failure?.title ?? 'Error setting up PIN',
+        description: failure?.message ?? 'An unexpected error occurred',
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthCard
+      title="Create your PIN"
+      subtitle={`Hello ${name}. Choose a ${PIN_LENGTH}-digit PIN to see the children's meals and shared grocery lists.`}
+    >
+      <form className="flex flex-col gap-4" onSubmit={(e) => void submit(e)} noValidate>
+        <p className="text-sm text-base-content/70">PIN must be at least 6 digits</p>
+        <PinInput
+          label="PIN"
+          value={pin}
+          onChange={setPin}
+          invalid={Boolean(error)}
+          describedBy={error ? 'pin-error' : undefined}
+          autoFocus
+        />
+        <PinInput
+          label="Confirm PIN"
+          value={confirm}
+          onChange={setConfirm}
+          invalid={Boolean(error)}
+          describedBy={error ? 'pin-error' : undefined}
+        />
+        {error ? (
+          <p id="pin-error" role="alert" className="text-center text-sm text-error">
+            {error}
+          </p>
+        ) : null}
+        <Button type="submit" block busy={busy} busyLabel="Saving...">
+          Set PIN
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}
+
+function EnterPin({ token, name }: { token: string; name: string }) {
+  const navigate = useNavigate();
+  const signedIn = useShareSignedIn(token);
+  const { toast } = useToast();
+  const [pin, setPin] = useState('');
+  const [failures, setFailures] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  // Set after the third wrong PIN (only a reload clears it) or when the server holds the link.
+  const [blocked, setBlocked] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const block = (message: string) => {
+    setBlocked(message);
+    toast({ variant: 'error', title: 'Access blocked', description: message });
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (blocked) return;
+    if (pin.length < PIN_LENGTH) return setError('PIN must be at least 6 digits');
+    setBusy(true);
+    try {
+      await signedIn(await shareActions.signIn(token, pin));
+      navigate(pathTo(routes.coParentDashboard, { token }), { replace: true });
+    } catch (err) {
+      const failure = err instanceof ApiFailure ? err : null;
+      setPin('');
+      if (failure?.status === 401) {
+        const attempt = failures + 1;
+        setFailures(attempt);
+        if (attempt >= PIN_ATTEMPTS) {
+          setError(null);
+          block('Too many failed attempts. Please wait before trying again.');
+        } else {
+          setError(wrongPinMessage(attempt));
+        }
+      } else if (failure?.status === 429) {
+        setError(null);
+        block(
+          failure.title === 'Access blocked'
+            ? failure.message
+            : `Too many failed attempts. Please wait before trying again. ${failure.message}`,
+        );
+      } else {
+        setError(failure?.message ?? 'An error occurred while verifying the invitation');
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthCard title="Enter your PIN" subtitle={`Welcome back, ${name}.`}>
+      <form className="flex flex-col gap-4" onSubmit={(e) => void submit(e)} noValidate>
+        <PinInput
+          label="PIN"
+          value={pin}
+          onChange={(value) => {
+            setPin(value);
+            setError(null);
+          }}
+          disabled={Boolean(blocked)}
+          invalid={Boolean(error)}
+          describedBy={error || blocked ? 'pin-error' : undefined}
+          autoFocus
+        />
+        {error || blocked ? (
+          <p id="pin-error" role="alert" className="text-center text-sm text-error">
+            {blocked ?? error}
+          </p>
+        ) : null}
+        <Button
+          type="submit"
+          block
+          busy={busy}
+          busyLabel="Checking..."
+          disabled={Boolean(blocked) || pin.length < PIN_LENGTH}
+        >
+          Access Dashboard
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,322 @@
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+
+import { ApiFailure } from '../api/client';
+import { AuthCard } from '../components/AuthCard';
+import { GroceryListCard } from '../components/GroceryListCard';
+import { Button } from '../components/ui/Button';
+import { Spinner } from '../components/ui/Spinner';
+import { useToast } from '../components/ui/toast-context';
+import {
+  shareActions,
+  useForgetShare,
+  useShareChildren,
+  useShareEvents,
+  useShareLists,
+  useShareMealPlan,
+  useShareMeals,
+  useShareSession,
+  type SharedList,
+  type SharedMeal,
+} from '../hooks/useShare';
+import { useSite } from '../hooks/useSite';
+import { byDay, fullDate, mealTypeEmoji, timeOf } from '../lib/coParent';
+import { feedbackLabel, moodEmoji, moodLabel, portionLabel } from '../lib/meals';
+import { byDay as planByDay, forWhom } from '../lib/mealPlan';
+import { dayLabel, daysOf, weekLabel, weekOf } from '../lib/week';
+import { pathTo, routes } from '../routes';
+
+type Tab = 'meals' | 'groceries';
+
+/** A co-parent's tick is sent at once (no offline queue on this screen). */
+const NOTHING_PENDING: ReadonlySet<string> = new Set();
+
+/**
+ * `/co-parent/dashboard/:token`: what a co-parent sees (spec section 2): 'Viewing as', Logout,
+ * and two tabs, Meal Tracker (with this week's plan, read only) and Grocery List (ticks only).
+ * Live through the family's change feed as a co-parent may see it.
+ */
+export default function CoParentDashboard() {
+  const { token = '' } = useParams();
+  const session = useShareSession(token);
+  const navigate = useNavigate();
+  const forget = useForgetShare(token);
+  const [tab, setTab] = useState<Tab>('meals');
+  const [leaving, setLeaving] = useState(false);
+  const live = Boolean(session.data);
+  useShareEvents(token, live);
+
+  if (session.isLoading) return <Spinner label="Loading..." />;
+  if (session.error || !session.data) return <NoAccess token={token} error={session.error} />;
+
+  const logout = async () => {
+    setLeaving(true);
+    try {
+      await shareActions.signOut(token);
+    } catch {
+      // The session may already be over; the page still leaves it.
+    }
+    await forget();
+    navigate(pathTo(routes.coParentAccept, { token }), { replace: true });
+  };
+
+  return (
+    <section className="mx-auto flex max-w-5xl flex-col gap-4 px-4 py-6">
+      <header className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold">Viewing as: {session.data.name}</h1>
+        <Button
+          variant="outline"
+          busy={leaving}
+          busyLabel="Logging out..."
+          onClick={() => void logout()}
+        >
+          Logout
+        </Button>
+      </header>
+      <div role="tablist" aria-label="Co-parent views" className="tabs-boxed tabs w-fit">
+        {(
+          [
+            ['meals', 'Meal Tracker'],
+            ['groceries', 'Grocery List'],
+          ] as const
+        ).map(([id, label]) => (
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            id={`tab-${id}`}
+            aria-selected={tab === id}
+            aria-controls={`panel-${id}`}
+            className={`tab ${tab === id ? 'tab-active' : 'text-base-content/80'}`}
+            onClick={() => setTab(id)}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {tab === 'meals' ? <Meals token={token} /> : <Groceries token={token} />}
+      </div>
+    </section>
+  );
+}
+
+/** The spec's dashboard texts (section 8) for a browser without a live session. */
+function NoAccess({ token, error }: { token: string; error: ApiFailure | undefined }) {
+  const status = error?.status;
+  const expiredSession = status === 401;
+  const message = expiredSession
+    ? 'Your session has expired. Please enter your PIN again.'
+    : status === 404
+      ? 'Invalid or unauthorized access'
+      : status === 410
+        ? 'This invitation has expired. Please ask for a new invitation.'
+        : 'An error occurred while loading data';
+  return (
+    <AuthCard title={expiredSession ? 'Session expired' : 'No access'}>
+      <p role="alert">{message}</p>
+      {expiredSession ? (
+        <Link to={pathTo(routes.coParentAccept, { token })} className="btn btn-primary">
+          Enter PIN
+        </Link>
+      ) : (
+        <Link to={routes.home} className="btn btn-primary">
+          Go to Highchair
+        </Link>
+      )}
+    </AuthCard>
+  );
+}
+
+function Meals({ token }: { token: string }) {
+  const children = useShareChildren(token, true);
+  const [childId, setChildId] = useState<string | null>(null);
+  const list = children.data ?? [];
+  const chosen = childId ?? list[0]?.id ?? null;
+  const meals = useShareMeals(token, chosen, chosen !== null);
+  const names = new Map(list.map((c) => [c.id, c.name]));
+
+  if (children.isLoading) return <Spinner label="Loading..." />;
+  if (children.error) return <p role="alert">An error occurred while loading data</p>;
+  if (list.length === 0) return <p className="text-base-content/70">No children profiles found</p>;
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div role="group" aria-label="Children" className="flex flex-wrap gap-2">
+        {list.map((c) => (
+          <button
+            key={c.id}
+            type="button"
+            aria-pressed={c.id === chosen}
+            className={`btn btn-sm ${c.id === chosen ? 'btn-primary' : 'btn-outline'}`}
+            onClick={() => setChildId(c.id)}
+          >
+            {c.name}
+          </button>
+        ))}
+      </div>
+      <WeekPlan token={token} names={names} />
+      {meals.isLoading ? (
+        <Spinner label="Loading..." />
+      ) : meals.error ? (
+        <p role="alert">An error occurred while loading data</p>
+      ) : (meals.data?.items.length ?? 0) === 0 ? (
+        <p className="text-base-content/70">No meals tracked yet</p>
+      ) : (
+        byDay(meals.data?.items ?? []).map(({ day, meals: ofDay }) => (
+          <section key={day} aria-label={fullDate(day)} className="flex flex-col gap-3">
+            <h2 className="text-lg font-semibold">{fullDate(day)}</h2>
+            <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+              {ofDay.map((meal) => (
+                <SharedMealCard key={meal.id} meal={meal} childName={names.get(meal.childId)} />
+              ))}
+            </div>
+          </section>
+        ))
+      )}
+    </div>
+  );
+}
+
+/** A meal as the spec's co-parent card shows it: read only, the photo as a link. */
+function SharedMealCard({ meal, childName }: { meal: SharedMeal; childName: string | undefined }) {
+  const feedback = feedbackLabel(meal.feedback);
+  return (
+    <article
+      className="card border border-base-300 bg-base-100"
+      aria-label={`${meal.mealType} of ${childName ?? 'Unknown Child'}`}
+    >
+      <div className="card-body gap-2 p-4">
+        <p className="font-semibold">
+          <span aria-hidden>{mealTypeEmoji(meal.mealType)}</span> {meal.mealType}
+          <span className="font-normal text-base-content/70"> · {timeOf(meal.mealDate)}</span>
+        </p>
+        <p className="text-sm">{childName ?? 'Unknown Child'}</p>
+        <ul className="flex flex-wrap gap-1" aria-label="Foods">
+          {meal.foods.map((food) => (
+            <li key={food} className="badge badge-outline h-auto min-h-5 py-0.5">
+              {food}
+            </li>
+          ))}
+        </ul>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+          <dt className="text-base-content/70">Portion</dt>
+          <dd>{portionLabel(meal.portion)}</dd>
+          <dt className="text-base-content/70">Mood</dt>
+          <dd>
+            <span aria-hidden>{moodEmoji(meal.mood)}</span> {moodLabel(meal.mood)}
+          </dd>
+          {feedback ? (
+            <>
+              <dt className="text-base-content/70">Feedback</dt>
+              <dd>{feedback}</dd>
+            </>
+          ) : null}
+          {meal.notes ? (
+            <>
+              <dt className="text-base-content/70">Notes</dt>
+              <dd className="break-words">{meal.notes}</dd>
+            </>
+          ) : null}
+        </dl>
+        {meal.photoUrl ? (
+          <a
+            href={meal.mediumUrl ?? meal.photoUrl}
+            target="_blank"
+            rel="noreferrer"
+            className="link link-primary text-sm"
+          >
+            View photo
+          </a>
+        ) : (
+          <p className="text-sm text-base-content/70">No photo</p>
+        )}
+      </div>
+    </article>
+  );
+}
+
+/** This week's plan, read only. */
+function WeekPlan({ token, names }: { token: string; names: ReadonlyMap<string, string> }) {
+  const week = weekOf(new Date());
+  const plan = useShareMealPlan(token, week, true);
+  const entries = plan.data?.entries ?? [];
+  if (plan.isLoading || plan.error || entries.length === 0) return null;
+  return (
+    <section aria-label="This week's meal plan" className="card border border-base-300 bg-base-100">
+      <div className="card-body gap-2 p-4">
+        <h2 className="text-lg font-semibold">This week's meal plan</h2>
+        <p className="text-sm text-base-content/70">{weekLabel(week)}</p>
+        <ul className="flex flex-col gap-2">
+          {planByDay(daysOf(week), entries)
+            .filter((d) => d.entries.length > 0)
+            .map(({ day, entries: ofDay }) => (
+              <li key={day}>
+                <p className="font-medium">{dayLabel(day)}</p>
+                <ul className="ml-4 list-disc text-sm">
+                  {ofDay.map((e) => (
+                    <li key={e.id}>
+                      {e.mealType}: {e.title}{' '}
+                      <span className="text-base-content/70">({forWhom(e.childIds, names)})</span>
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+        </ul>
+      </div>
+    </section>
+  );
+}
+
+function Groceries({ token }: { token: string }) {
+  const lists = useShareLists(token, true);
+  const site = useSite();
+  const { toast } = useToast();
+  const currency = site.data?.currency ?? 'GBP';
+
+  const tick = async (list: SharedList, itemId: string, checked: boolean) => {
+    // Shown at once; the server's answer replaces it (or the tick is rolled back).
+    const shown = lists.data?.map((l) =>
+      l.id === list.id
+        ? { ...l, items: l.items.map((i) => (i.id === itemId ? { ...i, checked } : i)) }
+        : l,
+    );
+    try {
+      await lists.mutate(
+        async () => {
+          const result = await shareActions.tick(token, list.id, itemId, checked);
+          return (lists.data ?? []).map((l) => (l.id === list.id ? result.list : l));
+        },
+        { optimisticData: shown, rollbackOnError: true, revalidate: false },
+      );
+    } catch (err) {
+      const failure = err instanceof ApiFailure ? err : null;
+      toast({
+        variant: 'error',
+        title: 'Update error',
+        description: failure?.message ?? 'An unexpected error occurred',
+      });
+      void lists.mutate();
+    }
+  };
+
+  if (lists.isLoading) return <Spinner label="Loading..." />;
+  if (lists.error) return <p role="alert">An error occurred while loading data</p>;
+  if ((lists.data?.length ?? 0) === 0) {
+    return <p className="text-base-content/70">No grocery lists yet</p>;
+  }
+  return (
+    <div className="grid gap-4 md:grid-cols-2">
+      {lists.data?.map((list) => (
+        <GroceryListCard
+          key={list.id}
+          list={list}
+          pending={NOTHING_PENDING}
+          currency={currency}
+          onTick={(item, checked) => void tick(list, item.id, checked)}
+        />
+      ))}
+    </div>
+  );
+}
