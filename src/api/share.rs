@@ -104,10 +104,14 @@ pub struct PinRequest {
 }
 
 #[derive(ApiResponse)]
-pub enum SessionOpened {
+pub enum PinChosen {
     /// The PIN is set and the share session cookie with it (24 hours).
     #[oai(status = 201)]
     Created(Json<ShareSessionInfo>, #[oai(header = "Set-Cookie")] String),
+}
+
+#[derive(ApiResponse)]
+pub enum SessionOpened {
     /// Signed in: the share session cookie is set (24 hours).
     #[oai(status = 200)]
     Ok(Json<ShareSessionInfo>, #[oai(header = "Set-Cookie")] String),
@@ -168,7 +172,7 @@ impl ShareApi {
         client: Data<&ClientInfo>,
         token: Path<String>,
         body: Json<ChoosePinRequest>,
-    ) -> Result<SessionOpened, ApiError> {
+    ) -> Result<PinChosen, ApiError> {
         let opened = share::choose_pin(
             &app,
             &token.0,
@@ -178,7 +182,7 @@ impl ShareApi {
         )
         .await?;
         let (info, cookie) = opened_parts(&app, &client, &opened);
-        Ok(SessionOpened::Created(info, cookie))
+        Ok(PinChosen::Created(info, cookie))
     }
 
     /// Whether this browser has a live share session for the link (401 'Your session has
