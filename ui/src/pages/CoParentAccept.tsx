@@ -13,7 +13,7 @@ import {
   useShareSession,
   useShareSignedIn,
 } from '../hooks/useShare';
-import { PIN_ATTEMPTS, PIN_LENGTH, pinWeakness, wrongPinMessage } from '../lib/coParent';
+import { PIN_ATTEMPTS, PIN_LENGTH, pinWeakness, wrongPinMessage } from '../lib/coParents';
 import { pathTo, routes } from '../routes';
 
 /**

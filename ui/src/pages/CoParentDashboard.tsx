@@ -20,7 +20,7 @@ import {
   type SharedMeal,
 } from '../hooks/useShare';
 import { useSite } from '../hooks/useSite';
-import { byDay, fullDate, mealTypeEmoji, timeOf } from '../lib/coParent';
+import { byDay, fullDate, mealTypeEmoji, timeOf } from '../lib/coParents';
 import { feedbackLabel, moodEmoji, moodLabel, portionLabel } from '../lib/meals';
 import { byDay as planByDay, forWhom } from '../lib/mealPlan';
 import { dayLabel, daysOf, weekLabel, weekOf } from '../lib/week';
