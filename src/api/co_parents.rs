@@ -48,6 +48,9 @@ pub struct CoParentDto {
     pub name: String,
     pub email: String,
     pub state: CoParentState,
+    /// The co-parent chose a PIN or signed in (Active rather than Pending), whatever `state`
+    /// says of the link now (an expired or locked link keeps it).
+    pub accepted: bool,
     /// A PIN exists (the PIN itself is never shown again).
     pub pin_set: bool,
     /// The link stops working at this time (Expired when it is not after now).
@@ -64,6 +67,7 @@ fn dto(c: &CoParent, base: &str) -> CoParentDto {
         name: c.name.clone(),
         email: c.email.to_string(),
         state: c.state(Utc::now()).into(),
+        accepted: c.accepted_at.is_some(),
         pin_set: c.pin_set(),
         expires_at: c.expires_at,
         invitation_sent: c.invitation_sent,

@@ -125,6 +125,7 @@ async fn a_parent_invites_resets_the_pin_extends_and_removes_a_co_parent() {
     assert_eq!(
         fields,
         [
+            "accepted",
             "createdAt",
             "email",
             "expiresAt",

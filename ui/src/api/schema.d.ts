@@ -1135,6 +1135,11 @@ export interface components {
             name: string;
             email: string;
             state: components["schemas"]["CoParentState"];
+            /**
+             * @description The co-parent chose a PIN or signed in (Active rather than Pending), whatever `state`
+             *     says of the link now (an expired or locked link keeps it).
+             */
+            accepted: boolean;
             /** @description A PIN exists (the PIN itself is never shown again). */
             pinSet: boolean;
             /**

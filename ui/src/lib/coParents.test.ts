@@ -65,10 +65,11 @@ describe('expired and expiring links', () => {
 
 describe('the access badge', () => {
   it('is Active, Pending or Locked; an expired link shows only Expired', () => {
-    expect(accessBadge('active')).toBe('Active');
-    expect(accessBadge('pending')).toBe('Pending');
-    expect(accessBadge('locked')).toBe('Locked');
-    expect(accessBadge('expired')).toBeNull();
+    expect(accessBadge('active', true)).toBe('Active');
+    expect(accessBadge('pending', false)).toBe('Pending');
+    expect(accessBadge('locked', true)).toBe('Locked');
+    expect(accessBadge('expired', true)).toBe('Active');
+    expect(accessBadge('expired', false)).toBe('Pending');
   });
 });
 

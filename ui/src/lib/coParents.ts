@@ -41,20 +41,15 @@ export function expiryBadge(expiresAt: string, now: number): { label: string; ex
 export type CoParentState = 'pending' | 'active' | 'expired' | 'locked';
 
 /**
- * The access badge: Active or Pending, or Locked (too many wrong PINs: only a PIN reset opens
- * the link again). An expired link has only its Expired badge.
+ * The access badge: Locked (too many wrong PINs: only a PIN reset opens the link again), else
+ * Active or Pending, also for an expired link (which has its Expired badge besides).
  */
-export function accessBadge(state: CoParentState): 'Active' | 'Pending' | 'Locked' | null {
-  switch (state) {
-    case 'active':
-      return 'Active';
-    case 'pending':
-      return 'Pending';
-    case 'locked':
-      return 'Locked';
-    case 'expired':
-      return null;
-  }
+export function accessBadge(
+  state: CoParentState,
+  accepted: boolean,
+): 'Active' | 'Pending' | 'Locked' {
+  if (state === 'locked') return 'Locked';
+  return accepted ? 'Active' : 'Pending';
 }
 
 /** The owner may add 7 days to a link that has expired or soon will. */

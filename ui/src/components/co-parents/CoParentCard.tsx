@@ -72,7 +72,7 @@ export function CoParentCard({ coParent, now, onRemove }: CoParentCardProps) {
   });
 
   const expiry = expiryBadge(coParent.expiresAt, now);
-  const access = accessBadge(coParent.state);
+  const access = accessBadge(coParent.state, coParent.accepted);
   return (
     <article aria-labelledby={titleId} className="card border border-base-300 bg-base-100">
       <div className="card-body gap-3 p-4">
@@ -86,7 +86,7 @@ export function CoParentCard({ coParent, now, onRemove }: CoParentCardProps) {
           <li className={`badge ${expiry.expired ? 'badge-error' : 'badge-outline'}`}>
             {expiry.label}
           </li>
-          {access ? <li className={`badge ${ACCESS_STYLE[access]}`}>{access}</li> : null}
+          <li className={`badge ${ACCESS_STYLE[access]}`}>{access}</li>
           <li className={`badge ${coParent.pinSet ? 'badge-outline' : 'badge-ghost'}`}>
             {coParent.pinSet ? 'PIN Set' : 'No PIN'}
           </li>

@@ -21,6 +21,7 @@ const jamie = {
   name: 'Jamie Rivera',
   email: 'jamie@example.org',
   state: 'pending',
+  accepted: false,
   pinSet: true,
   expiresAt: inDays(7),
   invitationSent: true,
@@ -236,8 +237,22 @@ describe('the Manage tab', () => {
         status: 200,
         body: [
           jamie,
-          { ...jamie, id: 'cp2', name: 'Sam Okafor', state: 'active', expiresAt: inDays(1) },
-          { ...jamie, id: 'cp3', name: 'Lee Park', state: 'expired', expiresAt: inDays(-2) },
+          {
+            ...jamie,
+            id: 'cp2',
+            name: 'Sam Okafor',
+            state: 'active',
+            accepted: true,
+            expiresAt: inDays(1),
+          },
+          {
+            ...jamie,
+            id: 'cp3',
+            name: 'Lee Park',
+            state: 'expired',
+            accepted: true,
+            expiresAt: inDays(-2),
+          },
           { ...jamie, id: 'cp4', name: 'Ana Silva', state: 'locked', pinSet: false },
         ],
       },
@@ -266,7 +281,8 @@ describe('the Manage tab', () => {
     ]);
     expect(within(card('Sam Okafor')).getByRole('button', { name: 'Extend link' })).toBeVisible();
 
-    expect(badges('Lee Park')).toEqual(['Expired', 'PIN Set']);
+    // Expired, and whether they had accepted before (spec: the three badges).
+    expect(badges('Lee Park')).toEqual(['Expired', 'Active', 'PIN Set']);
     expect(within(card('Lee Park')).getByText('Expired')).toHaveClass('badge-error');
     expect(within(card('Lee Park')).getByRole('button', { name: 'Extend link' })).toBeVisible();
 
