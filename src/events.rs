@@ -23,16 +23,22 @@ struct Channel {
     recent: VecDeque<FamilyChange>,
 }
 
-/// A session, or all sessions of a user, ended.
+/// A session, or all sessions of a user, ended; `user` is none for a co-parent's share
+/// session.
 #[derive(Debug, Clone, Copy)]
 pub struct SessionEnd {
-    pub user: UserId,
+    pub user: Option<UserId>,
     pub session: Option<[u8; 32]>,
 }
 
 impl SessionEnd {
     pub fn ends(&self, user: UserId, session: &[u8; 32]) -> bool {
-        self.user == user && self.session.is_none_or(|s| &s == session)
+        self.user == Some(user) && self.session.is_none_or(|s| &s == session)
+    }
+
+    /// Whether this ends the co-parent's share session `session`.
+    pub fn ends_share(&self, session: &[u8; 32]) -> bool {
+        self.user.is_none() && self.session.as_ref() == Some(session)
     }
 }
 
@@ -161,8 +167,14 @@ impl Feed {
                 }
                 Change::SessionsEnded { user, session } => {
                     let _ = self.ended.send(SessionEnd {
-                        user: *user,
+                        user: Some(*user),
                         session: *session,
+                    });
+                }
+                Change::ShareSessionEnded { session } => {
+                    let _ = self.ended.send(SessionEnd {
+                        user: None,
+                        session: Some(*session),
                     });
                 }
                 Change::JobQueued => {}

@@ -258,6 +258,10 @@ async fn next(mut live: Live) -> Option<(FeedEvent, Live)> {
             {
                 return None;
             }
+            Woke::SessionEnd(Ok(end)) if matches!(&live.listener, Listener::Share(viewer) if end.ends_share(&viewer.session)) =>
+            {
+                return None;
+            }
             Woke::SessionEnd(Ok(_)) => {}
             Woke::SessionEnd(Err(RecvError::Closed)) => return None,
             Woke::SessionEnd(Err(RecvError::Lagged(_))) | Woke::Check => {

@@ -96,6 +96,10 @@ pub enum Change {
         user: UserId,
         session: Option<[u8; 32]>,
     },
+    /// A co-parent's share session ended (their Logout); `session` is its token hash.
+    ShareSessionEnded {
+        session: [u8; 32],
+    },
     /// A persisted job was queued; the runner should look.
     JobQueued,
 }

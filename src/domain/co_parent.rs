@@ -62,9 +62,14 @@ impl ShareToken {
         ShareToken(uuid::Uuid::new_v4())
     }
 
-    /// The token of a link; `None` for anything that is not a UUID v4.
+    /// The token of a link; `None` for anything that is not a UUID v4 in the hyphenated form
+    /// links carry (either case). The simple, braced and URN spellings of the same UUID are
+    /// refused, so one link has one spelling (one limiter key, one cookie path).
     pub fn parse(text: &str) -> Option<ShareToken> {
-        uuid::Uuid::parse_str(text)
+        if text.len() != 36 {
+            return None;
+        }
+        uuid::Uuid::try_parse(text)
             .ok()
             .filter(|u| u.get_version_num() == 4)
             .map(ShareToken)
@@ -437,11 +442,40 @@ impl CoParent {
         self.updated_at = now;
     }
 
+    /// Takes one guess before the PIN is compared: refused as `check_can_guess` says, else
+    /// counted as a failure at once, so guesses in flight together cannot pass the lifetime
+    /// cap or the backoff. Returns what `release_guess` needs to give it back.
+    pub fn reserve_guess(&mut self, now: DateTime<Utc>) -> Result<Reserved, DomainError> {
+        check_can_guess(self, now)?;
+        let reserved = Reserved {
+            epoch: self.session_epoch,
+            last_failure_at: self.last_failure_at,
+        };
+        self.record_failure(now);
+        Ok(reserved)
+    }
+
+    /// The PIN was right: the reserved guess was no failure. Nothing to give back after a PIN
+    /// reset (it cleared the count).
+    pub fn release_guess(&mut self, reserved: &Reserved) {
+        if self.session_epoch == reserved.epoch {
+            self.failures_total = self.failures_total.saturating_sub(1);
+            self.last_failure_at = reserved.last_failure_at;
+        }
+    }
+
     /// Whether a share session opened in `epoch` still admits its holder at `now`: the PIN
     /// was not replaced since and the link has not expired.
     pub fn admits(&self, epoch: u64, now: DateTime<Utc>) -> bool {
         self.session_epoch == epoch && !self.is_expired(now)
     }
+}
+
+/// A guess taken by `CoParent::reserve_guess`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reserved {
+    pub epoch: u64,
+    last_failure_at: Option<DateTime<Utc>>,
 }
 
 /// How long a link waits after its latest wrong PIN before it takes another guess (spec
@@ -479,7 +513,8 @@ pub fn check_not_locked(co_parent: &CoParent) -> Result<(), DomainError> {
             message:
                 "Too many failed attempts. Please ask the parent who invited you for a new PIN."
                     .into(),
-            retry_after: std::time::Duration::from_secs(PIN_WINDOW_MINUTES * 60),
+            // Only the owner unlocks it: a day is a hint not to retry soon.
+            retry_after: std::time::Duration::from_secs(24 * 3600),
         });
     }
     Ok(())
@@ -824,6 +859,42 @@ mod tests {
             check_can_guess(&c, c.expires_at),
             Err(DomainError::Gone { .. })
         ));
+    }
+
+    #[test]
+    fn guesses_are_counted_before_they_are_checked_and_given_back_when_right() {
+        let now = Utc::now();
+        let mut c = co_parent(now);
+        c.failures_total = LIFETIME_FAILURES_MAX - 1;
+        let first = c.reserve_guess(now).unwrap();
+        assert!(c.is_locked(), "the guess in flight already counts");
+        assert!(
+            matches!(c.reserve_guess(now), Err(DomainError::Blocked { .. })),
+            "a second guess at the same time is refused"
+        );
+        c.release_guess(&first);
+        assert_eq!(c.failures_total, LIFETIME_FAILURES_MAX - 1);
+        assert_eq!(c.last_failure_at, None);
+        // A reset while the guess was checked: nothing to give back.
+        let mut c = co_parent(now);
+        let taken = c.reserve_guess(now).unwrap();
+        c.replace_pin(PinHash::from_encoded("new".into()), now);
+        c.release_guess(&taken);
+        assert_eq!(c.failures_total, 0);
+    }
+
+    #[test]
+    fn a_link_has_one_spelling() {
+        let token = ShareToken::new();
+        let text = token.as_uuid().to_string();
+        assert_eq!(ShareToken::parse(&text), Some(token));
+        assert_eq!(ShareToken::parse(&text.to_uppercase()), Some(token));
+        let simple = token.as_uuid().simple().to_string();
+        let braced = token.as_uuid().braced().to_string();
+        let urn = token.as_uuid().urn().to_string();
+        for other in [simple, braced, urn] {
+            assert_eq!(ShareToken::parse(&other), None, "{other}");
+        }
     }
 
     #[test]

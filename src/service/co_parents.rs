@@ -73,9 +73,9 @@ pub async fn reset_pin(app: &Services, family: FamilyId, id: CoParentId) -> AppR
         .await
         .map_err(write_error)?;
     // The owner acted: the link's guessing window starts afresh with the new PIN.
-    app.limits.share_link.forget(&super::share::link_key(
-        &co_parent.token.as_uuid().to_string(),
-    ));
+    app.limits
+        .share_link
+        .forget(&super::share::link_key(&co_parent.token));
     tracing::info!(family = %family, co_parent = %id, "co-parent PIN replaced; their sessions end");
     Ok(Invited { co_parent, pin })
 }

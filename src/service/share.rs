@@ -11,8 +11,8 @@ use super::{AppError, AppResult, Services};
 use crate::auth::tokens::{new_token, token_hash};
 use crate::domain::DomainError;
 use crate::domain::co_parent::{
-    CoParent, Pin, SHARE_SESSION_HOURS, ShareToken, check_can_guess, check_link, check_not_locked,
-    check_pin_open, session_expired, unknown_link, wrong_pin,
+    CoParent, Pin, SHARE_SESSION_HOURS, ShareToken, check_link, check_not_locked, check_pin_open,
+    session_expired, unknown_link, wrong_pin,
 };
 use crate::domain::ids::{FamilyId, MediaId};
 use crate::store::WriteError;
@@ -37,10 +37,9 @@ impl Viewer {
     }
 }
 
-/// The limiter key of a link as the client sent it (any text: unknown tokens count too),
-/// bounded so a long path cannot make a long key.
-pub(crate) fn link_key(token: &str) -> String {
-    token.trim().to_ascii_lowercase().chars().take(64).collect()
+/// The limiter key of a link: its one spelling.
+pub(crate) fn link_key(token: &ShareToken) -> String {
+    token.as_uuid().to_string()
 }
 
 /// A removed co-parent (or family) while the write ran: the link is unknown now.
@@ -102,10 +101,11 @@ pub async fn choose_pin(
     open(app, co_parent).await
 }
 
-/// `POST /api/share/{token}/session`: a session for the right PIN. Every attempt counts
-/// against the client's address, the link and the server before the PIN is compared (an
-/// unknown link against the address only); a wrong or missing PIN also counts against the
-/// link's lifetime.
+/// `POST /api/share/{token}/session`: a session for the right PIN. In order: the client's
+/// address (an unknown link counts here only), the link's window, then the guess is taken on
+/// the record in one write (refused when the link is expired, locked or in its backoff; counted
+/// as a failure at once, so guesses in flight together cannot pass the caps), then the
+/// server-wide budget, and only then is the PIN hashed. A right PIN gives the guess back.
 pub async fn sign_in(
     app: &Services,
     token: &str,
@@ -113,8 +113,6 @@ pub async fn sign_in(
     ip: &str,
 ) -> AppResult<Opened> {
     let limits = &app.limits;
-    // Unknown links count against the address (a link that does not exist has no window of
-    // its own to protect); known ones against their window, then the server's.
     limits.share_ip.check(ip).map_err(DomainError::too_many)?;
     let parsed = ShareToken::parse(token).ok_or_else(unknown_link)?;
     let co_parent = app
@@ -122,35 +120,44 @@ pub async fn sign_in(
         .co_parents
         .by_token(&parsed)?
         .ok_or_else(unknown_link)?;
-    let key = link_key(token);
+    let key = link_key(&parsed);
     limits
         .share_link
         .check(&key)
         .map_err(DomainError::too_many)?;
-    limits
-        .share_all
-        .check("all")
-        .map_err(DomainError::too_many)?;
-    check_can_guess(&co_parent, Utc::now())?;
-    let right = match pin.and_then(Pin::parse) {
-        Some(pin) => app.hasher.verify_pin(pin, co_parent.pin_hash.clone()).await,
+    let now = Utc::now();
+    let reserved = std::sync::Mutex::new(None);
+    let co_parent = app
+        .store
+        .co_parents
+        .update(co_parent.family, co_parent.id, |c| {
+            let taken = c.reserve_guess(now)?;
+            *reserved.lock().unwrap_or_else(|p| p.into_inner()) = Some(taken);
+            Ok(())
+        })
+        .await
+        .map_err(link_write_error)?;
+    let reserved = reserved
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+        .ok_or_else(unknown_link)?;
+    let pin = pin.and_then(Pin::parse);
+    let right = match pin {
+        // Only a PIN that will be hashed spends the server's budget.
+        Some(pin) => {
+            limits
+                .share_all
+                .check("all")
+                .map_err(DomainError::too_many)?;
+            app.hasher.verify_pin(pin, co_parent.pin_hash.clone()).await
+        }
         None => false,
     };
-    let now = Utc::now();
     if !right {
-        let after = app
-            .store
-            .co_parents
-            .update(co_parent.family, co_parent.id, |c| {
-                c.record_failure(now);
-                Ok(())
-            })
-            .await
-            .map_err(link_write_error)?;
         tracing::warn!(
-            family = %after.family,
-            co_parent = %after.id,
-            failures = after.failures_total,
+            family = %co_parent.family,
+            co_parent = %co_parent.id,
+            failures = co_parent.failures_total,
             "wrong co-parent PIN"
         );
         return Err(wrong_pin().into());
@@ -161,9 +168,10 @@ pub async fn sign_in(
         .co_parents
         .update(co_parent.family, co_parent.id, |c| {
             // The PIN checked was this epoch's: a reset meanwhile wins.
-            if c.session_epoch != co_parent.session_epoch {
+            if c.session_epoch != reserved.epoch {
                 return Err(session_expired());
             }
+            c.release_guess(&reserved);
             c.accept(now);
             Ok(())
         })

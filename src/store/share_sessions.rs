@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::write::{Shared, TreeId};
 use super::{Record, StoreError};
+use crate::domain::change::Change;
 use crate::domain::ids::{CoParentId, FamilyId};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -53,7 +54,13 @@ impl ShareSessions {
     /// Ends one session (the co-parent's Logout).
     pub async fn delete(&self, hash: &[u8; 32]) -> Result<(), StoreError> {
         self.core
-            .commit(|tx| tx.remove_raw(TreeId::ShareSessions, hash).map(|_| ()))
+            .commit(|tx| {
+                if tx.remove_raw(TreeId::ShareSessions, hash)?.is_some() {
+                    // Its open event stream ends too.
+                    tx.note(Change::ShareSessionEnded { session: *hash });
+                }
+                Ok(())
+            })
             .await?;
         Ok(())
     }

@@ -319,6 +319,10 @@ async fn a_co_parent_chooses_a_pin_reads_the_family_and_ticks_an_item() {
             .contains("Max-Age=0")
     );
     assert_eq!(server.app.store.share_sessions.len(), 0);
+    assert!(
+        feed.ends(Duration::from_secs(3)).await,
+        "the stream ends with the session"
+    );
     assert_eq!(
         phone
             .get(server.url(&share(&nan.token, "/children")))
@@ -527,6 +531,18 @@ async fn a_share_session_reaches_only_its_own_link_and_family_and_writes_only_ti
         .await
         .unwrap();
     assert_eq!(resp.status(), 404);
+
+    // A link has one spelling: the same UUID written another way is no link (so it cannot
+    // get a guessing window of its own).
+    let uuid: uuid::Uuid = nan.token.parse().unwrap();
+    for other in [
+        uuid.simple().to_string(),
+        uuid.urn().to_string(),
+        format!("%7B{uuid}%7D"),
+    ] {
+        let resp = sign_in_with(&server, &server.new_client(), &other, &nan.pin).await;
+        assert_eq!(resp.status(), 404, "{other}");
+    }
 
     // A PIN from another site's page is refused before it is checked.
     let resp = server

@@ -112,6 +112,7 @@ const PUBLIC_SCREENS = [
   { route: 'coParentAccept', name: 'co-parent link, create a PIN', path: (data) => data.pendingAccept, heading: 'Create your PIN' },
   { route: 'coParentAccept', name: 'co-parent link, enter the PIN', path: (data) => data.shareAccept, heading: 'Enter your PIN' },
   { route: 'coParentAccept', name: 'co-parent link, unknown', path: '/co-parent/accept/4b0f3c1e-8d1a-4c1e-9a3b-2f6d7e8a9b0c', heading: 'Invalid invitation', text: 'Invalid or expired invitation' },
+  { route: 'coParentDashboardBare', name: 'co-parent view without its token', path: '/co-parent/dashboard', heading: 'No access', text: 'Invalid or missing access token' },
   { route: 'coParentDashboard', name: 'co-parent view, session expired', path: (data) => data.shareDashboard, heading: 'Session expired', text: 'Your session has expired. Please enter your PIN again.' },
   { name: 'not found', path: '/no-such-page', heading: 'Oops! Page not found' },
   { name: 'menu', path: '/', heading: "Love in Every Bite – Even When You're Not There.", phoneOnly: true, act: openMenu },

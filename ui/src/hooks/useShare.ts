@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { useParams } from 'react-router-dom';
 import useSWR, { useSWRConfig } from 'swr';
 
 import { ApiFailure, api, unwrap, type Schemas } from '../api/client';
@@ -49,37 +50,74 @@ export function useShareSession(token: string) {
   );
 }
 
+/**
+ * A share read refused with 401 means the session ended (a PIN reset, Logout elsewhere, 24
+ * hours): the session is checked again, and the dashboard shows the spec's expired text.
+ */
+function useSessionCheck(token: string) {
+  const { mutate } = useSWRConfig();
+  return {
+    onError: (error: unknown) => {
+      if (error instanceof ApiFailure && error.status === 401) {
+        void mutate(shareKey(token, 'session'));
+      }
+    },
+  };
+}
+
 export function useShareChildren(token: string, enabled: boolean) {
-  return useSWR(enabled ? shareKey(token, 'children') : null, () =>
-    unwrap(api.GET('/share/{token}/children', path(token)), 'Error fetching children'),
+  return useSWR(
+    enabled ? shareKey(token, 'children') : null,
+    () => unwrap(api.GET('/share/{token}/children', path(token)), 'Error fetching children'),
+    useSessionCheck(token),
   );
 }
 
 /** The newest 100 meals, of one child or all. */
 export function useShareMeals(token: string, childId: string | null, enabled: boolean) {
-  return useSWR(enabled ? shareKey(token, 'meals', childId ?? 'all') : null, () =>
-    unwrap(
-      api.GET('/share/{token}/meals', {
-        params: { path: { token }, query: { childId: childId ?? undefined, limit: 100 } },
-      }),
-      'Error fetching meals',
-    ),
+  return useSWR(
+    enabled ? shareKey(token, 'meals', childId ?? 'all') : null,
+    () =>
+      unwrap(
+        api.GET('/share/{token}/meals', {
+          params: { path: { token }, query: { childId: childId ?? undefined, limit: 100 } },
+        }),
+        'Error fetching meals',
+      ),
+    useSessionCheck(token),
   );
 }
 
 export function useShareLists(token: string, enabled: boolean) {
-  return useSWR(enabled ? shareKey(token, 'groceryLists') : null, () =>
-    unwrap(api.GET('/share/{token}/grocery-lists', path(token)), 'Error fetching grocery lists'),
+  return useSWR(
+    enabled ? shareKey(token, 'groceryLists') : null,
+    () =>
+      unwrap(api.GET('/share/{token}/grocery-lists', path(token)), 'Error fetching grocery lists'),
+    useSessionCheck(token),
   );
 }
 
 export function useShareMealPlan(token: string, week: string, enabled: boolean) {
-  return useSWR(enabled ? shareKey(token, 'mealPlan', week) : null, () =>
-    unwrap(
-      api.GET('/share/{token}/meal-plan', { params: { path: { token }, query: { week } } }),
-      'Error fetching the meal plan',
-    ),
+  return useSWR(
+    enabled ? shareKey(token, 'mealPlan', week) : null,
+    () =>
+      unwrap(
+        api.GET('/share/{token}/meal-plan', { params: { path: { token }, query: { week } } }),
+        'Error fetching the meal plan',
+      ),
+    useSessionCheck(token),
   );
+}
+
+/** The link's token from the address, in the one spelling the server's cookie path uses. */
+export function useShareToken(): string {
+  return (useParams().token ?? '').toLowerCase();
+}
+
+/** Checks the link again (a PIN was chosen elsewhere meanwhile). */
+export function useRecheckInvitation(token: string) {
+  const { mutate } = useSWRConfig();
+  return () => mutate(shareKey(token, 'invitation'));
 }
 
 /** PIN set-up, sign-in, sign-out and ticks: the co-parent's actions. */

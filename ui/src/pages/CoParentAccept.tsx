@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
+import { Link, Navigate, useNavigate } from 'react-router-dom';
 
 import { ApiFailure } from '../api/client';
 import { AuthCard } from '../components/AuthCard';
@@ -11,7 +11,9 @@ import {
   shareActions,
   useShareInvitation,
   useShareSession,
+  useRecheckInvitation,
   useShareSignedIn,
+  useShareToken,
 } from '../hooks/useShare';
 import { PIN_ATTEMPTS, PIN_LENGTH, pinWeakness, wrongPinMessage } from '../lib/coParents';
 import { pathTo, routes } from '../routes';
@@ -22,7 +24,7 @@ import { pathTo, routes } from '../routes';
  * live session for the link goes straight on to the dashboard.
  */
 export default function CoParentAccept() {
-  const { token = '' } = useParams();
+  const token = useShareToken();
   const invitation = useShareInvitation(token);
   const session = useShareSession(token);
   const dashboard = pathTo(routes.coParentDashboard, { token });
@@ -65,6 +67,7 @@ function InvitationProblem({ error }: { error: ApiFailure | undefined }) {
 function CreatePin({ token, name }: { token: string; name: string }) {
   const navigate = useNavigate();
   const signedIn = useShareSignedIn(token);
+  const recheck = useRecheckInvitation(token);
   const { toast } = useToast();
   const [pin, setPin] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -84,6 +87,8 @@ function CreatePin({ token, name }: { token: string; name: string }) {
       navigate(pathTo(routes.coParentDashboard, { token }), { replace: true });
     } catch (err) {
       const failure = err instanceof ApiFailure ? err : null;
+      // A PIN was chosen meanwhile (another phone): this link now asks for it.
+      if (failure?.status === 409) void recheck();
       setError(failure?.message ?? 'An unexpected error occurred');
       toast({
         variant: 'error',
@@ -157,7 +162,7 @@ function EnterPin({ token, name }: { token: string; name: string }) {
     } catch (err) {
       const failure = err instanceof ApiFailure ? err : null;
       setPin('');
-      if (failure?.status === 401) {
+      if (failure?.status === 401 && failure.title === 'Invalid PIN') {
         const attempt = failures + 1;
         setFailures(attempt);
         if (attempt >= PIN_ATTEMPTS) {
@@ -168,10 +173,12 @@ function EnterPin({ token, name }: { token: string; name: string }) {
         }
       } else if (failure?.status === 429) {
         setError(null);
+        // The link is locked ('Access blocked'), or the server holds it for a while: 'Too
+        // many attempts' / 'Please try again after <time>' (spec section 8).
         block(
           failure.title === 'Access blocked'
             ? failure.message
-            : `Too many failed attempts. Please wait before trying again. ${failure.message}`,
+            : `${failure.title}. ${failure.message}`,
         );
       } else {
         setError(failure?.message ?? 'An error occurred while verifying the invitation');

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 
 import { ApiFailure } from '../api/client';
 import { AuthCard } from '../components/AuthCard';
@@ -16,6 +16,7 @@ import {
   useShareMealPlan,
   useShareMeals,
   useShareSession,
+  useShareToken,
   type SharedList,
   type SharedMeal,
 } from '../hooks/useShare';
@@ -37,7 +38,7 @@ const NOTHING_PENDING: ReadonlySet<string> = new Set();
  * Live through the family's change feed as a co-parent may see it.
  */
 export default function CoParentDashboard() {
-  const { token = '' } = useParams();
+  const token = useShareToken();
   const session = useShareSession(token);
   const navigate = useNavigate();
   const forget = useForgetShare(token);
@@ -98,6 +99,18 @@ export default function CoParentDashboard() {
         {tab === 'meals' ? <Meals token={token} /> : <Groceries token={token} />}
       </div>
     </section>
+  );
+}
+
+/** `/co-parent/dashboard` without its token (spec section 8). */
+export function CoParentDashboardWithoutToken() {
+  return (
+    <AuthCard title="No access">
+      <p role="alert">Invalid or missing access token</p>
+      <Link to={routes.home} className="btn btn-primary">
+        Go to Highchair
+      </Link>
+    </AuthCard>
   );
 }
 

@@ -54,6 +54,13 @@ const pages: Record<RouteName, { page: Page; owner?: true }> = {
   coParentAcceptBare: { page: ToHome },
   coParentAccept: { page: lazy(() => import('../pages/CoParentAccept')) },
   coParentDashboard: { page: lazy(() => import('../pages/CoParentDashboard')) },
+  coParentDashboardBare: {
+    page: lazy(() =>
+      import('../pages/CoParentDashboard').then((m) => ({
+        default: m.CoParentDashboardWithoutToken,
+      })),
+    ),
+  },
 };
 
 export function AppRouter() {
