@@ -363,19 +363,7 @@ impl GroceryApi {
         body: Json<TickInput>,
     ) -> Result<Json<TickResult>, ApiError> {
         let me = user.require_to_save("save grocery lists")?;
-        let (list, applied) = grocery::tick(
-            &app,
-            me.user.family_id,
-            path_id::<GroceryListId>(&id)?,
-            path_id::<GroceryItemId>(&item_id)?,
-            body.0.checked,
-            body.0.at,
-        )
-        .await?;
-        Ok(Json(TickResult {
-            applied,
-            list: list_dto(&app, &list),
-        }))
+        tick_item(&app, me.user.family_id, &id, &item_id, body.0).await
     }
 
     /// An unsaved list merged from saved recipes (spec section 3's rules, amounts added where
@@ -442,4 +430,27 @@ impl GroceryApi {
             format!("attachment; filename=\"{file}\""),
         ))
     }
+}
+
+/// One item ticked or unticked in a family's list (a parent's tick, or a co-parent's).
+pub(super) async fn tick_item(
+    app: &App,
+    family: crate::domain::ids::FamilyId,
+    list: &str,
+    item: &str,
+    body: TickInput,
+) -> Result<Json<TickResult>, ApiError> {
+    let (list, applied) = grocery::tick(
+        app,
+        family,
+        path_id::<GroceryListId>(list)?,
+        path_id::<GroceryItemId>(item)?,
+        body.checked,
+        body.at,
+    )
+    .await?;
+    Ok(Json(TickResult {
+        applied,
+        list: list_dto(app, &list),
+    }))
 }

@@ -22,7 +22,7 @@ use super::session::{cookie_of, secure_cookies};
 use super::{ApiError, ApiTags, path_id};
 use crate::app::App;
 use crate::domain::co_parent::{CoParent, ShareState};
-use crate::domain::ids::{GroceryItemId, GroceryListId, MediaId};
+use crate::domain::ids::MediaId;
 use crate::domain::meal::Meal;
 use crate::service::share::{self, Opened, Viewer};
 use crate::service::{children, grocery, meal_plan, meals, photos};
@@ -344,19 +344,7 @@ impl ShareApi {
         body: Json<TickInput>,
     ) -> Result<Json<TickResult>, ApiError> {
         let viewer = viewer(&app, &token.0, req)?;
-        let (list, applied) = grocery::tick(
-            &app,
-            viewer.family(),
-            path_id::<GroceryListId>(&id)?,
-            path_id::<GroceryItemId>(&item_id)?,
-            body.0.checked,
-            body.0.at,
-        )
-        .await?;
-        Ok(Json(TickResult {
-            applied,
-            list: list_dto(&app, &list),
-        }))
+        super::grocery::tick_item(&app, viewer.family(), &id, &item_id, body.0).await
     }
 
     /// A week of the family's meal plan (read only); the current week when `week` is missing.

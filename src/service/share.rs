@@ -54,14 +54,21 @@ fn link_write_error(err: WriteError<CoParent>) -> AppError {
 /// `GET /api/share/{token}`: the co-parent a link is for. Unknown or malformed: 404 'Invalid
 /// or expired invitation'; expired: 410. A malformed token costs no store read.
 pub fn invitation(app: &Services, token: &str) -> AppResult<CoParent> {
+    let (_, co_parent) = link(app, token)?;
+    check_link(&co_parent, Utc::now())?;
+    Ok(co_parent)
+}
+
+/// The co-parent behind a link, expired or not; 404 'Invalid or expired invitation' for
+/// anything else.
+fn link(app: &Services, token: &str) -> AppResult<(ShareToken, CoParent)> {
     let token = ShareToken::parse(token).ok_or_else(unknown_link)?;
     let co_parent = app
         .store
         .co_parents
         .by_token(&token)?
         .ok_or_else(unknown_link)?;
-    check_link(&co_parent, Utc::now())?;
-    Ok(co_parent)
+    Ok((token, co_parent))
 }
 
 /// `POST /api/share/{token}/pin`: the co-parent chooses their PIN (only while the link is
@@ -114,12 +121,7 @@ pub async fn sign_in(
 ) -> AppResult<Opened> {
     let limits = &app.limits;
     limits.share_ip.check(ip).map_err(DomainError::too_many)?;
-    let parsed = ShareToken::parse(token).ok_or_else(unknown_link)?;
-    let co_parent = app
-        .store
-        .co_parents
-        .by_token(&parsed)?
-        .ok_or_else(unknown_link)?;
+    let (parsed, co_parent) = link(app, token)?;
     let key = link_key(&parsed);
     limits
         .share_link
@@ -240,12 +242,7 @@ pub fn still_admits(app: &Services, viewer: &Viewer) -> bool {
 /// An unknown link is 404 like every share route; an expired one still signs out. Returns the
 /// link's token as the cookie's path names it.
 pub async fn sign_out(app: &Services, token: &str, cookie: Option<&str>) -> AppResult<String> {
-    let token = ShareToken::parse(token).ok_or_else(unknown_link)?;
-    let co_parent = app
-        .store
-        .co_parents
-        .by_token(&token)?
-        .ok_or_else(unknown_link)?;
+    let (token, co_parent) = link(app, token)?;
     let link = token.as_uuid().to_string();
     let Some(hash) = cookie.map(token_hash) else {
         return Ok(link);

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 
 import type { Meal } from '../hooks/useMeals';
 import { feedbackLabel, formatShortDate, moodEmoji, moodLabel, portionLabel } from '../lib/meals';
+import { FoodBadges } from './FoodBadges';
 
 const PLACEHOLDER = '/meal-placeholder.svg';
 
@@ -66,13 +67,7 @@ export function MealCard({ meal, childName, onEdit, onDelete }: MealCardProps) {
             />
           </a>
         ) : null}
-        <ul className="flex flex-wrap gap-1" aria-label="Foods">
-          {meal.foods.map((food) => (
-            <li key={food} className="badge badge-outline h-auto min-h-5 py-0.5">
-              {food}
-            </li>
-          ))}
-        </ul>
+        <FoodBadges foods={meal.foods} />
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
           <dt className="text-base-content/70">Portion</dt>
           <dd>{portionLabel(meal.portion)}</dd>

@@ -26,6 +26,7 @@ import { feedbackLabel, moodEmoji, moodLabel, portionLabel } from '../lib/meals'
 import { byDay as planByDay, forWhom } from '../lib/mealPlan';
 import { dayLabel, daysOf, weekLabel, weekOf } from '../lib/week';
 import { pathTo, routes } from '../routes';
+import { FoodBadges } from '../components/FoodBadges';
 
 type Tab = 'meals' | 'groceries';
 
@@ -205,13 +206,7 @@ function SharedMealCard({ meal, childName }: { meal: SharedMeal; childName: stri
           <span className="font-normal text-base-content/70"> · {timeOf(meal.mealDate)}</span>
         </p>
         <p className="text-sm">{childName ?? 'Unknown Child'}</p>
-        <ul className="flex flex-wrap gap-1" aria-label="Foods">
-          {meal.foods.map((food) => (
-            <li key={food} className="badge badge-outline h-auto min-h-5 py-0.5">
-              {food}
-            </li>
-          ))}
-        </ul>
+        <FoodBadges foods={meal.foods} />
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
           <dt className="text-base-content/70">Portion</dt>
           <dd>{portionLabel(meal.portion)}</dd>
