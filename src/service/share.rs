@@ -109,10 +109,11 @@ pub async fn choose_pin(
 }
 
 /// `POST /api/share/{token}/session`: a session for the right PIN. In order: the client's
-/// address (an unknown link counts here only), the link's window, then the guess is taken on
-/// the record in one write (refused when the link is expired, locked or in its backoff; counted
-/// as a failure at once, so guesses in flight together cannot pass the caps), then the
-/// server-wide budget, and only then is the PIN hashed. A right PIN gives the guess back.
+/// address (an unknown link counts here only); the link's state (expired, locked); the link's
+/// window; the server-wide budget (only for a PIN that will be hashed); then
+/// the guess is taken on the record in one write (the state checked again with the backoff,
+/// the guess counted as a failure at once, so guesses in flight together cannot pass the caps); and only then is
+/// the PIN hashed. A right PIN gives the guess back.
 pub async fn sign_in(
     app: &Services,
     token: &str,
@@ -122,12 +123,25 @@ pub async fn sign_in(
     let limits = &app.limits;
     limits.share_ip.check(ip).map_err(DomainError::too_many)?;
     let (parsed, co_parent) = link(app, token)?;
+    let now = Utc::now();
+    // Cheap refusals first (expired, locked), on the copy just read; the write below checks
+    // again, with the backoff.
+    check_link(&co_parent, now)?;
+    check_not_locked(&co_parent)?;
     let key = link_key(&parsed);
     limits
         .share_link
         .check(&key)
         .map_err(DomainError::too_many)?;
-    let now = Utc::now();
+    let pin = pin.and_then(Pin::parse);
+    if pin.is_some() {
+        // Only a PIN that will be hashed spends the server's budget; refused here, nothing is
+        // counted on the link's record.
+        limits
+            .share_all
+            .check("all")
+            .map_err(DomainError::too_many)?;
+    }
     let reserved = std::sync::Mutex::new(None);
     let co_parent = app
         .store
@@ -143,16 +157,8 @@ pub async fn sign_in(
         .into_inner()
         .unwrap_or_else(|p| p.into_inner())
         .ok_or_else(unknown_link)?;
-    let pin = pin.and_then(Pin::parse);
     let right = match pin {
-        // Only a PIN that will be hashed spends the server's budget.
-        Some(pin) => {
-            limits
-                .share_all
-                .check("all")
-                .map_err(DomainError::too_many)?;
-            app.hasher.verify_pin(pin, co_parent.pin_hash.clone()).await
-        }
+        Some(pin) => app.hasher.verify_pin(pin, co_parent.pin_hash.clone()).await,
         None => false,
     };
     if !right {

@@ -967,3 +967,47 @@ async fn racing_pins_and_guesses_lose_nothing() {
         assert_eq!(stored.failures_total, 3, "round {round}");
     }
 }
+
+#[tokio::test]
+async fn a_spent_server_budget_costs_the_real_co_parent_nothing_of_their_own() {
+    let server = TestServer::start_with(|s| s.limits.pin_attempts_per_hour = 2).await;
+    let mum = family(&server, "mum@example.org").await;
+    let family_id = family_of(&server, "mum@example.org");
+    let (a, b, nan) = (
+        invite(&server, &mum, "a@example.org").await,
+        invite(&server, &mum, "b@example.org").await,
+        invite(&server, &mum, "nan@example.org").await,
+    );
+    let attacker = server.new_client();
+    for link in [&a, &b] {
+        assert_eq!(
+            sign_in_with(&server, &attacker, &link.token, &wrong(&link.pin, 1))
+                .await
+                .status(),
+            401
+        );
+    }
+    // The budget is spent: the real co-parent waits, but no failure is counted on their link
+    // (their tries still use up its 15-minute window, as any try does).
+    let phone = server.new_client();
+    for _ in 0..3 {
+        let (title, _, _) = error(
+            sign_in_with(&server, &phone, &nan.token, &nan.pin).await,
+            429,
+        )
+        .await;
+        assert_eq!(title, "Too many attempts");
+    }
+    let stored = server
+        .app
+        .store
+        .co_parents
+        .get(family_id, nan.id.parse().unwrap())
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        stored.failures_total, 0,
+        "no failure on their link's record"
+    );
+    assert_eq!(stored.last_failure_at, None, "so no backoff either");
+}
