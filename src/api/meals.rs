@@ -9,7 +9,7 @@ use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 use super::children::Deleted;
 use super::etag::{LIST_CACHE, etag_matches, list_etag};
 use super::json::JsonBytes;
-use super::media::media_urls;
+use super::media::{MEDIA_BASE, PhotoUrls};
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags, path_id};
 use crate::app::App;
@@ -192,7 +192,14 @@ impl From<meal::Feedback> for Feedback {
 
 impl From<Meal> for MealDto {
     fn from(m: Meal) -> Self {
-        let urls = m.photo.map(media_urls);
+        MealDto::with_photos_under(m, MEDIA_BASE)
+    }
+}
+
+impl MealDto {
+    /// A meal whose photo URLs start with `base` (a co-parent reads them under their link).
+    pub fn with_photos_under(m: Meal, base: &str) -> MealDto {
+        let urls = m.photo.map(|id| PhotoUrls::new(base, id));
         MealDto {
             id: m.id.to_string(),
             child_id: m.child_id.to_string(),
@@ -203,9 +210,9 @@ impl From<Meal> for MealDto {
             feedback: m.feedback.map(Feedback::from),
             notes: m.notes,
             photo: m.photo.map(|p| p.to_string()),
-            photo_url: urls.as_ref().map(|u| u.0.clone()),
-            thumbnail_url: urls.map(|u| u.1),
-            medium_url: m.photo.map(super::media::medium_url),
+            photo_url: urls.as_ref().map(|u| u.url.clone()),
+            thumbnail_url: urls.as_ref().map(|u| u.thumbnail_url.clone()),
+            medium_url: urls.map(|u| u.medium_url),
             meal_date: m.meal_date,
             created_at: m.created_at,
             updated_at: m.updated_at,

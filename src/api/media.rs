@@ -13,17 +13,28 @@ use crate::domain::DomainError;
 use crate::domain::ids::MediaId;
 use crate::service::photos;
 
-/// The URL of a photo's medium size (1024 px: a sharp meal card on a phone).
-pub fn medium_url(id: MediaId) -> String {
-    format!("/api/media/{id}?size=medium")
+/// Where parents read photos.
+pub const MEDIA_BASE: &str = "/api/media";
+
+/// A photo's URLs under `base` (parents' `/api/media`, or a co-parent's link).
+pub struct PhotoUrls {
+    /// The stored size.
+    pub url: String,
+    /// 320 px.
+    pub thumbnail_url: String,
+    /// 1024 px: a sharp meal card on a phone.
+    pub medium_url: String,
 }
 
-/// The URLs of a photo and of its thumbnail.
-pub fn media_urls(id: MediaId) -> (String, String) {
-    (
-        format!("/api/media/{id}"),
-        format!("/api/media/{id}?size=thumb"),
-    )
+impl PhotoUrls {
+    pub fn new(base: &str, id: MediaId) -> PhotoUrls {
+        let url = format!("{base}/{id}");
+        PhotoUrls {
+            thumbnail_url: format!("{url}?size=thumb"),
+            medium_url: format!("{url}?size=medium"),
+            url,
+        }
+    }
 }
 
 #[derive(Debug, Multipart)]
@@ -96,12 +107,12 @@ impl MediaApi {
         let me = user.require_to_save("upload photos")?;
         let bytes = upload_bytes(form, "Photo upload failed").await?;
         let record = photos::upload(&app, &me.user, bytes).await?;
-        let (url, thumbnail_url) = media_urls(record.id);
+        let urls = PhotoUrls::new(MEDIA_BASE, record.id);
         Ok(Uploaded::Created(Json(MediaDto {
-            medium_url: medium_url(record.id),
             id: record.id.to_string(),
-            url,
-            thumbnail_url,
+            url: urls.url,
+            thumbnail_url: urls.thumbnail_url,
+            medium_url: urls.medium_url,
         })))
     }
 

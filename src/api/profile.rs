@@ -52,7 +52,9 @@ impl From<&User> for Profile {
             },
             is_guest: user.is_guest,
             is_admin: user.is_admin,
-            avatar_url: user.avatar.map(|id| super::media::media_urls(id).0),
+            avatar_url: user
+                .avatar
+                .map(|id| super::media::PhotoUrls::new(super::media::MEDIA_BASE, id).url),
             version: user.version,
         }
     }

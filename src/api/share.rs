@@ -135,15 +135,7 @@ fn viewer(app: &App, token: &str, req: &Request) -> Result<Viewer, ApiError> {
 
 /// A meal as a co-parent reads it: its photo under this link's path.
 fn shared_meal(token: &str, meal: Meal) -> MealDto {
-    let photo = meal.photo;
-    let mut dto = MealDto::from(meal);
-    if let Some(id) = photo {
-        let base = format!("/api/share/{token}/media/{id}");
-        dto.photo_url = Some(base.clone());
-        dto.thumbnail_url = Some(format!("{base}?size=thumb"));
-        dto.medium_url = Some(format!("{base}?size=medium"));
-    }
-    dto
+    MealDto::with_photos_under(meal, &format!("/api/share/{token}/media"))
 }
 
 #[derive(Default)]
