@@ -15,6 +15,8 @@ use crate::store::Store;
 
 /// After a failure, wait this long before trying again.
 const RETRY_AFTER: Duration = Duration::from_secs(30);
+/// How often a job waiting for a backup looks again.
+const BACKUP_WAIT: Duration = Duration::from_millis(500);
 
 /// Runs every pending job to the end. A job that fails is left for the next round and does
 /// not hold up the others. Returns how many jobs finished, or the first failure.
@@ -23,6 +25,10 @@ pub async fn run_pending(store: &Store) -> Result<usize, crate::store::StoreErro
     let mut failure = None;
     for job in store.jobs.pending()? {
         loop {
+            // Purges wait while a backup copies photos (its snapshot may still need them).
+            while store.backup_running() {
+                tokio::time::sleep(BACKUP_WAIT).await;
+            }
             match store.run_job_batch(&job).await {
                 Ok(true) => {
                     finished += 1;

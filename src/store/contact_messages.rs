@@ -18,6 +18,11 @@ impl ContactMessages {
         Self { core, tree }
     }
 
+    /// The tree itself, for backups.
+    pub(super) fn tree(&self) -> &sled::Tree {
+        &self.tree
+    }
+
     pub async fn insert(&self, message: &ContactMessage) -> Result<(), StoreError> {
         self.tree.insert(message.id.as_bytes(), message.encode()?)?;
         self.core.flush().await

@@ -290,7 +290,7 @@ impl Meals {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::domain::meal::{MealFields, MealType, Mood, Portion};
     use crate::store::children::tests::child;

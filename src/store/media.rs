@@ -53,7 +53,7 @@ impl Entity for MediaRecord {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Variant {
     Full = 0,
     Thumb = 1,
@@ -186,7 +186,7 @@ impl Media {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::store::tests::temp_store;
 

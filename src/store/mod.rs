@@ -5,6 +5,7 @@
 //!   db/              the sled database
 //!   admin.sock       the admin socket while `serve` runs
 
+pub mod backup;
 pub mod children;
 pub mod co_parents;
 mod codec;
@@ -93,6 +94,8 @@ pub struct Store {
     core: Arc<write::Core>,
     meta: sled::Tree,
     dir: PathBuf,
+    /// Held while a backup is written (one at a time).
+    backing_up: std::sync::Mutex<()>,
     _lock: File,
     pub contact_messages: ContactMessages,
     pub rate_limits: RateLimits,
@@ -156,6 +159,8 @@ impl Store {
         // The pid helps an admin find the process holding the directory.
         let _ = lock.set_len(0);
         let _ = writeln!(lock, "{}", std::process::id());
+        backup::swap::finish_pending(&dir)
+            .map_err(|e| unusable(format!("cannot finish the restore that was under way: {e}")))?;
 
         let config = sled::Config::new()
             .path(&db_path)
@@ -187,6 +192,10 @@ impl Store {
 
         let tree = |name: &str| db.open_tree(name).map_err(|e| unusable(e.to_string()));
         let core = Arc::new(write::Core::open(db.clone()).map_err(|e| unusable(e.to_string()))?);
+        // Photos removed while a backup ran, left when it was cut off.
+        if let Err(e) = backup::sweep_graveyard(&core) {
+            tracing::warn!(error = %e, "removed photos are left for the next sweep");
+        }
         Ok(Store {
             meta: tree(migrate::META)?,
             contact_messages: ContactMessages::new(core.clone(), tree("contact_messages")?),
@@ -207,6 +216,7 @@ impl Store {
             share_sessions: ShareSessions::new(core.clone()),
             core,
             dir,
+            backing_up: std::sync::Mutex::new(()),
             _lock: lock,
         })
     }

@@ -99,7 +99,7 @@ pub enum Joining<'a> {
 
 /// Marks that the first (admin) account has been claimed; lives in the e-mail index tree,
 /// where no e-mail can collide with it.
-const FIRST_CLAIMED: &[u8] = b"\0first-account";
+pub(crate) const FIRST_CLAIMED: &[u8] = b"\0first-account";
 const EMAIL_TAKEN: &str = "email taken";
 const NOT_FIRST: &str = "not first";
 

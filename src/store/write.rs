@@ -8,7 +8,8 @@
 //! the latest committed data, and nothing can slip in between read and write.
 
 use std::cell::RefCell;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use sled::Transactional;
 use sled::transaction::{
@@ -22,7 +23,7 @@ use crate::domain::change::{Change, ChangeId, FamilyChange, Kind};
 use crate::domain::ids::{FamilyId, MediaId};
 
 /// Every tree of the store, in one fixed order (the index into `Core::trees`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum TreeId {
     Users,
     UsersByEmail,
@@ -47,10 +48,12 @@ pub(crate) enum TreeId {
     CoParents,
     CoParentTokens,
     ShareSessions,
+    /// Photo blobs removed while a backup copied photos: deleted once no backup runs.
+    BlobGraveyard,
 }
 
 impl TreeId {
-    pub(crate) const ALL: [TreeId; 23] = [
+    pub(crate) const ALL: [TreeId; 24] = [
         TreeId::Users,
         TreeId::UsersByEmail,
         TreeId::Sessions,
@@ -74,6 +77,7 @@ impl TreeId {
         TreeId::CoParents,
         TreeId::CoParentTokens,
         TreeId::ShareSessions,
+        TreeId::BlobGraveyard,
     ];
 
     pub(crate) fn name(self) -> &'static str {
@@ -101,6 +105,7 @@ impl TreeId {
             TreeId::CoParents => "co_parents",
             TreeId::CoParentTokens => "co_parent_tokens",
             TreeId::ShareSessions => "share_sessions",
+            TreeId::BlobGraveyard => "blob_graveyard",
         }
     }
 }
@@ -115,6 +120,9 @@ pub(crate) struct Core {
     /// Held from the start of a transaction until its changes are announced, so subscribers
     /// see revisions in order.
     order: Mutex<()>,
+    /// Backups copying photos right now. While any does, photo blobs are not removed but
+    /// listed in `BlobGraveyard` (see `drop_blob`): every photo of the snapshot stays readable.
+    fence: AtomicUsize,
     hook: OnceLock<Hook>,
     flusher: Flusher,
 }
@@ -233,15 +241,35 @@ pub(crate) struct Tx<'a> {
     changes: RefCell<Vec<Change>>,
     /// Families whose revision this transaction already moved, with the new revision.
     revised: RefCell<Vec<(FamilyId, u64)>>,
+    /// A backup is copying photos: blobs go to the graveyard instead of away.
+    fenced: bool,
 }
 
 impl<'a> Tx<'a> {
-    fn new(trees: &'a [TransactionalTree]) -> Self {
+    fn new(trees: &'a [TransactionalTree], fenced: bool) -> Self {
         Tx {
             trees,
             changes: RefCell::new(Vec::new()),
             revised: RefCell::new(Vec::new()),
+            fenced,
         }
+    }
+
+    /// Removes a photo blob, or, while a backup copies photos, leaves it for the graveyard
+    /// sweep that runs when the backup ends.
+    pub(crate) fn drop_blob(&self, key: &[u8]) -> TxResult<()> {
+        if self.fenced {
+            if self.exists(TreeId::MediaBlobs, key)? {
+                self.insert_raw(TreeId::BlobGraveyard, key, &[])?;
+            }
+        } else {
+            self.remove_raw(TreeId::MediaBlobs, key)?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn is_fenced(&self) -> bool {
+        self.fenced
     }
 
     pub(crate) fn tree(&self, id: TreeId) -> &TransactionalTree {
@@ -498,10 +526,7 @@ pub(crate) fn remove_photo(tx: &Tx<'_>, family: FamilyId, id: MediaId) -> TxResu
         &keys::owned(family.as_bytes(), id.as_bytes()),
     )?;
     for variant in super::media::Variant::ALL {
-        tx.remove_raw(
-            TreeId::MediaBlobs,
-            &super::media::blob_key(family, id, variant),
-        )?;
+        tx.drop_blob(&super::media::blob_key(family, id, variant))?;
     }
     Ok(())
 }
@@ -517,15 +542,14 @@ pub(crate) fn move_photo(tx: &Tx<'_>, from: FamilyId, to: FamilyId, id: MediaId)
     record.family = to;
     tx.put_quietly(&record)?;
     for variant in super::media::Variant::ALL {
-        if let Some(blob) = tx.remove_raw(
-            TreeId::MediaBlobs,
-            &super::media::blob_key(from, id, variant),
-        )? {
+        let old = super::media::blob_key(from, id, variant);
+        if let Some(blob) = tx.get_raw(TreeId::MediaBlobs, &old)? {
             tx.insert_raw(
                 TreeId::MediaBlobs,
                 &super::media::blob_key(to, id, variant),
                 &blob,
             )?;
+            tx.drop_blob(&old)?;
         }
     }
     Ok(())
@@ -542,6 +566,7 @@ impl Core {
             db,
             trees,
             order: Mutex::new(()),
+            fence: AtomicUsize::new(0),
             hook: OnceLock::new(),
         };
         core.skip_revisions()?;
@@ -588,10 +613,11 @@ impl Core {
         scan: impl FnOnce(&Core) -> Result<S, Abort>,
         f: impl Fn(&Tx<'_>, &S) -> TxResult<A>,
     ) -> Result<A, TransactionError<Abort>> {
-        let order = self.order.lock().unwrap_or_else(|p| p.into_inner());
+        let order = self.write_order();
+        let fenced = self.is_fenced();
         let scanned = scan(self).map_err(TransactionError::Abort)?;
         let (out, changes) = self.trees.as_slice().transaction(|trees| {
-            let tx = Tx::new(trees);
+            let tx = Tx::new(trees, fenced);
             let out = f(&tx, &scanned)?;
             Ok((out, tx.changes.into_inner()))
         })?;
@@ -602,6 +628,26 @@ impl Core {
         }
         drop(order);
         Ok(out)
+    }
+
+    /// The write order: while it is held, no write of the store commits (a backup's snapshot
+    /// holds it for its one consistent pass over the record trees).
+    pub(crate) fn write_order(&self) -> MutexGuard<'_, ()> {
+        self.order.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Raises the photo fence (call with the write order held, so every later write sees it).
+    pub(crate) fn raise_fence(&self) {
+        self.fence.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Lowers the photo fence; `true` when no backup holds it any more.
+    pub(crate) fn lower_fence(&self) -> bool {
+        self.fence.fetch_sub(1, Ordering::SeqCst) == 1
+    }
+
+    pub(crate) fn is_fenced(&self) -> bool {
+        self.fence.load(Ordering::SeqCst) > 0
     }
 
     /// Up to `limit` keys under `prefix` (for `transact_scanned`'s scan).

@@ -1,0 +1,376 @@
+//! Backups: a portable archive of every record and photo at one moment (see `archive` for the
+//! format), checked end to end when read, and restored into a new store that replaces the old
+//! one only when it is complete (`swap`).
+//!
+//! Consistency: a short write gate. The snapshot holds the store's write order while it copies
+//! the record trees raw (no write commits meanwhile; reads go on) and raises a photo fence that
+//! keeps removed photos' blobs until the photos are copied. See docs/decisions.md.
+
+pub mod archive;
+mod kinds;
+mod load;
+mod reader;
+mod snapshot;
+pub mod swap;
+mod writer;
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+pub use kinds::Kind;
+pub(crate) use snapshot::sweep_graveyard;
+
+use super::Store;
+
+/// What an archive holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// The moment the archive shows.
+    pub created_at: DateTime<Utc>,
+    /// Records per kind, and `media_files`.
+    pub counts: BTreeMap<String, u64>,
+    /// The SHA-256 over every member (the archive's content).
+    pub sha256: String,
+}
+
+/// Why a backup could not be written. Nothing in the store changed.
+#[derive(Debug, thiserror::Error)]
+pub enum BackupError {
+    #[error("another backup is being written right now; try again when it is done")]
+    Busy,
+    #[error("{0}")]
+    Io(String),
+    #[error("the store could not be read: {0}")]
+    Store(String),
+}
+
+impl From<sled::Error> for BackupError {
+    fn from(e: sled::Error) -> Self {
+        BackupError::Store(e.to_string())
+    }
+}
+
+impl From<super::StoreError> for BackupError {
+    fn from(e: super::StoreError) -> Self {
+        BackupError::Store(e.to_string())
+    }
+}
+
+/// Why an archive was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ArchiveError {
+    #[error("this is not a Highchair backup (it does not start with highchair-backup.json)")]
+    NotABackup,
+    #[error(
+        "the archive is incomplete: it ends before its manifest (cut off while being written or copied)"
+    )]
+    Truncated,
+    #[error("the archive cannot be read: {0}")]
+    Unreadable(String),
+    #[error(
+        "the archive contains `{0}`, which no Highchair backup has (an absolute path, `..` or an unknown name); nothing was restored"
+    )]
+    Unsafe(String),
+    #[error(
+        "the archive contains `{0}`, which is a link, directory or device rather than a file; nothing was restored"
+    )]
+    NotAFile(String),
+    #[error("`{path}` is {size} bytes, more than the {limit} a backup member may have")]
+    TooLarge { path: String, size: u64, limit: u64 },
+    #[error("`{0}` does not match the checksum in the manifest: the archive is damaged")]
+    Checksum(String),
+    #[error(
+        "the archive has format version {0}, newer than this highchair reads ({max}); upgrade highchair to restore it",
+        max = archive::FORMAT
+    )]
+    NewerFormat(u32),
+    #[error("the archive is damaged: {0}")]
+    Invalid(String),
+}
+
+/// Removes a spool directory when the backup is done, however it ends.
+struct Spool(PathBuf);
+
+impl Drop for Spool {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The prefix of a backup's scratch directory inside the data directory.
+pub(crate) const SPOOL_PREFIX: &str = ".backup-spool-";
+
+impl Store {
+    /// Writes an archive of this moment to `out` (blocking: run it off the async threads).
+    /// One backup at a time.
+    pub fn backup<W: Write>(&self, out: W) -> Result<(Summary, W), BackupError> {
+        let _one = self.backing_up.try_lock().map_err(|_| BackupError::Busy)?;
+        let spool = Spool(
+            self.dir
+                .join(format!("{SPOOL_PREFIX}{}", uuid::Uuid::new_v4().simple())),
+        );
+        std::fs::create_dir(&spool.0)
+            .map_err(|e| BackupError::Io(format!("cannot make a scratch directory: {e}")))?;
+        let snapshot = snapshot::take(&self.core, self.contact_messages.tree(), &spool.0)?;
+        let (prepared, media) = snapshot.prepare(&spool.0)?;
+        let written = writer::write(&self.core, &snapshot, &prepared, &media, out)?;
+        drop(snapshot);
+        Ok(written)
+    }
+
+    /// Whether a backup is copying photos (background purges wait for it).
+    pub fn backup_running(&self) -> bool {
+        self.core.is_fenced()
+    }
+}
+
+/// Checks a whole archive without changing anything.
+pub fn verify(input: impl Read) -> Result<Summary, ArchiveError> {
+    reader::walk(input, &mut reader::Discard)
+}
+
+/// Reads an archive into `store`, which must be new and empty. On an error the store holds
+/// part of the archive: throw it away.
+pub(crate) fn load(store: &Store, input: impl Read) -> Result<Summary, ArchiveError> {
+    let mut loader = load::Loader::new(store);
+    let summary = reader::walk(input, &mut loader)?;
+    loader.finish().map_err(ArchiveError::Unreadable)?;
+    Ok(summary)
+}
+
+/// `verify` of a file, with the file's name in the error.
+pub fn verify_file(path: &Path) -> Result<Summary, ArchiveError> {
+    let file = std::fs::File::open(path)
+        .map_err(|e| ArchiveError::Unreadable(format!("{}: {e}", path.display())))?;
+    verify(std::io::BufReader::with_capacity(1 << 20, file))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::ids::{FamilyId, MediaId};
+    use crate::store::children::tests::child;
+    use crate::store::meals::tests::meal;
+    use crate::store::media::Variant;
+    use crate::store::media::tests::upload;
+    use crate::store::tests::temp_store;
+    use crate::store::write::TreeId;
+
+    /// A family with two children, meals (one with a photo) and a second family.
+    async fn populated(store: &Store) -> (FamilyId, MediaId) {
+        let family = FamilyId::new();
+        let emma = store.children.insert(&child(family, "Emma")).await.unwrap();
+        let photo = upload(family, chrono::Utc::now());
+        store
+            .media
+            .insert(
+                &photo,
+                &[(Variant::Full, b"full-bytes"), (Variant::Thumb, b"thumb")],
+            )
+            .await
+            .unwrap();
+        let mut with_photo = meal(family, emma.id, 5);
+        with_photo.photo = Some(photo.id);
+        store.meals.insert(&with_photo).await.unwrap();
+        for i in 0..30 {
+            store.meals.insert(&meal(family, emma.id, i)).await.unwrap();
+        }
+        let other = FamilyId::new();
+        let noah = store.children.insert(&child(other, "Noah")).await.unwrap();
+        store.meals.insert(&meal(other, noah.id, 1)).await.unwrap();
+        (family, photo.id)
+    }
+
+    fn tree_contents(store: &Store, id: TreeId) -> Vec<(sled::IVec, sled::IVec)> {
+        store.core.tree(id).iter().map(Result::unwrap).collect()
+    }
+
+    fn archive_of(store: &Store) -> Vec<u8> {
+        store.backup(Vec::new()).unwrap().1
+    }
+
+    #[tokio::test]
+    async fn an_archive_restores_every_record_and_photo_byte_for_byte() {
+        let (_a, store) = temp_store();
+        populated(&store).await;
+        let bytes = archive_of(&store);
+        let summary = verify(bytes.as_slice()).unwrap();
+        assert_eq!(summary.counts["children"], 2);
+        assert_eq!(summary.counts["meals"], 32);
+        assert_eq!(summary.counts["media"], 1);
+        assert_eq!(summary.counts["media_files"], 2);
+
+        let (_b, restored) = temp_store();
+        assert_eq!(load(&restored, bytes.as_slice()).unwrap(), summary);
+        for id in [
+            TreeId::Children,
+            TreeId::Meals,
+            TreeId::MealsByTime,
+            TreeId::MealsByChild,
+            TreeId::Media,
+            TreeId::MediaBlobs,
+        ] {
+            assert_eq!(
+                tree_contents(&store, id),
+                tree_contents(&restored, id),
+                "{id:?}"
+            );
+        }
+        // Revisions move on past anything handed out before.
+        for (family, _) in tree_contents(&store, TreeId::Families) {
+            let family = FamilyId::from_slice(&family).unwrap();
+            assert!(restored.revision(family).unwrap() > store.revision(family).unwrap());
+        }
+        // A second backup of the restored store holds the same content.
+        let again = verify(archive_of(&restored).as_slice()).unwrap();
+        assert_eq!(again.counts, summary.counts);
+    }
+
+    #[tokio::test]
+    async fn the_meals_of_a_child_being_deleted_and_their_photos_are_left_out() {
+        let (_a, store) = temp_store();
+        let (family, photo) = populated(&store).await;
+        let emma = store.children.list(family).unwrap()[0].id;
+        store.children.delete(family, emma).await.unwrap();
+        // The job that removes her meals has not run.
+        assert!(store.media.get(family, photo).unwrap().is_some());
+        let summary = verify(archive_of(&store).as_slice()).unwrap();
+        assert_eq!(summary.counts["children"], 1);
+        assert_eq!(summary.counts["meals"], 1);
+        assert_eq!(summary.counts["media"], 0);
+        assert_eq!(summary.counts["jobs"], 1);
+    }
+
+    #[tokio::test]
+    async fn photos_removed_while_a_backup_copies_stay_until_it_ends() {
+        let (_a, store) = temp_store();
+        let (family, photo) = populated(&store).await;
+        let key = crate::store::media::blob_key(family, photo, Variant::Full);
+        let blobs = || store.core.tree(TreeId::MediaBlobs);
+        let meal = tree_contents(&store, TreeId::Meals)
+            .into_iter()
+            .map(|(_, v)| <crate::domain::meal::Meal as crate::store::Record>::decode(&v).unwrap())
+            .find(|m| m.photo == Some(photo))
+            .unwrap();
+        {
+            let _order = store.core.write_order();
+            store.core.raise_fence();
+        }
+        let fence = snapshot::Fence {
+            core: store.core.clone(),
+        };
+        store.meals.delete(family, meal.id).await.unwrap();
+        assert!(store.media.get(family, photo).unwrap().is_none());
+        assert!(blobs().contains_key(&key).unwrap(), "kept for the backup");
+        assert_eq!(store.core.tree(TreeId::BlobGraveyard).len(), 2);
+        drop(fence);
+        assert!(!blobs().contains_key(&key).unwrap(), "removed after it");
+        assert!(store.core.tree(TreeId::BlobGraveyard).is_empty());
+    }
+
+    /// An archive built member by member (for hostile ones).
+    fn hand_made(members: &[(&str, tar::EntryType, &[u8])]) -> Vec<u8> {
+        let mut tar = tar::Builder::new(Vec::new());
+        for (path, kind, data) in members {
+            let mut h = tar::Header::new_gnu();
+            // set_path refuses `..` and absolute paths; write the name field directly.
+            let name = &mut h.as_old_mut().name;
+            name[..path.len()].copy_from_slice(path.as_bytes());
+            h.set_size(data.len() as u64);
+            h.set_entry_type(*kind);
+            h.set_mode(0o600);
+            h.set_cksum();
+            tar.append(&h, *data).unwrap();
+        }
+        tar.into_inner().unwrap()
+    }
+
+    #[tokio::test]
+    async fn hostile_or_broken_archives_are_refused_with_a_reason() {
+        let (_a, store) = temp_store();
+        populated(&store).await;
+        let good = archive_of(&store);
+        let header = br#"{"format":1,"app":"highchair","app_version":"0.1.0","created_at":"2026-01-01T00:00:00Z"}"#;
+        let reg = tar::EntryType::Regular;
+        type Case = (&'static str, Vec<u8>, fn(&ArchiveError) -> bool);
+        let cases: Vec<Case> = vec![
+            ("empty", Vec::new(), |e| matches!(e, ArchiveError::NotABackup)),
+            ("not a tar", b"hello there".repeat(100), |e| {
+                matches!(e, ArchiveError::NotABackup | ArchiveError::Unreadable(_))
+            }),
+            (
+                "path traversal",
+                hand_made(&[(archive::HEADER, reg, header), ("../../etc/cron.d/x", reg, b"x")]),
+                |e| matches!(e, ArchiveError::Unsafe(p) if p.contains("..")),
+            ),
+            (
+                "absolute path",
+                hand_made(&[(archive::HEADER, reg, header), ("/etc/passwd", reg, b"x")]),
+                |e| matches!(e, ArchiveError::Unsafe(_)),
+            ),
+            (
+                "symlink",
+                hand_made(&[(archive::HEADER, reg, header), ("manifest.json", tar::EntryType::Symlink, b"")]),
+                |e| matches!(e, ArchiveError::NotAFile(_)),
+            ),
+            (
+                "hard link",
+                hand_made(&[(archive::HEADER, reg, header), ("records/meals.jsonl.gz", tar::EntryType::Link, b"")]),
+                |e| matches!(e, ArchiveError::NotAFile(_)),
+            ),
+            (
+                "newer format",
+                hand_made(&[(archive::HEADER, reg, br#"{"format":99,"app":"highchair","app_version":"9","created_at":"2030-01-01T00:00:00Z"}"#)]),
+                |e| matches!(e, ArchiveError::NewerFormat(99)),
+            ),
+            ("truncated", good[..good.len() / 2].to_vec(), |e| {
+                matches!(e, ArchiveError::Truncated)
+            }),
+            ("no manifest", good[..good.len() - 3072].to_vec(), |e| {
+                matches!(e, ArchiveError::Truncated | ArchiveError::Checksum(_))
+            }),
+        ];
+        for (what, bytes, expected) in cases {
+            let err = verify(bytes.as_slice()).expect_err(what);
+            assert!(expected(&err), "{what}: {err}");
+            assert!(!err.to_string().is_empty());
+        }
+    }
+
+    #[tokio::test]
+    async fn a_changed_byte_anywhere_is_found() {
+        let (_a, store) = temp_store();
+        populated(&store).await;
+        let good = archive_of(&store);
+        let needle = b"full-bytes";
+        let at = good
+            .windows(needle.len())
+            .position(|w| w == needle)
+            .unwrap();
+        let mut bad = good.clone();
+        bad[at] ^= 1;
+        let err = verify(bad.as_slice()).unwrap_err();
+        assert!(
+            matches!(&err, ArchiveError::Checksum(p) if p.starts_with("media/")),
+            "{err}"
+        );
+
+        // A huge declared size is refused before anything is read.
+        let mut tar = tar::Builder::new(Vec::new());
+        let mut h = tar::Header::new_gnu();
+        h.set_path(archive::HEADER).unwrap();
+        h.set_size(archive::MAX_META + 1);
+        h.set_cksum();
+        tar.append(&h, std::io::repeat(b' ').take(0)).ok();
+        let bytes = tar.into_inner().unwrap();
+        let err = verify(bytes.as_slice()).unwrap_err();
+        assert!(
+            matches!(err, ArchiveError::TooLarge { .. } | ArchiveError::Truncated),
+            "{err}"
+        );
+    }
+}

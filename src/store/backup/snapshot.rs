@@ -1,0 +1,235 @@
+//! One consistent moment of the store. The record trees are copied, raw, while the write order
+//! is held (no write commits during the copy; reads go on), and a photo fence goes up in the
+//! same breath: until the backup has copied the photos, removed photo blobs stay where they are
+//! (listed in the graveyard), so every photo of the moment is still there to copy. The records
+//! are decoded and checked after the write order is released.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use flate2::Compression;
+use flate2::write::GzEncoder;
+
+use super::BackupError;
+use super::archive::{FamilyLine, MAX_LINE, parse_record_line, record_line};
+use super::kinds::Kind;
+use crate::domain::ids::{FamilyId, MediaId};
+use crate::store::write::{Core, FamilyState, TreeId};
+
+/// The records of the moment, raw, one spool file per kind; the photo fence is up until this
+/// is dropped.
+pub(crate) struct Snapshot {
+    pub created_at: DateTime<Utc>,
+    raw: Vec<(Kind, PathBuf)>,
+    _fence: Fence,
+}
+
+/// A kind's records, checked and compressed, ready for the archive.
+pub(crate) struct Prepared {
+    pub kind: Kind,
+    pub path: PathBuf,
+    pub count: u64,
+}
+
+/// A photo to copy: its family and id.
+pub(crate) type Photo = (FamilyId, MediaId);
+
+/// Holds the photo fence; dropping the last one removes what waited in the graveyard.
+pub(crate) struct Fence {
+    pub(super) core: Arc<Core>,
+}
+
+impl Drop for Fence {
+    fn drop(&mut self) {
+        if self.core.lower_fence()
+            && let Err(e) = sweep_graveyard(&self.core)
+        {
+            tracing::warn!(error = %e, "removed photos are left for the next sweep");
+        }
+    }
+}
+
+fn io(what: &str, e: std::io::Error) -> BackupError {
+    BackupError::Io(format!("{what}: {e}"))
+}
+
+/// Copies every archived tree, raw, into `spool`, at one moment.
+pub(crate) fn take(
+    core: &Arc<Core>,
+    contact_messages: &sled::Tree,
+    spool: &Path,
+) -> Result<Snapshot, BackupError> {
+    let mut raw = Vec::new();
+    let mut writers = Vec::new();
+    for kind in Kind::ALL {
+        let path = spool.join(format!("{}.raw", kind.name()));
+        let file = File::create(&path).map_err(|e| io("cannot write the spool", e))?;
+        writers.push((kind, BufWriter::with_capacity(256 << 10, file)));
+        raw.push((kind, path));
+    }
+    let order = core.write_order();
+    let created_at = Utc::now();
+    core.raise_fence();
+    let fence = Fence { core: core.clone() };
+    for (kind, out) in &mut writers {
+        let tree = match kind.tree() {
+            Some(id) => core.tree(id),
+            None => contact_messages,
+        };
+        for entry in tree.iter() {
+            let (key, value) = entry?;
+            let line = if *kind == Kind::Families {
+                let state = FamilyState::decode(&value);
+                let id = FamilyId::from_slice(&key)
+                    .ok_or_else(|| BackupError::Store("a family key is damaged".into()))?;
+                let mut line = serde_json::to_vec(&FamilyLine {
+                    id,
+                    revision: state.revision,
+                    deleted: state.deleted,
+                })
+                .map_err(|e| BackupError::Store(e.to_string()))?;
+                line.push(b'\n');
+                line
+            } else {
+                record_line(&value).map_err(|e| {
+                    BackupError::Store(format!("a stored {} record: {e}", kind.name()))
+                })?
+            };
+            out.write_all(&line)
+                .map_err(|e| io("cannot write the spool", e))?;
+        }
+    }
+    drop(order);
+    for (_, out) in writers {
+        out.into_inner()
+            .map_err(|e| io("cannot write the spool", e.into_error()))?
+            .sync_all()
+            .map_err(|e| io("cannot write the spool", e))?;
+    }
+    Ok(Snapshot {
+        created_at,
+        raw,
+        _fence: fence,
+    })
+}
+
+impl Snapshot {
+    /// Decodes and checks every record, leaves out what the store already counts as deleted
+    /// (a deleted family's records, the meals of a child being deleted and their photos), and
+    /// compresses each kind. Returns the kinds and the photos to copy.
+    pub(crate) fn prepare(&self, spool: &Path) -> Result<(Vec<Prepared>, Vec<Photo>), BackupError> {
+        let mut deleted: HashSet<FamilyId> = HashSet::new();
+        let mut kept: HashSet<(TreeId, Vec<u8>)> = HashSet::new();
+        let mut dropped_photos: HashSet<MediaId> = HashSet::new();
+        let mut media = Vec::new();
+        let mut prepared = Vec::new();
+        for (kind, raw) in &self.raw {
+            let path = spool.join(format!("{}.jsonl.gz", kind.name()));
+            let file = File::create(&path).map_err(|e| io("cannot write the spool", e))?;
+            let mut out = GzEncoder::new(BufWriter::new(file), Compression::default());
+            let mut count = 0u64;
+            let input = File::open(raw).map_err(|e| io("cannot read the spool", e))?;
+            for line in BufReader::new(input).split(b'\n') {
+                let line = line.map_err(|e| io("cannot read the spool", e))?;
+                if line.len() > MAX_LINE {
+                    return Err(BackupError::Store(format!(
+                        "a stored {} record is larger than {MAX_LINE} bytes",
+                        kind.name()
+                    )));
+                }
+                if *kind == Kind::Families {
+                    let family: FamilyLine = serde_json::from_slice(&line)
+                        .map_err(|e| BackupError::Store(e.to_string()))?;
+                    if family.deleted {
+                        deleted.insert(family.id);
+                    }
+                } else {
+                    let stored = parse_record_line(&line).map_err(BackupError::Store)?;
+                    let loaded = kind.read(&stored).map_err(|e| {
+                        BackupError::Store(format!(
+                            "a stored {} record is unreadable: {e}",
+                            kind.name()
+                        ))
+                    })?;
+                    if loaded.family.is_some_and(|f| deleted.contains(&f)) {
+                        continue;
+                    }
+                    if let Some((family, id)) = loaded.media {
+                        if dropped_photos.contains(&id) {
+                            continue;
+                        }
+                        media.push((family, id));
+                    }
+                    let complete = loaded
+                        .requires
+                        .iter()
+                        .all(|(tree, key)| kept.contains(&(*tree, key.clone())));
+                    if !complete {
+                        // Its parent is being deleted: it is deleted already.
+                        dropped_photos.extend(loaded.photos);
+                        continue;
+                    }
+                    if let Some(tree) = kind.tree() {
+                        kept.insert((tree, loaded.key));
+                    }
+                }
+                out.write_all(&line)
+                    .and_then(|()| out.write_all(b"\n"))
+                    .map_err(|e| io("cannot write the spool", e))?;
+                count += 1;
+            }
+            out.finish()
+                .and_then(|mut w| w.flush())
+                .map_err(|e| io("cannot write the spool", e))?;
+            prepared.push(Prepared {
+                kind: *kind,
+                path,
+                count,
+            });
+        }
+        Ok((prepared, media))
+    }
+}
+
+/// How many graveyard entries one sweep transaction handles.
+const SWEEP_BATCH: usize = 100;
+
+/// Removes the photo blobs that waited for a backup, unless their photo is back (moved back to
+/// the family it came from). Stops as soon as another backup raises the fence.
+pub(crate) fn sweep_graveyard(core: &Core) -> Result<usize, crate::store::StoreError> {
+    let mut removed = 0;
+    loop {
+        let keys: Vec<sled::IVec> = core
+            .tree(TreeId::BlobGraveyard)
+            .iter()
+            .keys()
+            .take(SWEEP_BATCH)
+            .collect::<Result<_, _>>()?;
+        if keys.is_empty() {
+            return Ok(removed);
+        }
+        let done = core.transact(|tx| {
+            if tx.is_fenced() {
+                return Ok(None);
+            }
+            let mut done = 0;
+            for key in &keys {
+                tx.remove_raw(TreeId::BlobGraveyard, key)?;
+                let record_key = key.get(..32).unwrap_or_default();
+                if !tx.exists(TreeId::Media, record_key)? {
+                    tx.remove_raw(TreeId::MediaBlobs, key)?;
+                    done += 1;
+                }
+            }
+            Ok(Some(done))
+        })?;
+        match done {
+            Some(n) => removed += n,
+            None => return Ok(removed),
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! Restoring into a data directory: the archive is checked whole, loaded into a new store
+//! beside the current one, and only then swapped in; the current data is kept in a dated
+//! folder. A journal (`restore.pending`) written before the swap lets a restore cut off by a
+//! crash finish at the next start, so a data directory is never left without its store.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::{ArchiveError, SPOOL_PREFIX, Summary};
+use crate::store::{DB_DIR, LOCK_FILE, Store};
+
+const JOURNAL: &str = "restore.pending";
+const STAGING_PREFIX: &str = ".restore-";
+pub const PREVIOUS_PREFIX: &str = "before-restore-";
+
+/// Why a restore did not happen. The data directory is as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum RestoreError {
+    #[error(transparent)]
+    Archive(#[from] ArchiveError),
+    #[error(
+        "the data directory {0} is in use by a running highchair server; stop it first (e.g. `sudo systemctl stop highchair`), restore, then start it again"
+    )]
+    InUse(PathBuf),
+    #[error(
+        "{0} already holds Highchair data; add --force to replace it (the current data is kept in {0}/{PREVIOUS_PREFIX}<date>)"
+    )]
+    HasData(PathBuf),
+    #[error(
+        "{0} is not empty and is not a highchair data directory; choose an empty or new directory with --data-dir"
+    )]
+    NotHighchair(PathBuf),
+    #[error("cannot restore into {dir}: {reason}")]
+    Io { dir: PathBuf, reason: String },
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Journal {
+    staging: String,
+    previous: String,
+}
+
+/// What a restore did.
+#[derive(Debug, Clone)]
+pub struct Restored {
+    pub summary: Summary,
+    /// Where the data that was replaced is kept (`None`: there was none).
+    pub previous: Option<PathBuf>,
+}
+
+/// Restores `archive` into `dir` (see the module comment). `force` replaces existing data.
+pub fn restore(
+    archive: &Path,
+    dir: &Path,
+    force: bool,
+    cache_mb: u32,
+) -> Result<Restored, RestoreError> {
+    super::verify_file(archive)?;
+    let io = |reason: String| RestoreError::Io {
+        dir: dir.to_path_buf(),
+        reason,
+    };
+    let fresh = !dir.exists();
+    if !fresh
+        && !dir.join(DB_DIR).exists()
+        && !dir.join(LOCK_FILE).exists()
+        && std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_some())
+    {
+        return Err(RestoreError::NotHighchair(dir.to_path_buf()));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| io(e.to_string()))?;
+    let _lock = lock(dir).map_err(|e| match e {
+        Locked::InUse => RestoreError::InUse(dir.to_path_buf()),
+        Locked::Io(reason) => io(reason),
+    })?;
+    let has_data = dir.join(DB_DIR).exists();
+    if has_data && !force {
+        return Err(RestoreError::HasData(dir.to_path_buf()));
+    }
+
+    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ").to_string();
+    let staging = dir.join(format!("{STAGING_PREFIX}{stamp}"));
+    let _ = std::fs::remove_dir_all(&staging);
+    let loaded = (|| {
+        let store = Store::open(&staging, cache_mb).map_err(|e| io(e.to_string()))?;
+        let file = File::open(archive).map_err(|e| io(format!("{}: {e}", archive.display())))?;
+        let summary = super::load(&store, std::io::BufReader::with_capacity(1 << 20, file))?;
+        drop(store);
+        Ok(summary)
+    })();
+    let summary = match loaded {
+        Ok(summary) => summary,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&staging);
+            return Err(e);
+        }
+    };
+    let previous = format!("{PREVIOUS_PREFIX}{stamp}");
+    let journal = Journal {
+        staging: format!("{STAGING_PREFIX}{stamp}"),
+        previous: previous.clone(),
+    };
+    write_journal(dir, &journal).map_err(|e| io(e.to_string()))?;
+    finish_pending(dir).map_err(|e| io(e.to_string()))?;
+    give_to_owner(dir).map_err(|e| io(e.to_string()))?;
+    Ok(Restored {
+        summary,
+        previous: has_data.then(|| dir.join(previous)),
+    })
+}
+
+enum Locked {
+    InUse,
+    Io(String),
+}
+
+fn lock(dir: &Path) -> Result<File, Locked> {
+    let path = dir.join(LOCK_FILE);
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| Locked::Io(format!("cannot open {}: {e}", path.display())))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(Locked::InUse),
+        Err(std::fs::TryLockError::Error(e)) => Err(Locked::Io(e.to_string())),
+    }
+}
+
+fn write_journal(dir: &Path, journal: &Journal) -> std::io::Result<()> {
+    let tmp = dir.join(format!("{JOURNAL}.tmp"));
+    let mut file = File::create(&tmp)?;
+    file.write_all(&serde_json::to_vec(journal).map_err(std::io::Error::other)?)?;
+    file.sync_all()?;
+    std::fs::rename(&tmp, dir.join(JOURNAL))?;
+    sync_dir(dir)
+}
+
+fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+/// Completes a restore a crash cut off (each step checks what is already done), and removes
+/// scratch directories of backups and restores that never finished. Called with the
+/// directory lock held.
+pub(crate) fn finish_pending(dir: &Path) -> std::io::Result<()> {
+    let journal_path = dir.join(JOURNAL);
+    let journal: Option<Journal> = match std::fs::read(&journal_path) {
+        Ok(bytes) => serde_json::from_slice(&bytes).ok(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(e),
+    };
+    if let Some(journal) = &journal {
+        let staging = dir.join(&journal.staging);
+        let (new_db, db) = (staging.join(DB_DIR), dir.join(DB_DIR));
+        if new_db.exists() {
+            if db.exists() {
+                let previous = dir.join(&journal.previous);
+                std::fs::create_dir_all(&previous)?;
+                std::fs::rename(&db, previous.join(DB_DIR))?;
+            }
+            std::fs::rename(&new_db, &db)?;
+            sync_dir(dir)?;
+        }
+        tracing::info!(data_dir = %dir.display(), "a restored store is in place");
+    }
+    let _ = std::fs::remove_file(&journal_path);
+    for entry in std::fs::read_dir(dir)?.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with(STAGING_PREFIX) || name.starts_with(SPOOL_PREFIX) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+    sync_dir(dir)
+}
+
+/// A restore run by root for a server that runs as its own user: the new store goes to the
+/// owner of the data directory, or the server could not open it.
+fn give_to_owner(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    if !rustix::process::geteuid().is_root() {
+        return Ok(());
+    }
+    let meta = std::fs::metadata(dir)?;
+    let (uid, gid) = (meta.uid(), meta.gid());
+    if uid == 0 {
+        return Ok(());
+    }
+    fn walk(path: &Path, uid: u32, gid: u32) -> std::io::Result<()> {
+        std::os::unix::fs::lchown(path, Some(uid), Some(gid))?;
+        if path.is_dir() {
+            for entry in std::fs::read_dir(path)? {
+                walk(&entry?.path(), uid, gid)?;
+            }
+        }
+        Ok(())
+    }
+    walk(&dir.join(DB_DIR), uid, gid)?;
+    std::os::unix::fs::lchown(dir.join(LOCK_FILE), Some(uid), Some(gid))
+}
