@@ -24,6 +24,7 @@ pub struct Settings {
     pub recipes: RecipeSettings,
     pub money: MoneySettings,
     pub limits: LimitSettings,
+    pub backup: BackupSettings,
     pub log: LogSettings,
 }
 
@@ -256,6 +257,38 @@ impl LogLevel {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
+pub struct BackupSettings {
+    /// Where automatic backups go. Empty: `<data_dir>/backups`.
+    pub dir: PathBuf,
+    /// Hours between automatic backups; 0 turns them off.
+    pub interval_hours: u32,
+    /// Automatic backups kept; older ones are removed, oldest first.
+    pub keep: u32,
+}
+
+impl Default for BackupSettings {
+    fn default() -> Self {
+        Self {
+            dir: PathBuf::new(),
+            interval_hours: 24,
+            keep: 7,
+        }
+    }
+}
+
+impl Settings {
+    /// Where automatic backups go.
+    pub fn backup_dir(&self) -> PathBuf {
+        if self.backup.dir.as_os_str().is_empty() {
+            self.storage.data_dir.join("backups")
+        } else {
+            self.backup.dir.clone()
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct LogSettings {
     pub level: LogLevel,
 }
@@ -455,6 +488,15 @@ impl Settings {
         }
         if !(4..=4096).contains(&self.storage.cache_mb) {
             return fail("storage.cache_mb", "must be between 4 and 4096 (MiB)");
+        }
+        if self.backup.interval_hours > 24 * 365 {
+            return fail(
+                "backup.interval_hours",
+                "must be between 0 (off) and 8760 (hours)",
+            );
+        }
+        if !(1..=1000).contains(&self.backup.keep) {
+            return fail("backup.keep", "must be between 1 and 1000");
         }
         if !(1..=365).contains(&self.auth.session_days) {
             return fail("auth.session_days", "must be between 1 and 365");

@@ -89,6 +89,7 @@ pub async fn serve(
     );
 
     let housekeeping = crate::service::housekeeping::spawn(app.clone());
+    let backups = crate::service::backups::spawn(app.clone(), app.first_backup_after);
     let jobs = crate::jobs::spawn(app.store.clone(), app.jobs_wake.clone());
     match app.generation.recover().await {
         Ok(0) => {}
@@ -110,7 +111,7 @@ pub async fn serve(
     let _ = stop_admin.send(());
     let _ = admin.await;
     let _ = std::fs::remove_file(&socket_path);
-    for task in [housekeeping, jobs, generation] {
+    for task in [housekeeping, jobs, generation].into_iter().chain(backups) {
         task.abort();
         let _ = task.await;
     }

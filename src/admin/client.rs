@@ -76,6 +76,51 @@ pub async fn call<B: Serialize, T: DeserializeOwned>(
     }
 }
 
+/// GETs `path` and writes the body to `out` as it arrives (a backup can be gigabytes).
+/// Returns the bytes written; a non-2xx answer is the server's `Failure`.
+pub async fn download(
+    stream: UnixStream,
+    path: &str,
+    out: &mut (impl tokio::io::AsyncWrite + Unpin),
+) -> Result<u64, Failure> {
+    use http_body_util::BodyExt;
+    let fail = |e: &dyn std::fmt::Display| Failure::new(1, format!("admin socket: {e}"));
+    let (mut sender, conn) =
+        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
+            .await
+            .map_err(|e| fail(&e))?;
+    let connection = tokio::spawn(conn);
+    let request = hyper::Request::get(path)
+        .header("host", "admin")
+        .body(http_body_util::Empty::<bytes::Bytes>::new())
+        .map_err(|e| fail(&e))?;
+    let response = sender.send_request(request).await.map_err(|e| fail(&e))?;
+    let status = response.status();
+    let mut body = response.into_body();
+    if !status.is_success() {
+        let bytes = body.collect().await.map_err(|e| fail(&e))?.to_bytes();
+        return Err(serde_json::from_slice::<Failure>(&bytes)
+            .unwrap_or_else(|_| Failure::new(1, format!("the server answered {status}"))));
+    }
+    let mut written = 0u64;
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| {
+            Failure::new(
+                1,
+                format!("the server stopped sending the backup ({e}); see its log for why"),
+            )
+        })?;
+        if let Ok(data) = frame.into_data() {
+            out.write_all(&data)
+                .await
+                .map_err(|e| Failure::new(1, format!("cannot write the backup: {e}")))?;
+            written += data.len() as u64;
+        }
+    }
+    connection.abort();
+    Ok(written)
+}
+
 fn dechunk(body: &str) -> String {
     let mut out = String::new();
     let mut rest = body;

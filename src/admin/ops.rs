@@ -14,6 +14,8 @@ use crate::service::{AppError, accounts};
 pub const EXIT_FAILURE: u8 = 1;
 pub const EXIT_INVALID: u8 = 2;
 pub const EXIT_NOT_FOUND: u8 = 4;
+/// Another backup is being written.
+pub const EXIT_BUSY: u8 = 6;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UserSummary {
@@ -192,4 +194,20 @@ pub fn list_messages(app: &App) -> Result<Vec<Message>, Failure> {
             created_at: m.created_at,
         })
         .collect())
+}
+
+/// Writes a backup into the backup directory (`[backup] dir`) and prunes old ones.
+pub async fn backup_now(app: &App) -> Result<crate::service::backups::Written, Failure> {
+    crate::service::backups::write_now(app)
+        .await
+        .map_err(backup_failure)
+}
+
+/// A backup that could not be written, for the terminal.
+pub fn backup_failure(e: crate::store::backup::BackupError) -> Failure {
+    let code = match e {
+        crate::store::backup::BackupError::Busy => EXIT_BUSY,
+        _ => EXIT_FAILURE,
+    };
+    Failure::new(code, format!("the backup failed: {e}"))
 }

@@ -14,8 +14,10 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::UnixStream;
 
 use super::Failure;
-use super::ops::{self, AddUser, EXIT_INVALID, EXIT_NOT_FOUND, EmailRequest};
+use super::ops::{self, AddUser, EXIT_BUSY, EXIT_INVALID, EXIT_NOT_FOUND, EmailRequest};
 use crate::app::App;
+use crate::store::backup::BackupError;
+use futures_util::StreamExt;
 
 fn reply<T: Serialize + Send>(result: Result<T, Failure>) -> Response {
     match result {
@@ -24,6 +26,7 @@ fn reply<T: Serialize + Send>(result: Result<T, Failure>) -> Response {
             let status = match failure.exit_code {
                 EXIT_NOT_FOUND => StatusCode::NOT_FOUND,
                 EXIT_INVALID => StatusCode::BAD_REQUEST,
+                EXIT_BUSY => StatusCode::CONFLICT,
                 _ => StatusCode::INTERNAL_SERVER_ERROR,
             };
             Json(failure).with_status(status).into_response()
@@ -66,6 +69,83 @@ fn list_messages(app: Data<&App>) -> Response {
     reply(ops::list_messages(&app))
 }
 
+#[handler]
+async fn backup_now(app: Data<&App>) -> Response {
+    reply(ops::backup_now(&app).await)
+}
+
+/// Streams a backup of this moment (for `highchair backup --out FILE`). A backup that cannot
+/// start answers with its reason; one that fails midway cuts the stream, which the CLI finds
+/// when it verifies what it received.
+#[handler]
+async fn stream_backup(app: Data<&App>) -> Response {
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<bytes::Bytes, String>>(4);
+    let store = app.store.clone();
+    tokio::task::spawn_blocking(move || {
+        let out = ChannelWriter {
+            tx: tx.clone(),
+            buf: Vec::with_capacity(CHUNK),
+        };
+        let done = store.backup(out).and_then(|(_, mut w)| {
+            std::io::Write::flush(&mut w).map_err(|e| BackupError::Io(e.to_string()))
+        });
+        if let Err(e) = done {
+            tracing::error!(error = %e, "a streamed backup failed");
+            let _ = tx.blocking_send(Err(e.to_string()));
+        }
+    });
+    // The first chunk says whether the backup started at all.
+    let first = match rx.recv().await {
+        Some(Ok(chunk)) => chunk,
+        Some(Err(message)) => {
+            return reply::<()>(Err(Failure::new(
+                ops::EXIT_FAILURE,
+                format!("the backup failed: {message}"),
+            )));
+        }
+        None => bytes::Bytes::new(),
+    };
+    let rest = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv()
+            .await
+            .map(|item| (item.map_err(std::io::Error::other), rx))
+    });
+    let stream = futures_util::stream::once(async move { Ok(first) }).chain(rest);
+    Response::builder()
+        .content_type("application/x-tar")
+        .body(poem::Body::from_bytes_stream(stream))
+}
+
+/// Bytes per chunk sent to the CLI.
+const CHUNK: usize = 256 << 10;
+
+/// Sends what the archive writer writes to the response, in chunks. A client that went away
+/// makes the write fail, which stops the backup.
+struct ChannelWriter {
+    tx: tokio::sync::mpsc::Sender<Result<bytes::Bytes, String>>,
+    buf: Vec<u8>,
+}
+
+impl std::io::Write for ChannelWriter {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.buf.extend_from_slice(data);
+        if self.buf.len() >= CHUNK {
+            self.flush()?;
+        }
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let chunk = bytes::Bytes::from(std::mem::replace(&mut self.buf, Vec::with_capacity(CHUNK)));
+        self.tx.blocking_send(Ok(chunk)).map_err(|_| {
+            std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the client went away")
+        })
+    }
+}
+
 pub fn endpoint(app: App) -> impl Endpoint {
     Route::new()
         .at("/users", get(list_users).post(add_user))
@@ -74,6 +154,8 @@ pub fn endpoint(app: App) -> impl Endpoint {
         .at("/users/delete", post(delete_user))
         .at("/guests/purge", post(purge_guests))
         .at("/messages", get(list_messages))
+        .at("/backup", get(stream_backup))
+        .at("/backups", post(backup_now))
         .data(app)
 }
 

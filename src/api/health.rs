@@ -25,6 +25,13 @@ pub struct Health {
     /// `ok`, or `low` when the data directory's disk has less free space than
     /// `min_free_disk_mb` (photo uploads are refused; status is `degraded`).
     pub disk: String,
+    /// `ok` (the last automatic or requested backup succeeded), `failed` (the last attempt
+    /// failed: status is `degraded`; the server's log says why), `none` (none written since
+    /// start yet) or `off` (`backup.interval_hours = 0` and none requested).
+    pub backup: String,
+    /// When the last good backup was taken, since the server started.
+    #[oai(nullable)]
+    pub last_backup_at: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 #[derive(ApiResponse)]
@@ -56,8 +63,15 @@ impl HealthApi {
                 // What is wrong, not where: the address and errors stay in the server's log.
                 crate::recipes::Status::Unavailable(e) => ("unavailable", Some(e.public().into())),
             };
+        let backups = app.backups.status();
+        let backup = match (&backups.failed, backups.last_ok) {
+            (Some(_), _) => "failed",
+            (None, Some(_)) => "ok",
+            (None, None) if app.settings.backup.interval_hours == 0 => "off",
+            (None, None) => "none",
+        };
         let health = Health {
-            status: if store_ok && !disk_low {
+            status: if store_ok && !disk_low && backup != "failed" {
                 "ok"
             } else {
                 "degraded"
@@ -69,6 +83,8 @@ impl HealthApi {
             generator_status: generator_status.into(),
             generator_message,
             disk: if disk_low { "low" } else { "ok" }.into(),
+            backup: backup.into(),
+            last_backup_at: backups.last_ok,
         };
         if store_ok {
             HealthResponse::Ok(Json(health))

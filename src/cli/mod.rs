@@ -1,8 +1,10 @@
 //! The command line. `main.rs` calls `run`; each command group has its own file.
 //!
 //! Exit codes: 0 success, 1 failure, 2 bad configuration, usage or input, 3 data directory
-//! unusable or in use, 4 unknown account, 5 no permission to use the admin socket.
+//! unusable or in use, 4 unknown account, 5 no permission to use the admin socket, 6 another
+//! backup is being written.
 
+mod backup;
 mod config;
 mod openapi;
 mod serve;
@@ -28,7 +30,8 @@ pub const EXIT_DATA_DIR: u8 = 3;
 lists for one family, on your own server. Settings come from defaults, then a TOML file \
 (--config), then HIGHCHAIR_<SECTION>_<KEY> environment variables, then these flags.",
     after_help = "Exit codes: 0 success, 1 failure, 2 bad configuration, usage or input, 3 data directory \
-unusable or in use, 4 unknown account, 5 no permission to use the admin socket."
+unusable or in use, 4 unknown account, 5 no permission to use the admin socket, 6 another backup is \
+being written."
 )]
 pub struct Cli {
     /// TOML configuration file (see config/highchair.toml). Also HIGHCHAIR_CONFIG.
@@ -60,6 +63,12 @@ enum Command {
     },
     /// Show messages sent with the contact form.
     Messages,
+    /// Write a backup of every record and photo (works while the server runs, without
+    /// stopping it); `backup verify FILE` checks one.
+    Backup(backup::BackupArgs),
+    /// Restore a backup into the data directory (the server must be stopped). The current
+    /// data is kept in a dated folder.
+    Restore(backup::RestoreArgs),
     /// Print the OpenAPI document of the HTTP API (also served at /api/openapi.json).
     Openapi,
 }
@@ -93,6 +102,14 @@ pub fn run() -> ExitCode {
         },
         Command::User { command } => match load(&sources) {
             Ok(settings) => user::run(settings, command),
+            Err(code) => code,
+        },
+        Command::Backup(args) => match load(&sources) {
+            Ok(settings) => backup::backup(settings, args),
+            Err(code) => code,
+        },
+        Command::Restore(args) => match load(&sources) {
+            Ok(settings) => backup::restore(settings, args),
             Err(code) => code,
         },
         Command::Messages => match load(&sources) {

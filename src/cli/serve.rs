@@ -19,10 +19,14 @@ pub fn run(settings: Settings) -> ExitCode {
         }
     };
     let listen = settings.server.listen;
+    let backups = settings.backup_dir();
     let app = match App::new(settings) {
         Ok(app) => app,
         Err(e) => {
             eprintln!("highchair: {e}");
+            if let crate::store::OpenError::Unusable { dir, .. } = &e {
+                eprintln!("{}", restore_hint(dir, &backups));
+            }
             return ExitCode::from(EXIT_DATA_DIR);
         }
     };
@@ -40,6 +44,24 @@ pub fn run(settings: Settings) -> ExitCode {
             eprintln!("highchair: server error: {e}");
             ExitCode::from(EXIT_FAILURE)
         }
+    }
+}
+
+/// What to do when the store cannot be opened: restore the newest automatic backup.
+fn restore_hint(data_dir: &std::path::Path, backups: &std::path::Path) -> String {
+    match crate::service::backups::newest(backups) {
+        Some(newest) => format!(
+            "The newest automatic backup is {newest}. To restore it (the data now in {dir} is kept \
+             in a dated folder beside it):\n  highchair restore {newest} --force\nwith the same \
+             --config or --data-dir as this command, then start the server again.",
+            newest = newest.display(),
+            dir = data_dir.display(),
+        ),
+        None => format!(
+            "No automatic backup was found in {}. If you keep backups elsewhere, restore the newest \
+             with `highchair restore FILE --force`.",
+            backups.display()
+        ),
     }
 }
 

@@ -58,7 +58,7 @@ pub struct AddArgs {
 }
 
 /// How the command reaches the data: the running server, or the store opened here.
-enum Target {
+pub(super) enum Target {
     Socket(std::path::PathBuf),
     Local(App),
 }
@@ -102,7 +102,7 @@ impl Target {
     }
 }
 
-fn permission_denied(socket: &std::path::Path) -> Failure {
+pub(super) fn permission_denied(socket: &std::path::Path) -> Failure {
     Failure::new(
         EXIT_PERMISSION,
         format!(
@@ -113,7 +113,7 @@ fn permission_denied(socket: &std::path::Path) -> Failure {
 }
 
 /// Finds the running server's socket, or opens the store when the server is stopped.
-async fn target(settings: Settings) -> Result<Target, Failure> {
+pub(super) async fn target(settings: Settings) -> Result<Target, Failure> {
     let socket = settings.storage.data_dir.join(SOCKET);
     match client::connect(&socket).await {
         Ok(_) => return Ok(Target::Socket(socket)),
@@ -140,14 +140,14 @@ async fn target(settings: Settings) -> Result<Target, Failure> {
     }
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
+pub(super) fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| Failure::new(EXIT_FAILURE, format!("cannot start: {e}")))
 }
 
-fn finish(result: Result<(), Failure>) -> ExitCode {
+pub(super) fn finish(result: Result<(), Failure>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
@@ -295,7 +295,7 @@ async fn user(settings: Settings, command: UserCommand) -> Result<(), Failure> {
 }
 
 /// Refuses to go on when there is no data directory, instead of making an empty one.
-fn require_data_dir(settings: &Settings) -> Result<(), Failure> {
+pub(super) fn require_data_dir(settings: &Settings) -> Result<(), Failure> {
     let dir = &settings.storage.data_dir;
     if dir.exists() {
         return Ok(());

@@ -3,6 +3,7 @@
 //! handlers and the admin socket call into here.
 
 pub mod accounts;
+pub mod backups;
 pub mod children;
 pub mod co_parents;
 pub mod contact;
@@ -40,12 +41,15 @@ pub use error::{AppError, AppResult, Stale};
 #[derive(Debug, Clone)]
 pub struct Tuning {
     pub password_iterations: u32,
+    /// How long after start the first automatic backup is written when there is none yet.
+    pub first_backup_after: std::time::Duration,
 }
 
 impl Default for Tuning {
     fn default() -> Self {
         Self {
             password_iterations: ITERATIONS,
+            first_backup_after: std::time::Duration::from_secs(600),
         }
     }
 }
@@ -134,6 +138,9 @@ pub struct Services {
     /// The generator's last status check (see `recipes::generator_status`).
     pub generator_status: tokio::sync::Mutex<Option<(Instant, crate::recipes::Status)>>,
     pub started: Instant,
+    /// Backups written while serving: their last outcome.
+    pub backups: backups::Backups,
+    pub first_backup_after: std::time::Duration,
 }
 
 impl Services {
@@ -181,6 +188,8 @@ impl Services {
             generation,
             generator_status: tokio::sync::Mutex::new(None),
             started: Instant::now(),
+            backups: backups::Backups::default(),
+            first_backup_after: tuning.first_backup_after,
         })
     }
 }

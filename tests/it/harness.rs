@@ -86,6 +86,23 @@ impl TestServer {
         configure: impl FnOnce(&mut Settings),
         password_iterations: u32,
     ) -> TestServer {
+        Self::start_with_tuning(
+            dir,
+            configure,
+            Tuning {
+                password_iterations,
+                ..Tuning::default()
+            },
+        )
+        .await
+    }
+
+    /// Starts with every knob given.
+    pub async fn start_with_tuning(
+        dir: TempDir,
+        configure: impl FnOnce(&mut Settings),
+        tuning: Tuning,
+    ) -> TestServer {
         install_log_capture();
         let mut settings = Settings::default();
         settings.storage.data_dir = dir.path().join("data");
@@ -94,13 +111,7 @@ impl TestServer {
         settings.limits.min_free_disk_mb = 0;
         configure(&mut settings);
         settings.validate().expect("test settings are valid");
-        let app = App::with_tuning(
-            settings,
-            Tuning {
-                password_iterations,
-            },
-        )
-        .expect("store opens");
+        let app = App::with_tuning(settings, tuning).expect("store opens");
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
         let url = format!("http://{}", listener.local_addr().unwrap());
         let (tx, rx) = oneshot::channel::<()>();

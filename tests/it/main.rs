@@ -7,6 +7,7 @@ mod harness;
 
 mod accounts;
 mod admin_cli;
+mod backups;
 mod children;
 mod cli;
 mod co_parents;

@@ -77,11 +77,13 @@ struct Seen {
 }
 
 fn read_error(e: std::io::Error) -> ArchiveError {
-    // tar reports a cut-off block in words only.
-    if e.kind() == std::io::ErrorKind::UnexpectedEof
-        || e.to_string().contains("failed to read entire block")
+    use std::io::ErrorKind;
+    // tar reports a cut-off block, and a damaged header, in words only (kind `Other`).
+    if e.kind() == ErrorKind::UnexpectedEof || e.to_string().contains("failed to read entire block")
     {
         ArchiveError::Truncated
+    } else if matches!(e.kind(), ErrorKind::Other | ErrorKind::InvalidData) {
+        ArchiveError::Invalid(e.to_string())
     } else {
         ArchiveError::Unreadable(e.to_string())
     }
@@ -93,7 +95,11 @@ pub(crate) fn walk(input: impl Read, sink: &mut dyn Sink) -> Result<Summary, Arc
     let mut seen = Seen::default();
     let mut manifest: Option<Manifest> = None;
     for entry in tar.entries().map_err(read_error)? {
-        let entry = entry.map_err(read_error)?;
+        let entry = entry.map_err(|e| match read_error(e) {
+            // Not even a tar header before ours: some other file.
+            ArchiveError::Invalid(_) if seen.header.is_none() => ArchiveError::NotABackup,
+            other => other,
+        })?;
         let path = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
         if manifest.is_some() {
             return Err(ArchiveError::Invalid(format!(

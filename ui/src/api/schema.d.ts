@@ -1401,6 +1401,17 @@ export interface components {
              *     `min_free_disk_mb` (photo uploads are refused; status is `degraded`).
              */
             disk: string;
+            /**
+             * @description `ok` (the last automatic or requested backup succeeded), `failed` (the last attempt
+             *     failed: status is `degraded`; the server's log says why), `none` (none written since
+             *     start yet) or `off` (`backup.interval_hours = 0` and none requested).
+             */
+            backup: string;
+            /**
+             * Format: date-time
+             * @description When the last good backup was taken, since the server started.
+             */
+            lastBackupAt?: string | null;
         };
         /** IngredientCatalogue */
         IngredientCatalogue: {
