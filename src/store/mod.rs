@@ -87,6 +87,10 @@ pub enum OpenError {
     },
     #[error("cannot use the data directory {dir}: {reason}")]
     Unusable { dir: PathBuf, reason: String },
+    #[error(
+        "the data directory {dir} belongs to the user {owner}; run highchair as that user (e.g. sudo -u {owner} highchair ...), so the files it writes stay theirs"
+    )]
+    NotOwner { dir: PathBuf, owner: String },
 }
 
 /// The open store. Dropping it releases the directory lock.
@@ -124,6 +128,10 @@ impl Store {
         };
         create_private_dir(dir).map_err(|e| unusable(e.to_string()))?;
         let dir = dir.canonicalize().map_err(|e| unusable(e.to_string()))?;
+        // root opening a server user's directory would leave files that user cannot open.
+        if let Some(owner) = permissions::foreign_owner_for_root(&dir) {
+            return Err(OpenError::NotOwner { dir, owner });
+        }
         let db_path = dir.join(DB_DIR);
         let lock_path = dir.join(LOCK_FILE);
 
@@ -355,6 +363,26 @@ pub(crate) mod tests {
         );
         drop(first);
         Store::open(dir.path(), 4).expect("lock released on drop");
+    }
+
+    #[test]
+    fn root_does_not_open_a_directory_another_user_owns() {
+        if !rustix::process::geteuid().is_root() {
+            return; // only root can be in this situation
+        }
+        let dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::chown(dir.path(), Some(65534), Some(65534)).unwrap();
+        let err = Store::open(dir.path(), 4).err().unwrap();
+        assert!(matches!(err, OpenError::NotOwner { .. }), "{err}");
+        assert!(
+            err.to_string().contains("run highchair as that user"),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            0,
+            "nothing written"
+        );
     }
 
     #[test]

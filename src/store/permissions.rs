@@ -10,6 +10,26 @@ pub fn private_umask() {
     rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o077));
 }
 
+/// When this process runs as root and `dir` belongs to another user: that user's name (or uid).
+pub fn foreign_owner_for_root(dir: &Path) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    if !rustix::process::geteuid().is_root() {
+        return None;
+    }
+    let uid = std::fs::metadata(dir).ok()?.uid();
+    (uid != 0).then(|| user_name(uid).unwrap_or_else(|| uid.to_string()))
+}
+
+/// The name of a local user, from /etc/passwd.
+fn user_name(uid: u32) -> Option<String> {
+    let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
+    passwd.lines().find_map(|line| {
+        let mut fields = line.split(':');
+        let name = fields.next()?;
+        (fields.nth(1)?.parse::<u32>().ok()? == uid).then(|| name.to_string())
+    })
+}
+
 /// Makes `dir` and everything under it 0700 (directories) or 0600 (files), without following
 /// symlinks. Returns how many entries were changed.
 pub fn tighten(dir: &Path) -> std::io::Result<usize> {

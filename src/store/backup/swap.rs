@@ -179,8 +179,9 @@ pub(crate) fn finish_pending(dir: &Path) -> std::io::Result<()> {
     sync_dir(dir)
 }
 
-/// A restore run by root for a server that runs as its own user: the new store goes to the
-/// owner of the data directory, or the server could not open it.
+/// A restore run by root for a server that runs as its own user: everything in the data
+/// directory (the new store, the kept previous data, the lock file) goes to the directory's
+/// owner, or the server could not open it.
 fn give_to_owner(dir: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::MetadataExt;
     if !rustix::process::geteuid().is_root() {
@@ -192,14 +193,16 @@ fn give_to_owner(dir: &Path) -> std::io::Result<()> {
         return Ok(());
     }
     fn walk(path: &Path, uid: u32, gid: u32) -> std::io::Result<()> {
-        std::os::unix::fs::lchown(path, Some(uid), Some(gid))?;
-        if path.is_dir() {
+        let meta = std::fs::symlink_metadata(path)?;
+        if meta.uid() != uid || meta.gid() != gid {
+            std::os::unix::fs::lchown(path, Some(uid), Some(gid))?;
+        }
+        if meta.is_dir() {
             for entry in std::fs::read_dir(path)? {
                 walk(&entry?.path(), uid, gid)?;
             }
         }
         Ok(())
     }
-    walk(&dir.join(DB_DIR), uid, gid)?;
-    std::os::unix::fs::lchown(dir.join(LOCK_FILE), Some(uid), Some(gid))
+    walk(dir, uid, gid)
 }
