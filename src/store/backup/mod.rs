@@ -231,6 +231,48 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn records_an_older_highchair_wrote_are_upgraded_when_restored() {
+        // An account stored before households (record version 1: no family of its own).
+        let (_a, store) = temp_store();
+        let old = crate::store::users::tests::user("old@example.org");
+        let mut value = serde_json::to_value(&old).unwrap();
+        for field in ["family_id", "version", "session_epoch"] {
+            value.as_object_mut().unwrap().remove(field);
+        }
+        let mut stored = vec![1u8];
+        stored.extend_from_slice(value.to_string().as_bytes());
+        store
+            .core
+            .tree(TreeId::Users)
+            .insert(old.id.as_bytes(), stored.clone())
+            .unwrap();
+        let bytes = archive_of(&store);
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(!text.contains("old@example.org"), "records are compressed");
+
+        let (_b, restored) = temp_store();
+        load(&restored, bytes.as_slice()).unwrap();
+        // Kept as it was stored, read as the current version, indexed by what it means now.
+        let raw = restored
+            .core
+            .tree(TreeId::Users)
+            .get(old.id.as_bytes())
+            .unwrap();
+        assert_eq!(raw.as_deref(), Some(stored.as_slice()));
+        let email = crate::domain::email::Email::parse("old@example.org").unwrap();
+        let read = restored.users.get_by_email(&email).unwrap().unwrap();
+        assert_eq!(read.family_id.as_uuid(), old.id.as_uuid());
+        let member = crate::store::users::member_key(read.family_id, read.id);
+        assert!(
+            restored
+                .core
+                .tree(TreeId::UsersByFamily)
+                .contains_key(member)
+                .unwrap()
+        );
+    }
+
+    #[tokio::test]
     async fn the_meals_of_a_child_being_deleted_and_their_photos_are_left_out() {
         let (_a, store) = temp_store();
         let (family, photo) = populated(&store).await;
@@ -339,6 +381,88 @@ mod tests {
             assert!(expected(&err), "{what}: {err}");
             assert!(!err.to_string().is_empty());
         }
+    }
+
+    /// The members of an archive, by name.
+    fn members(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
+        let mut tar = tar::Archive::new(bytes);
+        tar.entries()
+            .unwrap()
+            .map(|e| {
+                let mut e = e.unwrap();
+                let mut data = Vec::new();
+                std::io::Read::read_to_end(&mut e, &mut data).unwrap();
+                (e.path().unwrap().display().to_string(), data)
+            })
+            .collect()
+    }
+
+    /// An archive of `members` with a manifest that matches them (a consistent forgery).
+    fn rebuilt(members: &[(String, Vec<u8>)], counts: BTreeMap<String, u64>) -> Vec<u8> {
+        use sha2::Digest;
+        let mut tar = tar::Builder::new(Vec::new());
+        let mut listed = Vec::new();
+        let mut add = |tar: &mut tar::Builder<Vec<u8>>, path: &str, data: &[u8]| {
+            let mut h = tar::Header::new_ustar();
+            h.set_path(path).unwrap();
+            h.set_size(data.len() as u64);
+            h.set_mode(0o600);
+            h.set_cksum();
+            tar.append(&h, data).unwrap();
+        };
+        for (path, data) in members.iter().filter(|(p, _)| p != archive::MANIFEST) {
+            add(&mut tar, path, data);
+            listed.push(archive::Member {
+                path: path.clone(),
+                size: data.len() as u64,
+                sha256: hex::encode(sha2::Sha256::digest(data)),
+            });
+        }
+        let manifest = archive::Manifest {
+            format: 1,
+            app_version: "0.1.0".into(),
+            created_at: chrono::Utc::now(),
+            counts,
+            sha256: archive::content_digest(&listed),
+            members: listed,
+        };
+        add(
+            &mut tar,
+            archive::MANIFEST,
+            &serde_json::to_vec(&manifest).unwrap(),
+        );
+        tar.into_inner().unwrap()
+    }
+
+    #[tokio::test]
+    async fn an_archive_whose_meals_lack_their_child_is_not_one_moment() {
+        let (_a, store) = temp_store();
+        populated(&store).await;
+        let good = archive_of(&store);
+        let summary = verify(good.as_slice()).unwrap();
+        let mut members = members(&good);
+        let empty = {
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            std::io::Write::flush(&mut gz).unwrap();
+            gz.finish().unwrap()
+        };
+        for (path, data) in &mut members {
+            if path == "records/children.jsonl.gz" {
+                *data = empty.clone();
+            }
+        }
+        // The forgery itself is well formed: only the meals' children are missing.
+        let mut counts = summary.counts.clone();
+        counts.insert("children".into(), 0);
+        let err = verify(rebuilt(&members, counts.clone()).as_slice()).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("meals records refers to a children record"),
+            "{err}"
+        );
+        // And the same members with the real children verify.
+        let members = self::members(&good);
+        assert!(verify(rebuilt(&members, summary.counts).as_slice()).is_ok());
     }
 
     #[tokio::test]
