@@ -402,7 +402,7 @@ mod tests {
         use sha2::Digest;
         let mut tar = tar::Builder::new(Vec::new());
         let mut listed = Vec::new();
-        let mut add = |tar: &mut tar::Builder<Vec<u8>>, path: &str, data: &[u8]| {
+        let add = |tar: &mut tar::Builder<Vec<u8>>, path: &str, data: &[u8]| {
             let mut h = tar::Header::new_ustar();
             h.set_path(path).unwrap();
             h.set_size(data.len() as u64);
