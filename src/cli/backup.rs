@@ -95,7 +95,20 @@ async fn write(settings: Settings, out: Option<PathBuf>) -> Result<(), Failure> 
             let mut file = tokio::fs::File::create(&partial)
                 .await
                 .map_err(|e| cannot_write(&partial, e))?;
-            let received = client::download(stream, "/backup", &mut file).await;
+            let mut received = client::download(stream, "/backup", &mut file).await;
+            if received.is_ok() {
+                // tokio's file writes in the background: all of it must be there (and on
+                // disk) before it is checked and named.
+                use tokio::io::AsyncWriteExt;
+                let synced = match file.flush().await {
+                    Ok(()) => file.sync_all().await,
+                    Err(e) => Err(e),
+                };
+                if let Err(e) = synced {
+                    received = Err(cannot_write(&partial, e));
+                }
+            }
+            drop(file);
             let kept = received.and_then(|bytes| {
                 // What arrived is checked before it gets the name asked for.
                 let summary = backup::verify_file(&partial).map_err(|e| {

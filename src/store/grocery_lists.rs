@@ -108,6 +108,9 @@ impl GroceryLists {
         if let Some(list) = self.get(family, id).map_err(WriteError::Store)?
             && list.has_later_tick(item, at)
         {
+            // The later tick may not be on disk yet: answer only once it is, or a crash could
+            // lose it after this answer said it was there.
+            self.core.flush().await.map_err(WriteError::Store)?;
             return Ok((list, false));
         }
         let applied = std::sync::atomic::AtomicBool::new(false);
