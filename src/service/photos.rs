@@ -222,7 +222,7 @@ pub fn read(app: &Services, family: FamilyId, id: MediaId, size: Size) -> AppRes
     if bytes.is_none() && size == Size::Medium {
         bytes = media.bytes(family, id, Variant::Full)?;
     }
-    Ok(bytes.ok_or(DomainError::NotFound)?.to_vec())
+    Ok(bytes.ok_or(DomainError::NotFound)?)
 }
 
 /// Removes uploads that no meal or profile picked up within a day.

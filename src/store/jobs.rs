@@ -49,7 +49,7 @@ pub(crate) fn enqueue(tx: &Tx<'_>, job: JobKind) -> TxResult<JobId> {
 }
 
 /// Trees whose keys start with the family id.
-const FAMILY_TREES: [TreeId; 11] = [
+const FAMILY_TREES: [TreeId; 10] = [
     TreeId::FamilyInvites,
     TreeId::CoParents,
     TreeId::Recipes,
@@ -59,7 +59,6 @@ const FAMILY_TREES: [TreeId; 11] = [
     TreeId::MealsByChild,
     TreeId::Meals,
     TreeId::Children,
-    TreeId::MediaBlobs,
     TreeId::Media,
 ];
 
@@ -102,6 +101,11 @@ impl Jobs {
                 // which the next batch finds again.
                 if id == TreeId::CoParents {
                     super::co_parents::remove_index_of(&self.core, &value)?;
+                }
+                // A photo's files go once its record's removal is on disk (the runner
+                // flushes after each batch).
+                if id == TreeId::Media {
+                    self.core.tree(TreeId::BlobGraveyard).insert(&key, &[])?;
                 }
                 tree.remove(key)?;
                 removed += 1;

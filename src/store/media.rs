@@ -65,10 +65,6 @@ impl Variant {
     pub(crate) const ALL: [Variant; 3] = [Variant::Full, Variant::Thumb, Variant::Medium];
 }
 
-pub(crate) fn blob_key(family: FamilyId, id: MediaId, variant: Variant) -> Vec<u8> {
-    keys::join(&[family.as_bytes(), id.as_bytes(), &[variant as u8]])
-}
-
 pub struct Media {
     core: Shared,
 }
@@ -88,28 +84,30 @@ impl Media {
         let mut record = record.clone();
         record.version = FIRST_VERSION;
         record.attached = false;
+        // The files first, on disk, then the record that names them.
+        self.core
+            .blobs
+            .write(record.id, sizes)
+            .map_err(|e| StoreError::Corrupt(format!("cannot write the photo's files: {e}")))?;
         let result = self
             .core
             .commit(|tx| {
                 tx.check_family(record.family)?;
-                for (variant, bytes) in sizes {
-                    tx.insert_raw(
-                        TreeId::MediaBlobs,
-                        &blob_key(record.family, record.id, *variant),
-                        bytes,
-                    )?;
-                }
                 // An upload changes nothing anyone sees until a meal or profile uses it.
                 tx.put_quietly(&record)
             })
             .await;
-        match result {
+        let stored = match result {
             Ok(()) => Ok(true),
             Err(sled::transaction::TransactionError::Abort(super::write::Abort::NotFound)) => {
                 Ok(false)
             }
             Err(e) => Err(e.into()),
+        };
+        if !matches!(stored, Ok(true)) {
+            let _ = self.core.blobs.remove(record.id);
         }
+        stored
     }
 
     /// The family's photo; another family's id is simply not found.
@@ -122,14 +120,16 @@ impl Media {
             total += if record.bytes > 0 {
                 record.bytes
             } else {
-                Variant::ALL
-                    .into_iter()
-                    .map(|v| self.bytes(family, record.id, v))
-                    .collect::<Result<Vec<_>, _>>()?
-                    .into_iter()
-                    .flatten()
-                    .map(|b| b.len() as u64)
-                    .sum()
+                let mut sum = 0;
+                for variant in Variant::ALL {
+                    sum += self
+                        .core
+                        .blobs
+                        .len(record.id, variant)
+                        .map_err(|e| StoreError::Corrupt(e.to_string()))?
+                        .unwrap_or(0);
+                }
+                sum
             };
         }
         Ok(total)
@@ -140,16 +140,20 @@ impl Media {
             .read(&keys::owned(family.as_bytes(), id.as_bytes()))
     }
 
+    /// A size of the family's photo; `None` for another family's id, or a size never stored.
     pub fn bytes(
         &self,
         family: FamilyId,
         id: MediaId,
         variant: Variant,
-    ) -> Result<Option<sled::IVec>, StoreError> {
-        Ok(self
-            .core
-            .tree(TreeId::MediaBlobs)
-            .get(blob_key(family, id, variant))?)
+    ) -> Result<Option<Vec<u8>>, StoreError> {
+        if self.get(family, id)?.is_none() {
+            return Ok(None);
+        }
+        self.core
+            .blobs
+            .read(id, variant)
+            .map_err(|e| StoreError::Corrupt(format!("cannot read a photo's file: {e}")))
     }
 
     /// Removes uploads that nothing uses and that are older than `before`. Each removal checks
@@ -230,8 +234,7 @@ pub(crate) mod tests {
                 .media
                 .bytes(family, old.id, Variant::Thumb)
                 .unwrap()
-                .unwrap()
-                .as_ref(),
+                .unwrap(),
             b"thumb"
         );
         assert!(store.media.get(FamilyId::new(), old.id).unwrap().is_none());

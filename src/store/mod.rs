@@ -3,15 +3,18 @@
 //! Layout of the data directory:
 //!   highchair.lock   held (flock) while a process uses the directory
 //!   db/              the sled database
+//!   media/           photo files (see `blobs`)
 //!   admin.sock       the admin socket while `serve` runs
 
 pub mod backup;
+mod blobs;
 pub mod children;
 pub mod co_parents;
 mod codec;
 pub mod contact_messages;
 mod flusher;
 pub mod generations;
+mod graveyard;
 pub mod grocery_lists;
 pub mod invites;
 pub mod jobs;
@@ -57,6 +60,7 @@ use crate::domain::ids::FamilyId;
 
 pub const LOCK_FILE: &str = "highchair.lock";
 pub const DB_DIR: &str = "db";
+pub use blobs::MEDIA_DIR;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -181,28 +185,41 @@ impl Store {
         };
         // We hold the directory lock, so sled's own lock can only be held by a store of this
         // process that was just dropped and whose flush thread has not finished: wait for it.
-        let mut opened = open()?;
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-        while matches!(&opened, Err(sled::Error::Io(e)) if e.to_string().contains("could not acquire lock"))
-            && std::time::Instant::now() < deadline
-        {
-            std::thread::sleep(std::time::Duration::from_millis(20));
-            opened = open()?;
-        }
-        let db = opened.map_err(|e| match e {
-            sled::Error::Io(io) if io.kind() == std::io::ErrorKind::WouldBlock => {
-                OpenError::InUse(dir.clone())
+        let open_db = || -> Result<sled::Db, OpenError> {
+            let mut opened = open()?;
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+            while matches!(&opened, Err(sled::Error::Io(e)) if e.to_string().contains("could not acquire lock"))
+                && std::time::Instant::now() < deadline
+            {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                opened = open()?;
             }
-            other => unusable(format!("the database cannot be opened: {other}")),
-        })?;
-
+            opened.map_err(|e| match e {
+                sled::Error::Io(io) if io.kind() == std::io::ErrorKind::WouldBlock => {
+                    OpenError::InUse(dir.clone())
+                }
+                other => unusable(format!("the database cannot be opened: {other}")),
+            })
+        };
+        let mut db = open_db()?;
         migrate::run(&db, &dir)?;
+        let blobs = blobs::Blobs::new(&dir);
+        // Photo bytes kept in the database by earlier versions move to files, once. Reading
+        // them all leaves sled's cache full, so the database is opened again afterwards.
+        let moved = blobs::move_from_database(&db, &blobs)
+            .map_err(|e| unusable(format!("cannot move photos out of the database: {e}")))?;
+        if moved > 0 {
+            tracing::info!(files = moved, "photos moved from the database to files");
+            drop(db);
+            db = open_db()?;
+        }
 
         let tree = |name: &str| db.open_tree(name).map_err(|e| unusable(e.to_string()));
-        let core = Arc::new(write::Core::open(db.clone()).map_err(|e| unusable(e.to_string()))?);
-        // Photos removed while a backup ran, left when it was cut off.
-        if let Err(e) = backup::sweep_graveyard(&core) {
-            tracing::warn!(error = %e, "removed photos are left for the next sweep");
+        let core =
+            Arc::new(write::Core::open(db.clone(), blobs).map_err(|e| unusable(e.to_string()))?);
+        // Files of photos removed before a stop (or while a backup ran) that are still there.
+        if let Err(e) = graveyard::sweep_all(&core) {
+            tracing::warn!(error = %e, "removed photos' files are left for the next sweep");
         }
         Ok(Store {
             meta: tree(migrate::META)?,

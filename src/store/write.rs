@@ -35,7 +35,6 @@ pub(crate) enum TreeId {
     MealsByTime,
     MealsByChild,
     Media,
-    MediaBlobs,
     Families,
     Jobs,
     UsersByFamily,
@@ -48,12 +47,13 @@ pub(crate) enum TreeId {
     CoParents,
     CoParentTokens,
     ShareSessions,
-    /// Photo blobs removed while a backup copied photos: deleted once no backup runs.
+    /// Photos whose record is gone and whose files are still to be removed (after the commit
+    /// is on disk, and not while a backup copies photos). Keyed like the photo's record.
     BlobGraveyard,
 }
 
 impl TreeId {
-    pub(crate) const ALL: [TreeId; 24] = [
+    pub(crate) const ALL: [TreeId; 23] = [
         TreeId::Users,
         TreeId::UsersByEmail,
         TreeId::Sessions,
@@ -64,7 +64,6 @@ impl TreeId {
         TreeId::MealsByTime,
         TreeId::MealsByChild,
         TreeId::Media,
-        TreeId::MediaBlobs,
         TreeId::Families,
         TreeId::Jobs,
         TreeId::UsersByFamily,
@@ -92,7 +91,6 @@ impl TreeId {
             TreeId::MealsByTime => "meals_by_time",
             TreeId::MealsByChild => "meals_by_child",
             TreeId::Media => "media",
-            TreeId::MediaBlobs => "media_blobs",
             TreeId::Families => "families",
             TreeId::Jobs => "jobs",
             TreeId::UsersByFamily => "users_by_family",
@@ -120,9 +118,11 @@ pub(crate) struct Core {
     /// Held from the start of a transaction until its changes are announced, so subscribers
     /// see revisions in order.
     order: Mutex<()>,
-    /// Backups copying photos right now. While any does, photo blobs are not removed but
-    /// listed in `BlobGraveyard` (see `drop_blob`): every photo of the snapshot stays readable.
+    /// Backups copying photos right now. While any does, no photo file is removed (they wait
+    /// in `BlobGraveyard`): every photo of the snapshot stays readable.
     fence: AtomicUsize,
+    /// The photo files.
+    pub(crate) blobs: super::blobs::Blobs,
     hook: OnceLock<Hook>,
     flusher: Flusher,
 }
@@ -241,35 +241,15 @@ pub(crate) struct Tx<'a> {
     changes: RefCell<Vec<Change>>,
     /// Families whose revision this transaction already moved, with the new revision.
     revised: RefCell<Vec<(FamilyId, u64)>>,
-    /// A backup is copying photos: blobs go to the graveyard instead of away.
-    fenced: bool,
 }
 
 impl<'a> Tx<'a> {
-    fn new(trees: &'a [TransactionalTree], fenced: bool) -> Self {
+    fn new(trees: &'a [TransactionalTree]) -> Self {
         Tx {
             trees,
             changes: RefCell::new(Vec::new()),
             revised: RefCell::new(Vec::new()),
-            fenced,
         }
-    }
-
-    /// Removes a photo blob, or, while a backup copies photos, leaves it for the graveyard
-    /// sweep that runs when the backup ends.
-    pub(crate) fn drop_blob(&self, key: &[u8]) -> TxResult<()> {
-        if self.fenced {
-            if self.exists(TreeId::MediaBlobs, key)? {
-                self.insert_raw(TreeId::BlobGraveyard, key, &[])?;
-            }
-        } else {
-            self.remove_raw(TreeId::MediaBlobs, key)?;
-        }
-        Ok(())
-    }
-
-    pub(crate) fn is_fenced(&self) -> bool {
-        self.fenced
     }
 
     pub(crate) fn tree(&self, id: TreeId) -> &TransactionalTree {
@@ -519,20 +499,17 @@ pub(crate) fn attach_photo(tx: &Tx<'_>, family: FamilyId, id: MediaId) -> TxResu
     tx.put_quietly(&record)
 }
 
-/// Removes a family's photo and both its sizes.
+/// Removes a family's photo: its record now, its files once this is on disk (the graveyard).
 pub(crate) fn remove_photo(tx: &Tx<'_>, family: FamilyId, id: MediaId) -> TxResult<()> {
-    tx.remove_raw(
-        TreeId::Media,
-        &keys::owned(family.as_bytes(), id.as_bytes()),
-    )?;
-    for variant in super::media::Variant::ALL {
-        tx.drop_blob(&super::media::blob_key(family, id, variant))?;
+    let key = keys::owned(family.as_bytes(), id.as_bytes());
+    if tx.remove_raw(TreeId::Media, &key)?.is_some() {
+        tx.insert_raw(TreeId::BlobGraveyard, &key, &[])?;
     }
     Ok(())
 }
 
-/// Moves a photo (its record and both sizes) from one family to another, as it is: an
-/// account's avatar goes with it when it changes family.
+/// Moves a photo from one family to another, as it is: an account's avatar goes with it when
+/// it changes family. Its files are named by its id alone and stay where they are.
 pub(crate) fn move_photo(tx: &Tx<'_>, from: FamilyId, to: FamilyId, id: MediaId) -> TxResult<()> {
     let old_key = keys::owned(from.as_bytes(), id.as_bytes());
     let Some(mut record) = tx.get::<super::media::MediaRecord>(&old_key)? else {
@@ -540,23 +517,11 @@ pub(crate) fn move_photo(tx: &Tx<'_>, from: FamilyId, to: FamilyId, id: MediaId)
     };
     tx.remove_raw(TreeId::Media, &old_key)?;
     record.family = to;
-    tx.put_quietly(&record)?;
-    for variant in super::media::Variant::ALL {
-        let old = super::media::blob_key(from, id, variant);
-        if let Some(blob) = tx.get_raw(TreeId::MediaBlobs, &old)? {
-            tx.insert_raw(
-                TreeId::MediaBlobs,
-                &super::media::blob_key(to, id, variant),
-                &blob,
-            )?;
-            tx.drop_blob(&old)?;
-        }
-    }
-    Ok(())
+    tx.put_quietly(&record)
 }
 
 impl Core {
-    pub(crate) fn open(db: sled::Db) -> sled::Result<Core> {
+    pub(crate) fn open(db: sled::Db, blobs: super::blobs::Blobs) -> sled::Result<Core> {
         let trees = TreeId::ALL
             .iter()
             .map(|t| db.open_tree(t.name()))
@@ -567,6 +532,7 @@ impl Core {
             trees,
             order: Mutex::new(()),
             fence: AtomicUsize::new(0),
+            blobs,
             hook: OnceLock::new(),
         };
         core.skip_revisions()?;
@@ -614,10 +580,9 @@ impl Core {
         f: impl Fn(&Tx<'_>, &S) -> TxResult<A>,
     ) -> Result<A, TransactionError<Abort>> {
         let order = self.write_order();
-        let fenced = self.is_fenced();
         let scanned = scan(self).map_err(TransactionError::Abort)?;
         let (out, changes) = self.trees.as_slice().transaction(|trees| {
-            let tx = Tx::new(trees, fenced);
+            let tx = Tx::new(trees);
             let out = f(&tx, &scanned)?;
             Ok((out, tx.changes.into_inner()))
         })?;
@@ -706,8 +671,15 @@ impl Core {
             .map_err(write_error)
     }
 
+    /// Writes everything to disk, then removes the files of photos whose removal was
+    /// committed before this call (so it is on disk now), unless a backup copies photos.
     pub(crate) async fn flush(&self) -> Result<(), StoreError> {
-        self.flusher.flush().await
+        let buried = super::graveyard::pending(self)?;
+        self.flusher.flush().await?;
+        if !buried.is_empty() {
+            super::graveyard::sweep(self, &buried)?;
+        }
+        Ok(())
     }
 
     /// The family's current revision (0 before its first write).

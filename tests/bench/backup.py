@@ -64,6 +64,7 @@ def main():
         fill_s = time.time() - t
         print(out.strip().splitlines()[-1])
         store_bytes = du(os.path.join(data, "db"))
+        media_bytes = du(os.path.join(data, "media"))
 
         port = free_port()
         log = open(os.path.join(work, "server.log"), "w")
@@ -153,7 +154,7 @@ def main():
         assert status == 0, "restore failed"
         restore_s = time.time() - t
         restore_rss = usage.ru_maxrss
-        restored_bytes = du(os.path.join(restored, "db"))
+        restored_bytes = du(os.path.join(restored, "db")) + du(os.path.join(restored, "media"))
 
         def q(values, p):
             if not values:
@@ -166,7 +167,7 @@ def main():
         print("|---|---|")
         print(f"| family | {args.years} years, 3 children x 6 meals a day, 20% with a photo |")
         print(f"| fill (store API) | {fill_s:.0f} s |")
-        print(f"| store on disk | {mib(store_bytes)} |")
+        print(f"| store on disk: database / photo files | {mib(store_bytes)} / {mib(media_bytes)} |")
         print(f"| server start on it | {start_s:.1f} s |")
         print(f"| server RSS idle / peak during backup / after | {idle_rss / 1024:.1f} / {peak[0] / 1024:.1f} / {after_rss / 1024:.1f} MiB |")
         print(f"| online backup (`backup --out`, 2 parents writing) | {backup_s:.1f} s |")
@@ -176,7 +177,7 @@ def main():
         print(f"| archive | {mib(archive_bytes)} |")
         print(f"| verify | {verify_s:.1f} s |")
         print(f"| restore (into a new data directory) | {restore_s:.1f} s, peak RSS of the restoring process {restore_rss / 1024:.0f} MiB |")
-        print(f"| restored store on disk | {mib(restored_bytes)} |")
+        print(f"| restored store on disk (database and photo files) | {mib(restored_bytes)} |")
     finally:
         if "--keep" not in sys.argv:
             shutil.rmtree(work, ignore_errors=True)

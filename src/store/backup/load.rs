@@ -9,7 +9,7 @@ use super::kinds::{Kind, Loaded};
 use super::reader::Sink;
 use crate::domain::ids::{FamilyId, MediaId, UserId};
 use crate::store::Store;
-use crate::store::media::{Variant, blob_key};
+use crate::store::media::Variant;
 use crate::store::write::{FamilyState, TreeId};
 
 pub(crate) struct Loader<'a> {
@@ -49,6 +49,11 @@ impl<'a> Loader<'a> {
                 user.as_bytes(),
             )?;
         }
+        self.store
+            .core
+            .blobs
+            .sync_all()
+            .map_err(|e| format!("cannot write the new store's photos: {e}"))?;
         self.store
             .core
             .db
@@ -101,13 +106,18 @@ impl Sink for Loader<'_> {
         Ok(())
     }
 
+    /// Photo files are named by the photo's id alone.
     fn media(
         &mut self,
-        family: FamilyId,
+        _family: FamilyId,
         id: MediaId,
         variant: Variant,
         bytes: &[u8],
     ) -> Result<(), String> {
-        self.insert(TreeId::MediaBlobs, &blob_key(family, id, variant), bytes)
+        self.store
+            .core
+            .blobs
+            .write_unsynced(id, variant, bytes)
+            .map_err(|e| format!("cannot write a photo of the new store: {e}"))
     }
 }

@@ -22,7 +22,6 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 pub use kinds::Kind;
-pub(crate) use snapshot::sweep_graveyard;
 
 use super::Store;
 
@@ -212,13 +211,23 @@ mod tests {
             TreeId::MealsByTime,
             TreeId::MealsByChild,
             TreeId::Media,
-            TreeId::MediaBlobs,
         ] {
             assert_eq!(
                 tree_contents(&store, id),
                 tree_contents(&restored, id),
                 "{id:?}"
             );
+        }
+        for (_, record) in tree_contents(&store, TreeId::Media) {
+            let photo = <crate::store::media::MediaRecord as crate::store::Record>::decode(&record)
+                .unwrap();
+            for variant in Variant::ALL {
+                assert_eq!(
+                    store.core.blobs.read(photo.id, variant).unwrap(),
+                    restored.core.blobs.read(photo.id, variant).unwrap(),
+                    "{variant:?}"
+                );
+            }
         }
         // Revisions move on past anything handed out before.
         for (family, _) in tree_contents(&store, TreeId::Families) {
@@ -291,8 +300,7 @@ mod tests {
     async fn photos_removed_while_a_backup_copies_stay_until_it_ends() {
         let (_a, store) = temp_store();
         let (family, photo) = populated(&store).await;
-        let key = crate::store::media::blob_key(family, photo, Variant::Full);
-        let blobs = || store.core.tree(TreeId::MediaBlobs);
+        let file = store.core.blobs.path(photo, Variant::Full);
         let meal = tree_contents(&store, TreeId::Meals)
             .into_iter()
             .map(|(_, v)| <crate::domain::meal::Meal as crate::store::Record>::decode(&v).unwrap())
@@ -307,10 +315,29 @@ mod tests {
         };
         store.meals.delete(family, meal.id).await.unwrap();
         assert!(store.media.get(family, photo).unwrap().is_none());
-        assert!(blobs().contains_key(&key).unwrap(), "kept for the backup");
-        assert_eq!(store.core.tree(TreeId::BlobGraveyard).len(), 2);
+        assert!(file.exists(), "kept for the backup");
+        assert_eq!(store.core.tree(TreeId::BlobGraveyard).len(), 1);
         drop(fence);
-        assert!(!blobs().contains_key(&key).unwrap(), "removed after it");
+        assert!(!file.exists(), "removed after it");
+        assert!(store.core.tree(TreeId::BlobGraveyard).is_empty());
+        // Without a backup, a photo's files go as soon as its removal is on disk.
+        let other = upload(family, chrono::Utc::now());
+        store
+            .media
+            .insert(&other, &[(Variant::Full, b"f"), (Variant::Thumb, b"t")])
+            .await
+            .unwrap();
+        let file = store.core.blobs.path(other.id, Variant::Full);
+        assert!(file.exists());
+        assert_eq!(
+            store
+                .media
+                .purge_unattached(chrono::Utc::now() + chrono::Duration::days(1))
+                .await
+                .unwrap(),
+            1
+        );
+        assert!(!file.exists());
         assert!(store.core.tree(TreeId::BlobGraveyard).is_empty());
     }
 

@@ -45,10 +45,18 @@ pub(crate) struct Fence {
 
 impl Drop for Fence {
     fn drop(&mut self) {
-        if self.core.lower_fence()
-            && let Err(e) = sweep_graveyard(&self.core)
-        {
-            tracing::warn!(error = %e, "removed photos are left for the next sweep");
+        if !self.core.lower_fence() {
+            return;
+        }
+        // What waited is removed once it is on disk.
+        let swept = self
+            .core
+            .db
+            .flush()
+            .map_err(crate::store::StoreError::from)
+            .and_then(|_| crate::store::graveyard::sweep_all(&self.core));
+        if let Err(e) = swept {
+            tracing::warn!(error = %e, "removed photos' files are left for the next sweep");
         }
     }
 }
@@ -198,44 +206,5 @@ impl Snapshot {
             });
         }
         Ok((prepared, media))
-    }
-}
-
-/// How many graveyard entries one sweep transaction handles.
-const SWEEP_BATCH: usize = 100;
-
-/// Removes the photo blobs that waited for a backup, unless their photo is back (moved back to
-/// the family it came from). Stops as soon as another backup raises the fence.
-pub(crate) fn sweep_graveyard(core: &Core) -> Result<usize, crate::store::StoreError> {
-    let mut removed = 0;
-    loop {
-        let keys: Vec<sled::IVec> = core
-            .tree(TreeId::BlobGraveyard)
-            .iter()
-            .keys()
-            .take(SWEEP_BATCH)
-            .collect::<Result<_, _>>()?;
-        if keys.is_empty() {
-            return Ok(removed);
-        }
-        let done = core.transact(|tx| {
-            if tx.is_fenced() {
-                return Ok(None);
-            }
-            let mut done = 0;
-            for key in &keys {
-                tx.remove_raw(TreeId::BlobGraveyard, key)?;
-                let record_key = key.get(..32).unwrap_or_default();
-                if !tx.exists(TreeId::Media, record_key)? {
-                    tx.remove_raw(TreeId::MediaBlobs, key)?;
-                    done += 1;
-                }
-            }
-            Ok(Some(done))
-        })?;
-        match done {
-            Some(n) => removed += n,
-            None => return Ok(removed),
-        }
     }
 }

@@ -1,7 +1,8 @@
 //! Restoring into a data directory: the archive is checked whole, loaded into a new store
 //! beside the current one, and only then swapped in; the current data is kept in a dated
-//! folder. A journal (`restore.pending`) written before the swap lets a restore cut off by a
-//! crash finish at the next start, so a data directory is never left without its store.
+//! folder (its database and its photo files). A journal (`restore.pending`) written before the
+//! swap lets a restore cut off by a crash finish at the next start, so a data directory is
+//! never left without its store.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -10,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{ArchiveError, SPOOL_PREFIX, Summary};
-use crate::store::{DB_DIR, LOCK_FILE, Store};
+use crate::store::{DB_DIR, LOCK_FILE, MEDIA_DIR, Store};
 
 const JOURNAL: &str = "restore.pending";
 const STAGING_PREFIX: &str = ".restore-";
@@ -89,6 +90,7 @@ pub fn restore(
         let file = File::open(archive).map_err(|e| io(format!("{}: {e}", archive.display())))?;
         let summary = super::load(&store, std::io::BufReader::with_capacity(1 << 20, file))?;
         drop(store);
+        std::fs::create_dir_all(staging.join(MEDIA_DIR)).map_err(|e| io(e.to_string()))?;
         Ok(summary)
     })();
     let summary = match loaded {
@@ -156,15 +158,23 @@ pub(crate) fn finish_pending(dir: &Path) -> std::io::Result<()> {
         Err(e) => return Err(e),
     };
     if let Some(journal) = &journal {
-        let staging = dir.join(&journal.staging);
-        let (new_db, db) = (staging.join(DB_DIR), dir.join(DB_DIR));
+        let (staging, previous) = (dir.join(&journal.staging), dir.join(&journal.previous));
+        // The new store's `db` moving in is the commit point; until then, each step checks
+        // whether it is done, so a restore cut off anywhere finishes the same way. (The new
+        // store always has a `media` folder, so the old one moves out exactly once.)
+        let (new_db, new_media) = (staging.join(DB_DIR), staging.join(MEDIA_DIR));
         if new_db.exists() {
-            if db.exists() {
-                let previous = dir.join(&journal.previous);
-                std::fs::create_dir_all(&previous)?;
-                std::fs::rename(&db, previous.join(DB_DIR))?;
+            for (name, new) in [(DB_DIR, &new_db), (MEDIA_DIR, &new_media)] {
+                if new.exists() && dir.join(name).exists() {
+                    std::fs::create_dir_all(&previous)?;
+                    std::fs::rename(dir.join(name), previous.join(name))?;
+                }
             }
-            std::fs::rename(&new_db, &db)?;
+            if new_media.exists() {
+                std::fs::rename(&new_media, dir.join(MEDIA_DIR))?;
+            }
+            sync_dir(dir)?;
+            std::fs::rename(&new_db, dir.join(DB_DIR))?;
             sync_dir(dir)?;
         }
         tracing::info!(data_dir = %dir.display(), "a restored store is in place");

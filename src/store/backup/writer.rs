@@ -10,8 +10,8 @@ use super::archive::{self, Header, Manifest, Member};
 use super::snapshot::{Prepared, Snapshot};
 use super::{BackupError, Summary};
 use crate::domain::ids::{FamilyId, MediaId};
-use crate::store::media::{Variant, blob_key};
-use crate::store::write::{Core, TreeId};
+use crate::store::media::Variant;
+use crate::store::write::Core;
 
 /// A reader that hashes what passes through it.
 struct Hashing<R> {
@@ -98,11 +98,14 @@ pub(crate) fn write<W: Write>(
         counts.insert(kind.kind.name().to_string(), kind.count);
     }
 
-    let blobs = core.tree(TreeId::MediaBlobs);
     let mut files = 0u64;
     for (family, id) in media {
         for variant in Variant::ALL {
-            match blobs.get(blob_key(*family, *id, variant))? {
+            let bytes = core
+                .blobs
+                .read(*id, variant)
+                .map_err(|e| BackupError::Io(format!("cannot read photo {id}: {e}")))?;
+            match bytes {
                 Some(bytes) => {
                     w.append_bytes(&archive::media_path(*family, *id, variant), &bytes)?;
                     files += 1;

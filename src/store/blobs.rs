@@ -1,0 +1,218 @@
+//! Photo bytes, as files under `<data_dir>/media/`: `<last two hex digits of the id>/<id>-<size>`.
+//! They live outside sled because sled 0.34 keeps every page it reads in memory (its cache
+//! queues 64 accesses per shard, over 256 shards, before it evicts anything), so a server that
+//! sends photos grew by every photo sent. Files are read through the kernel's page cache,
+//! which gives memory back when it is needed.
+//!
+//! A file is written (and synced) before the record that names it is committed, and removed
+//! only after the record is gone: through the graveyard tree, swept after the commit, and not
+//! while a backup copies photos. A crash can leave a file no record names (an upload cut off);
+//! nothing ever reads one, and `orphans` finds them.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::domain::ids::MediaId;
+use crate::store::media::Variant;
+
+pub const MEDIA_DIR: &str = "media";
+
+#[derive(Debug, Clone)]
+pub(crate) struct Blobs {
+    root: PathBuf,
+}
+
+fn variant_name(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Full => "full",
+        Variant::Thumb => "thumb",
+        Variant::Medium => "medium",
+    }
+}
+
+impl Blobs {
+    pub(crate) fn new(data_dir: &Path) -> Blobs {
+        Blobs {
+            root: data_dir.join(MEDIA_DIR),
+        }
+    }
+
+    fn folder(&self, id: MediaId) -> PathBuf {
+        let hex = id.as_uuid().simple().to_string();
+        self.root.join(&hex[hex.len() - 2..])
+    }
+
+    pub(crate) fn path(&self, id: MediaId, variant: Variant) -> PathBuf {
+        self.folder(id).join(format!(
+            "{}-{}",
+            id.as_uuid().simple(),
+            variant_name(variant)
+        ))
+    }
+
+    /// Writes a photo's sizes, each through a temporary file renamed into place, all synced
+    /// (with their folder) before this returns.
+    pub(crate) fn write(&self, id: MediaId, sizes: &[(Variant, &[u8])]) -> std::io::Result<()> {
+        let folder = self.folder(id);
+        std::fs::create_dir_all(&folder)?;
+        for (variant, bytes) in sizes {
+            let path = self.path(id, *variant);
+            let tmp = path.with_extension("tmp");
+            let mut file = File::create(&tmp)?;
+            file.write_all(bytes)?;
+            file.sync_all()?;
+            std::fs::rename(&tmp, &path)?;
+        }
+        File::open(&folder)?.sync_all()?;
+        File::open(&self.root)?.sync_all()
+    }
+
+    /// Writes a size without syncing (a restore syncs the whole directory once at the end).
+    pub(crate) fn write_unsynced(
+        &self,
+        id: MediaId,
+        variant: Variant,
+        bytes: &[u8],
+    ) -> std::io::Result<()> {
+        let folder = self.folder(id);
+        std::fs::create_dir_all(&folder)?;
+        std::fs::write(self.path(id, variant), bytes)
+    }
+
+    /// Syncs every file and folder written so far.
+    pub(crate) fn sync_all(&self) -> std::io::Result<()> {
+        if !self.root.exists() {
+            return Ok(());
+        }
+        let root = File::open(&self.root)?;
+        rustix::fs::syncfs(&root).map_err(std::io::Error::from)
+    }
+
+    /// A size's bytes; `None` when it was never stored (or is gone).
+    pub(crate) fn read(&self, id: MediaId, variant: Variant) -> std::io::Result<Option<Vec<u8>>> {
+        match std::fs::read(self.path(id, variant)) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// A size's length in bytes, if stored.
+    pub(crate) fn len(&self, id: MediaId, variant: Variant) -> std::io::Result<Option<u64>> {
+        match std::fs::metadata(self.path(id, variant)) {
+            Ok(meta) => Ok(Some(meta.len())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Removes every size of a photo (those already gone are fine).
+    pub(crate) fn remove(&self, id: MediaId) -> std::io::Result<()> {
+        for variant in Variant::ALL {
+            match std::fs::remove_file(self.path(id, variant)) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Moves photo bytes that earlier versions kept in the database (tree `media_blobs`, keys
+/// `family ++ id ++ size`) to files, then empties the tree. Safe to repeat after a crash: a
+/// file is written whole or not at all, and the tree is emptied only after every file is on
+/// disk. Returns how many were moved.
+pub(crate) fn move_from_database(db: &sled::Db, blobs: &Blobs) -> std::io::Result<usize> {
+    let other = |e: sled::Error| std::io::Error::other(e.to_string());
+    if !db
+        .tree_names()
+        .iter()
+        .any(|n| n.as_ref() == LEGACY_TREE.as_bytes())
+    {
+        return Ok(0);
+    }
+    let tree = db.open_tree(LEGACY_TREE).map_err(other)?;
+    let mut moved = 0;
+    for entry in tree.iter() {
+        let (key, value) = entry.map_err(other)?;
+        let id = key.get(16..32).and_then(MediaId::from_slice);
+        let variant = key
+            .get(32)
+            .and_then(|b| Variant::ALL.into_iter().find(|v| *v as u8 == *b));
+        let (Some(id), Some(variant)) = (id, variant) else {
+            continue;
+        };
+        blobs.write_unsynced(id, variant, &value)?;
+        moved += 1;
+    }
+    if moved == 0 {
+        return Ok(0);
+    }
+    blobs.sync_all()?;
+    tree.clear().map_err(other)?;
+    db.flush().map_err(other)?;
+    Ok(moved)
+}
+
+/// The tree photo bytes were kept in before they moved to files.
+const LEGACY_TREE: &str = "media_blobs";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_written_read_and_removed_by_id() {
+        let dir = tempfile::tempdir().unwrap();
+        let blobs = Blobs::new(dir.path());
+        let id = MediaId::new();
+        assert_eq!(blobs.read(id, Variant::Full).unwrap(), None);
+        blobs
+            .write(id, &[(Variant::Full, b"full"), (Variant::Thumb, b"th")])
+            .unwrap();
+        assert_eq!(blobs.read(id, Variant::Full).unwrap().unwrap(), b"full");
+        assert_eq!(blobs.len(id, Variant::Thumb).unwrap(), Some(2));
+        assert_eq!(blobs.read(id, Variant::Medium).unwrap(), None);
+        let path = blobs.path(id, Variant::Full);
+        assert!(path.starts_with(dir.path().join(MEDIA_DIR)));
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(name, format!("{}-full", id.as_uuid().simple()));
+        blobs.remove(id).unwrap();
+        blobs.remove(id).unwrap();
+        assert_eq!(blobs.read(id, Variant::Full).unwrap(), None);
+        assert!(!path.with_extension("tmp").exists());
+    }
+
+    #[test]
+    fn photos_kept_in_the_database_move_to_files_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = sled::Config::new()
+            .path(dir.path().join("db"))
+            .open()
+            .unwrap();
+        let blobs = Blobs::new(dir.path());
+        assert_eq!(
+            move_from_database(&db, &blobs).unwrap(),
+            0,
+            "no tree: nothing"
+        );
+        let tree = db.open_tree(LEGACY_TREE).unwrap();
+        let (family, id) = (crate::domain::ids::FamilyId::new(), MediaId::new());
+        for (variant, bytes) in [(Variant::Full, &b"big"[..]), (Variant::Thumb, b"small")] {
+            let key = [
+                family.as_bytes().as_slice(),
+                id.as_bytes(),
+                &[variant as u8],
+            ]
+            .concat();
+            tree.insert(key, bytes).unwrap();
+        }
+        assert_eq!(move_from_database(&db, &blobs).unwrap(), 2);
+        assert_eq!(blobs.read(id, Variant::Full).unwrap().unwrap(), b"big");
+        assert_eq!(blobs.read(id, Variant::Thumb).unwrap().unwrap(), b"small");
+        assert!(tree.is_empty());
+        assert_eq!(move_from_database(&db, &blobs).unwrap(), 0, "once");
+    }
+}
