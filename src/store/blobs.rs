@@ -23,14 +23,6 @@ pub(crate) struct Blobs {
     root: PathBuf,
 }
 
-fn variant_name(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Full => "full",
-        Variant::Thumb => "thumb",
-        Variant::Medium => "medium",
-    }
-}
-
 impl Blobs {
     pub(crate) fn new(data_dir: &Path) -> Blobs {
         Blobs {
@@ -44,11 +36,8 @@ impl Blobs {
     }
 
     pub(crate) fn path(&self, id: MediaId, variant: Variant) -> PathBuf {
-        self.folder(id).join(format!(
-            "{}-{}",
-            id.as_uuid().simple(),
-            variant_name(variant)
-        ))
+        self.folder(id)
+            .join(format!("{}-{}", id.as_uuid().simple(), variant.name()))
     }
 
     /// Writes a photo's sizes, each through a temporary file renamed into place, all synced

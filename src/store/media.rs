@@ -63,6 +63,15 @@ pub enum Variant {
 
 impl Variant {
     pub(crate) const ALL: [Variant; 3] = [Variant::Full, Variant::Thumb, Variant::Medium];
+
+    /// Its name in file names and archives.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Variant::Full => "full",
+            Variant::Thumb => "thumb",
+            Variant::Medium => "medium",
+        }
+    }
 }
 
 pub struct Media {

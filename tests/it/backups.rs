@@ -30,13 +30,12 @@ fn run(args: &[&str], data: &Path) -> (i32, String, String) {
     )
 }
 
-async fn run_async(args: Vec<String>, data: std::path::PathBuf) -> (i32, String, String) {
-    tokio::task::spawn_blocking(move || {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        run(&args, &data)
-    })
-    .await
-    .unwrap()
+/// `highchair backup --out ARCHIVE` against the server of `data`, off the async threads.
+async fn backup_out(archive: &Path, data: &Path) -> (i32, String, String) {
+    let (archive, data) = (archive.display().to_string(), data.to_path_buf());
+    tokio::task::spawn_blocking(move || run(&["backup", "--out", &archive], &data))
+        .await
+        .unwrap()
 }
 
 async fn get(server: &TestServer, client: &reqwest::Client, path: &str) -> Value {
@@ -242,15 +241,7 @@ async fn a_backup_taken_while_parents_write_restores_every_record_and_photo_of_i
     let data = server.app.store.dir().to_path_buf();
     let archive = data.parent().unwrap().join("moment.tar");
     let began = Instant::now();
-    let (code, out, err) = run_async(
-        vec![
-            "backup".into(),
-            "--out".into(),
-            archive.display().to_string(),
-        ],
-        data.clone(),
-    )
-    .await;
+    let (code, out, err) = backup_out(&archive, &data).await;
     let ended = Instant::now();
     tokio::time::sleep(Duration::from_millis(200)).await;
     stop.store(true, Ordering::SeqCst);
@@ -370,26 +361,10 @@ async fn restore_refuses_a_running_server_existing_data_and_broken_archives_chan
     let parent = populate(&server, "keep@example.org").await;
     let data = server.app.store.dir().to_path_buf();
     let archive = data.parent().unwrap().join("good.tar");
-    let (code, _, err) = run_async(
-        vec![
-            "backup".into(),
-            "--out".into(),
-            archive.display().to_string(),
-        ],
-        data.clone(),
-    )
-    .await;
+    let (code, _, err) = backup_out(&archive, &data).await;
     assert_eq!(code, 0, "{err}");
     // The same name again is refused, not overwritten.
-    let (code, _, err) = run_async(
-        vec![
-            "backup".into(),
-            "--out".into(),
-            archive.display().to_string(),
-        ],
-        data.clone(),
-    )
-    .await;
+    let (code, _, err) = backup_out(&archive, &data).await;
     assert_eq!(code, 2);
     assert!(err.contains("exists already"), "{err}");
 

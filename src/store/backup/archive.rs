@@ -97,15 +97,7 @@ pub fn records_path(kind: Kind) -> String {
 }
 
 pub fn media_path(family: FamilyId, id: MediaId, variant: Variant) -> String {
-    format!("media/{family}/{id}/{}", variant_name(variant))
-}
-
-fn variant_name(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Full => "full",
-        Variant::Thumb => "thumb",
-        Variant::Medium => "medium",
-    }
+    format!("media/{family}/{id}/{}", variant.name())
 }
 
 /// Reads a member name; `None` for anything that is not exactly one of the patterns.
@@ -124,9 +116,7 @@ pub fn parse_name(path: &str) -> Option<Name> {
     if parts.next().is_some() {
         return None;
     }
-    let variant = Variant::ALL
-        .into_iter()
-        .find(|v| variant_name(*v) == variant)?;
+    let variant = Variant::ALL.into_iter().find(|v| v.name() == variant)?;
     // Only the canonical spelling, so one photo has one name.
     let family = family
         .parse::<FamilyId>()
@@ -161,6 +151,37 @@ pub fn parse_record_line(line: &[u8]) -> Result<Vec<u8>, String> {
     let mut stored = vec![parsed.v];
     stored.extend_from_slice(parsed.r.get().as_bytes());
     Ok(stored)
+}
+
+/// A reader that hashes (and counts) what passes through it: a member's SHA-256 as it is
+/// written or read.
+pub(crate) struct Hashing<R> {
+    pub inner: R,
+    pub hash: Sha256,
+    pub read: u64,
+}
+
+impl<R> Hashing<R> {
+    pub fn new(inner: R) -> Self {
+        Hashing {
+            inner,
+            hash: Sha256::new(),
+            read: 0,
+        }
+    }
+
+    pub fn hex(self) -> String {
+        hex::encode(self.hash.finalize())
+    }
+}
+
+impl<R: std::io::Read> std::io::Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hash.update(&buf[..n]);
+        self.read += n as u64;
+        Ok(n)
+    }
 }
 
 /// A family's revision and whether it was deleted.

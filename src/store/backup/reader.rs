@@ -6,11 +6,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{BufRead, BufReader, Read};
 
 use flate2::read::GzDecoder;
-use sha2::{Digest, Sha256};
 
 use super::archive::{
-    self, FORMAT, FamilyLine, Header, MAX_LINE, MAX_MEDIA, MAX_MEMBER, MAX_META, Manifest, Member,
-    Name,
+    self, FORMAT, FamilyLine, Hashing, Header, MAX_LINE, MAX_MEDIA, MAX_MEMBER, MAX_META, Manifest,
+    Member, Name,
 };
 use super::kinds::{Kind, Loaded};
 use super::{ArchiveError, Summary};
@@ -43,21 +42,6 @@ impl Sink for Discard {
     }
     fn media(&mut self, _: FamilyId, _: MediaId, _: Variant, _: &[u8]) -> Result<(), String> {
         Ok(())
-    }
-}
-
-struct Hashing<R> {
-    inner: R,
-    hash: Sha256,
-    read: u64,
-}
-
-impl<R: Read> Read for Hashing<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.hash.update(&buf[..n]);
-        self.read += n as u64;
-        Ok(n)
     }
 }
 
@@ -132,11 +116,7 @@ pub(crate) fn walk(input: impl Read, sink: &mut dyn Sink) -> Result<Summary, Arc
         if size > limit {
             return Err(ArchiveError::TooLarge { path, size, limit });
         }
-        let mut member = Hashing {
-            inner: entry,
-            hash: Sha256::new(),
-            read: 0,
-        };
+        let mut member = Hashing::new(entry);
         match &name {
             Name::Header => {
                 let header: Header = serde_json::from_slice(&read_all(&mut member, size)?)
@@ -181,7 +161,7 @@ pub(crate) fn walk(input: impl Read, sink: &mut dyn Sink) -> Result<Summary, Arc
         seen.members.push(Member {
             path,
             size,
-            sha256: hex::encode(member.hash.finalize()),
+            sha256: member.hex(),
         });
     }
     let Some(manifest) = manifest else {

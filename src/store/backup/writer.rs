@@ -4,28 +4,12 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{Read, Write};
 
-use sha2::{Digest, Sha256};
-
-use super::archive::{self, Header, Manifest, Member};
+use super::archive::{self, Hashing, Header, Manifest, Member};
 use super::snapshot::{Prepared, Snapshot};
 use super::{BackupError, Summary};
 use crate::domain::ids::{FamilyId, MediaId};
 use crate::store::media::Variant;
 use crate::store::write::Core;
-
-/// A reader that hashes what passes through it.
-struct Hashing<R> {
-    inner: R,
-    hash: Sha256,
-}
-
-impl<R: Read> Read for Hashing<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.hash.update(&buf[..n]);
-        Ok(n)
-    }
-}
 
 pub(crate) struct ArchiveWriter<W: Write> {
     tar: tar::Builder<W>,
@@ -54,17 +38,14 @@ impl<W: Write> ArchiveWriter<W> {
         header.set_mtime(self.mtime);
         header.set_entry_type(tar::EntryType::Regular);
         header.set_cksum();
-        let mut hashing = Hashing {
-            inner: data,
-            hash: Sha256::new(),
-        };
+        let mut hashing = Hashing::new(data);
         self.tar
             .append(&header, &mut hashing)
             .map_err(|e| BackupError::Io(format!("cannot write the archive: {e}")))?;
         self.members.push(Member {
             path: path.into(),
             size,
-            sha256: hex::encode(hashing.hash.finalize()),
+            sha256: hashing.hex(),
         });
         Ok(())
     }
