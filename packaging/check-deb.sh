@@ -81,6 +81,16 @@ stop() {
 
 step "serve as the service user, add an account and take a backup as root through the socket"
 serve
+# The container's healthcheck (packaging/Containerfile) is a bash one-liner: run it as written,
+# against this server's port.
+healthcheck=$(python3 - "$port" <<'PY'
+import json, re, sys
+text = open("packaging/Containerfile").read().replace("\\\n", " ")
+cmd = json.loads(re.search(r"HEALTHCHECK .*?CMD (\[.*\])", text).group(1))
+print(cmd[2].replace("127.0.0.1/8080", "127.0.0.1/" + sys.argv[1]))
+PY
+)
+bash -c "$healthcheck" || fail "the container's healthcheck fails on a healthy server"
 echo "correct horse" | as_root runuser -u highchair -- highchair --config /etc/highchair/highchair.toml \
   user add admin@example.org --first Admin --password-stdin
 users=$(as_root highchair --config /etc/highchair/highchair.toml user list)
