@@ -136,16 +136,10 @@ async fn write(settings: Settings, out: Option<PathBuf>) -> Result<(), Failure> 
             let (partial, path) = partial_for(&out)?;
             let store = app.store.clone();
             let to = partial.clone();
-            let made = tokio::task::spawn_blocking(move || -> Result<(u64, Summary), Failure> {
-                let file = std::fs::File::create(&to).map_err(|e| cannot_write(&to, e))?;
-                let (summary, w) = store
-                    .backup(std::io::BufWriter::with_capacity(1 << 20, file))
-                    .map_err(ops::backup_failure)?;
-                let file = w
-                    .into_inner()
-                    .map_err(|e| cannot_write(&to, e.into_error()))?;
-                file.sync_all().map_err(|e| cannot_write(&to, e))?;
-                Ok((file.metadata().map(|m| m.len()).unwrap_or(0), summary))
+            let made = tokio::task::spawn_blocking(move || {
+                crate::service::backups::write_file(&store, &to)
+                    .map(|(summary, bytes)| (bytes, summary))
+                    .map_err(ops::backup_failure)
             })
             .await
             .map_err(|e| Failure::new(EXIT_FAILURE, e.to_string()))?;

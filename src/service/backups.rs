@@ -147,14 +147,7 @@ pub fn write_into(
     remove_partials(dir);
     let partial = dir.join(format!(".{}{PARTIAL}", uuid::Uuid::new_v4().simple()));
     let result = (|| -> Result<(PathBuf, u64, Summary), BackupError> {
-        let file = std::fs::File::create(&partial).map_err(|e| io("cannot write", &partial, e))?;
-        let (summary, out) = store.backup(std::io::BufWriter::with_capacity(1 << 20, file))?;
-        let file = out
-            .into_inner()
-            .map_err(|e| io("cannot write", &partial, e.into_error()))?;
-        file.sync_all()
-            .map_err(|e| io("cannot write", &partial, e))?;
-        let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
+        let (summary, bytes) = write_file(store, &partial)?;
         let path = dir.join(file_name(summary.created_at));
         std::fs::rename(&partial, &path).map_err(|e| io("cannot rename", &partial, e))?;
         std::fs::File::open(dir)
@@ -172,6 +165,17 @@ pub fn write_into(
         summary,
         pruned,
     })
+}
+
+/// Writes an archive of this moment to `path` and syncs it; returns what it holds and its size.
+pub fn write_file(store: &crate::store::Store, path: &Path) -> Result<(Summary, u64), BackupError> {
+    let file = std::fs::File::create(path).map_err(|e| io("cannot write", path, e))?;
+    let (summary, out) = store.backup(std::io::BufWriter::with_capacity(1 << 20, file))?;
+    let file = out
+        .into_inner()
+        .map_err(|e| io("cannot write", path, e.into_error()))?;
+    file.sync_all().map_err(|e| io("cannot write", path, e))?;
+    Ok((summary, file.metadata().map(|m| m.len()).unwrap_or(0)))
 }
 
 fn backup_names(dir: &Path) -> Vec<String> {

@@ -19,21 +19,11 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import BIN, free_port, rss_kib  # noqa: E402
+from common import BIN, du, free_port, rss_kib  # noqa: E402
 
 import http.client  # noqa: E402
 import json  # noqa: E402
 
-
-def du(path):
-    total = 0
-    for root, _, files in os.walk(path):
-        for f in files:
-            try:
-                total += os.lstat(os.path.join(root, f)).st_blocks * 512
-            except OSError:
-                pass
-    return total
 
 
 def mib(n):

@@ -16,6 +16,18 @@ def free_port():
         return s.getsockname()[1]
 
 
+def du(path):
+    """Bytes a directory takes on disk (allocated blocks)."""
+    total = 0
+    for root, _, files in os.walk(path):
+        for f in files:
+            try:
+                total += os.lstat(os.path.join(root, f)).st_blocks * 512
+            except OSError:
+                pass
+    return total
+
+
 def rss_kib(pid):
     with open(f"/proc/{pid}/status") as f:
         for line in f:

@@ -22,20 +22,10 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import BIN, free_port, rss_kib  # noqa: E402
+from common import BIN, du, free_port, rss_kib  # noqa: E402
 
 PASSWORD = "correct horse battery"
 
-
-def du(path):
-    total = 0
-    for root, _, files in os.walk(path):
-        for f in files:
-            try:
-                total += os.lstat(os.path.join(root, f)).st_blocks * 512
-            except OSError:
-                pass
-    return total
 
 
 class Client:
