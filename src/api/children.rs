@@ -2,14 +2,16 @@
 
 use chrono::{DateTime, Utc};
 use poem::web::Data;
-use poem_openapi::param::Path;
+use poem_openapi::param::{Header, Path};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
+use super::etag::{Cached, family_answer, openapi_bytes};
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags, number_input, path_id};
 use crate::app::App;
 use crate::domain::child::{Child, ChildDraft};
+use crate::domain::food_history::FoodStats;
 use crate::domain::ids::ChildId;
 use crate::service::children;
 
@@ -164,6 +166,43 @@ pub struct DeletePreviewDto {
     pub photos: u32,
 }
 
+fn food_history_dto(foods: Vec<FoodStats>, now: DateTime<Utc>) -> FoodHistoryDto {
+    use crate::domain::food_history::Liking as L;
+    let foods: Vec<FoodDto> = foods
+        .into_iter()
+        .map(|f| FoodDto {
+            liking: match f.liking() {
+                L::Liked => Liking::Liked,
+                L::Mixed => Liking::Mixed,
+                L::Disliked => Liking::Disliked,
+            },
+            is_new: f.is_new(now),
+            name: f.name,
+            first_tried: f.first_tried,
+            last_eaten: f.last_eaten,
+            times: f.times,
+            happy: f.happy,
+            neutral: f.neutral,
+            sad: f.sad,
+            exposures: f.exposures,
+            reactions: f
+                .reactions
+                .into_iter()
+                .map(|r| ReactionSeenDto {
+                    at: r.at,
+                    reaction: r.reaction.into(),
+                    note: r.note,
+                })
+                .collect(),
+        })
+        .collect();
+    let new_this_week = foods.iter().filter(|f| f.is_new).count() as u32;
+    FoodHistoryDto {
+        foods,
+        new_this_week,
+    }
+}
+
 #[derive(Default)]
 pub struct ChildrenApi;
 
@@ -253,7 +292,8 @@ impl ChildrenApi {
     }
 
     /// Every food the child has had: first tried, how often, how they liked it, exposures
-    /// and reactions.
+    /// and reactions. The ETag follows the family's revision (and the minute, for "new"):
+    /// `If-None-Match` with it answers 304 until something changes.
     #[oai(
         path = "/children/:id/foods",
         method = "get",
@@ -264,44 +304,18 @@ impl ChildrenApi {
         app: Data<&App>,
         user: CurrentUser,
         id: Path<String>,
-    ) -> Result<Json<FoodHistoryDto>, ApiError> {
-        use crate::domain::food_history::Liking as L;
+        #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
+    ) -> Result<Cached<FoodHistoryDto>, ApiError> {
         let me = user.require_to_view("view the food history")?;
+        let family = me.user.family_id;
+        let child = path_id::<ChildId>(&id)?;
         let now = Utc::now();
-        let foods = children::food_history(&app, me.user.family_id, path_id::<ChildId>(&id)?)?;
-        let foods: Vec<FoodDto> = foods
-            .into_iter()
-            .map(|f| FoodDto {
-                liking: match f.liking() {
-                    L::Liked => Liking::Liked,
-                    L::Mixed => Liking::Mixed,
-                    L::Disliked => Liking::Disliked,
-                },
-                is_new: f.is_new(now),
-                name: f.name,
-                first_tried: f.first_tried,
-                last_eaten: f.last_eaten,
-                times: f.times,
-                happy: f.happy,
-                neutral: f.neutral,
-                sad: f.sad,
-                exposures: f.exposures,
-                reactions: f
-                    .reactions
-                    .into_iter()
-                    .map(|r| ReactionSeenDto {
-                        at: r.at,
-                        reaction: r.reaction.into(),
-                        note: r.note,
-                    })
-                    .collect(),
-            })
-            .collect();
-        let new_this_week = foods.iter().filter(|f| f.is_new).count() as u32;
-        Ok(Json(FoodHistoryDto {
-            foods,
-            new_this_week,
-        }))
+        // "New" depends on the time as well as the meals: kept per minute.
+        let query = format!("children/{child}/foods@{}", now.timestamp() / 60);
+        family_answer(&app, family, &query, if_none_match.0.as_deref(), || {
+            let foods = children::food_history(&app, family, child)?;
+            Ok(openapi_bytes(&food_history_dto(foods, now)))
+        })
     }
 
     /// How many meals and photos go with the child when it is deleted (for the confirmation).

@@ -2,7 +2,13 @@
 //! revision (and the list's parameters) names its content: a client sending the ETag back
 //! gets 304 until the next write, and the server keeps the rendered bytes per revision.
 
+use poem_openapi::ApiResponse;
+use poem_openapi::types::{ToJSON, Type};
+
+use super::ApiError;
+use super::json::JsonBytes;
 use crate::domain::ids::FamilyId;
+use crate::service::{Services, page_cache};
 
 /// Lists may be kept by the browser, but must be checked with the server before each use.
 pub const LIST_CACHE: &str = "private, no-cache";
@@ -21,6 +27,57 @@ pub fn etag_matches(if_none_match: Option<&str>, etag: &str) -> bool {
         v.split(',')
             .any(|t| t.trim().trim_start_matches("W/") == etag || t.trim() == "*")
     })
+}
+
+/// A family list answered from what the server keeps per revision.
+#[derive(ApiResponse)]
+pub enum Cached<T: Type + Send + Sync> {
+    /// The answer, with the ETag of the family's revision.
+    #[oai(status = 200)]
+    Ok(
+        JsonBytes<T>,
+        #[oai(header = "ETag")] String,
+        #[oai(header = "Cache-Control")] String,
+    ),
+    /// Nothing of the family changed since the ETag the client holds.
+    #[oai(status = 304)]
+    NotModified(
+        #[oai(header = "ETag")] String,
+        #[oai(header = "Cache-Control")] String,
+    ),
+}
+
+/// Answers `query` of `family`: 304 when the client holds the current ETag, else the bytes
+/// kept for this revision, rendered by `render` the first time. The revision is read before
+/// `render` reads anything, so a kept answer is never older than the revision it is kept under.
+pub fn family_answer<T: Type + Send + Sync>(
+    app: &Services,
+    family: FamilyId,
+    query: &str,
+    if_none_match: Option<&str>,
+    render: impl FnOnce() -> Result<Vec<u8>, ApiError>,
+) -> Result<Cached<T>, ApiError> {
+    let revision = page_cache::revision(app, family)?;
+    let etag = list_etag(family, revision, query);
+    if etag_matches(if_none_match, &etag) {
+        return Ok(Cached::NotModified(etag, LIST_CACHE.into()));
+    }
+    let bytes = page_cache::answer(app, family, revision, query, render)?;
+    Ok(Cached::Ok(JsonBytes::new(bytes), etag, LIST_CACHE.into()))
+}
+
+/// JSON bytes through serde (DTOs that also derive `Serialize` with the same names).
+pub fn serde_bytes(value: &impl serde::Serialize, what: &str) -> Result<Vec<u8>, ApiError> {
+    serde_json::to_vec(value).map_err(|e| {
+        tracing::error!(error = %e, what, "answer not serialisable");
+        ApiError::internal()
+    })
+}
+
+/// JSON bytes exactly as poem-openapi's `Json<T>` writes them (one `Value` tree, built once
+/// per revision).
+pub fn openapi_bytes(value: &impl ToJSON) -> Vec<u8> {
+    value.to_json_string().into_bytes()
 }
 
 #[cfg(test)]

@@ -8,8 +8,7 @@ use poem_openapi::payload::{Json, PlainText};
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
 use super::children::Deleted;
-use super::etag::{LIST_CACHE, etag_matches, list_etag};
-use super::json::JsonBytes;
+use super::etag::{Cached, family_answer, serde_bytes};
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags, path_id};
 use crate::app::App;
@@ -171,23 +170,6 @@ pub enum ExportFormat {
 }
 
 #[derive(ApiResponse)]
-pub enum Lists {
-    /// The family's lists.
-    #[oai(status = 200)]
-    Ok(
-        JsonBytes<Vec<GroceryListDto>>,
-        #[oai(header = "ETag")] String,
-        #[oai(header = "Cache-Control")] String,
-    ),
-    /// Nothing of the family changed since the ETag the client holds.
-    #[oai(status = 304)]
-    NotModified(
-        #[oai(header = "ETag")] String,
-        #[oai(header = "Cache-Control")] String,
-    ),
-}
-
-#[derive(ApiResponse)]
 pub enum ListCreated {
     #[oai(status = 201)]
     Created(Json<GroceryListDto>),
@@ -242,23 +224,20 @@ impl GroceryApi {
         app: Data<&App>,
         user: CurrentUser,
         #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
-    ) -> Result<Lists, ApiError> {
+    ) -> Result<Cached<Vec<GroceryListDto>>, ApiError> {
         let me = user.require_to_view("view grocery lists")?;
         let family = me.user.family_id;
-        let revision = grocery::revision(&app, family)?;
-        let etag = list_etag(family, revision, "grocery-lists");
-        if etag_matches(if_none_match.0.as_deref(), &etag) {
-            return Ok(Lists::NotModified(etag, LIST_CACHE.into()));
-        }
-        let bytes = grocery::cached_lists(&app, family, revision, || {
-            let lists = grocery::list(&app, family)?;
-            let dtos: Vec<_> = lists.iter().map(|l| list_dto(&app, l)).collect();
-            serde_json::to_vec(&dtos).map_err(|e| {
-                tracing::error!(error = %e, "grocery lists not serialisable");
-                ApiError::internal()
-            })
-        })?;
-        Ok(Lists::Ok(JsonBytes::new(bytes), etag, LIST_CACHE.into()))
+        family_answer(
+            &app,
+            family,
+            "grocery-lists",
+            if_none_match.0.as_deref(),
+            || {
+                let lists = grocery::list(&app, family)?;
+                let dtos: Vec<_> = lists.iter().map(|l| list_dto(&app, l)).collect();
+                serde_bytes(&dtos, "grocery lists")
+            },
+        )
     }
 
     #[oai(

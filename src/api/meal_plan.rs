@@ -3,10 +3,11 @@
 
 use chrono::{DateTime, Utc};
 use poem::web::Data;
-use poem_openapi::param::Query;
+use poem_openapi::param::{Header, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 
+use super::etag::{Cached, family_answer, openapi_bytes};
 use super::meals::MealType;
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags, number_input};
@@ -161,18 +162,24 @@ pub struct MealPlanApi;
 #[OpenApi(tag = "ApiTags::MealPlan")]
 impl MealPlanApi {
     /// A week of the family's plan with the children's allergy warnings. `week` is an ISO
-    /// week (2026-W48); the current week (UTC) when missing.
+    /// week (2026-W48); the current week (UTC) when missing. The ETag follows the family's
+    /// revision: `If-None-Match` with it answers 304 until something changes.
     #[oai(path = "/meal-plan", method = "get", operation_id = "getMealPlan")]
     async fn get(
         &self,
         app: Data<&App>,
         user: CurrentUser,
         week: Query<Option<String>>,
-    ) -> Result<Json<MealPlanDto>, ApiError> {
+        #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
+    ) -> Result<Cached<MealPlanDto>, ApiError> {
         let me = user.require_to_view("view the meal plan")?;
+        let family = me.user.family_id;
         let week = meal_plan::week_or_current(week.0.as_deref())?;
-        let view = meal_plan::get(&app, me.user.family_id, week)?;
-        Ok(Json(MealPlanDto::from(&view)))
+        let query = format!("meal-plan?week={week}");
+        family_answer(&app, family, &query, if_none_match.0.as_deref(), || {
+            let view = meal_plan::get(&app, family, week)?;
+            Ok(openapi_bytes(&MealPlanDto::from(&view)))
+        })
     }
 
     /// Replaces the week's entries, if `version` is the week's current one (409 otherwise,

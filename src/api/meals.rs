@@ -7,8 +7,7 @@ use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
 use super::children::Deleted;
-use super::etag::{LIST_CACHE, etag_matches, list_etag};
-use super::json::JsonBytes;
+use super::etag::{Cached, family_answer, serde_bytes};
 use super::media::{MEDIA_BASE, PhotoUrls};
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags, path_id};
@@ -281,23 +280,6 @@ pub struct MealPage {
 }
 
 #[derive(ApiResponse)]
-pub enum MealList {
-    /// A page of meals.
-    #[oai(status = 200)]
-    Ok(
-        JsonBytes<MealPage>,
-        #[oai(header = "ETag")] String,
-        #[oai(header = "Cache-Control")] String,
-    ),
-    /// Nothing of the family changed since the ETag the client holds.
-    #[oai(status = 304)]
-    NotModified(
-        #[oai(header = "ETag")] String,
-        #[oai(header = "Cache-Control")] String,
-    ),
-}
-
-#[derive(ApiResponse)]
 pub enum MealCreated {
     #[oai(status = 201)]
     Created(Json<MealDto>),
@@ -319,29 +301,21 @@ impl MealsApi {
         cursor: Query<Option<String>>,
         limit: Query<Option<u32>>,
         #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
-    ) -> Result<MealList, ApiError> {
+    ) -> Result<Cached<MealPage>, ApiError> {
         let me = user.require_to_view("view meals")?;
         let family = me.user.family_id;
         let (child, cursor) = (child_id.0.as_deref(), cursor.0.as_deref());
         // Exactly as asked (`None` is not `Some(0)`): a bad value must not find a good page.
         let query = format!("childId={child:?}&cursor={cursor:?}&limit={:?}", limit.0);
-        let revision = meals::revision(&app, family)?;
-        let etag = list_etag(family, revision, &query);
-        if etag_matches(if_none_match.0.as_deref(), &etag) {
-            return Ok(MealList::NotModified(etag, LIST_CACHE.into()));
-        }
-        let bytes = meals::cached_page(&app, family, revision, &query, || {
+        let query = format!("meals?{query}");
+        family_answer(&app, family, &query, if_none_match.0.as_deref(), || {
             let (items, next_cursor) = meals::page(&app, family, child, cursor, limit.0)?;
             let page = MealPage {
                 items: items.into_iter().map(MealDto::from).collect(),
                 next_cursor,
             };
-            serde_json::to_vec(&page).map_err(|e| {
-                tracing::error!(error = %e, "meal page not serialisable");
-                ApiError::internal()
-            })
-        })?;
-        Ok(MealList::Ok(JsonBytes::new(bytes), etag, LIST_CACHE.into()))
+            serde_bytes(&page, "meal page")
+        })
     }
 
     /// Records a meal.

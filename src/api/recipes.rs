@@ -9,7 +9,7 @@ use futures_util::stream::{self, BoxStream, StreamExt};
 use poem::web::Data;
 use poem::web::sse::Event;
 use poem::{IntoResponse, Request};
-use poem_openapi::param::Path;
+use poem_openapi::param::{Header, Path};
 use poem_openapi::payload::{EventStream, Json, Payload};
 use poem_openapi::registry::{MetaSchema, MetaSchemaRef, Registry};
 use poem_openapi::types::Type;
@@ -17,6 +17,7 @@ use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
 use super::children::Deleted;
 use super::client::ClientInfo;
+use super::etag::{Cached, family_answer, openapi_bytes};
 use super::meals::MealDto;
 use super::session::{CurrentUser, job_cookie, job_cookie_of, secure_cookies};
 use super::{ApiError, ApiTags, path_id};
@@ -696,16 +697,22 @@ impl RecipesApi {
         )))
     }
 
-    /// The family's saved recipes, newest first.
+    /// The family's saved recipes, newest first. The ETag follows the family's revision:
+    /// `If-None-Match` with it answers 304 until something changes.
     #[oai(path = "/recipes", method = "get", operation_id = "listRecipes")]
     async fn list(
         &self,
         app: Data<&App>,
         user: CurrentUser,
-    ) -> Result<Json<Vec<RecipeDto>>, ApiError> {
+        #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
+    ) -> Result<Cached<Vec<RecipeDto>>, ApiError> {
         let me = user.require_to_view("view recipes")?;
-        let list = recipes::list(&app, me.user.family_id)?;
-        Ok(Json(list.into_iter().map(RecipeDto::from).collect()))
+        let family = me.user.family_id;
+        family_answer(&app, family, "recipes", if_none_match.0.as_deref(), || {
+            let list = recipes::list(&app, family)?;
+            let dtos: Vec<RecipeDto> = list.into_iter().map(RecipeDto::from).collect();
+            Ok(openapi_bytes(&dtos))
+        })
     }
 
     /// Saves a generated recipe, or the family's own dish (title, ingredients and steps

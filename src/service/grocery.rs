@@ -20,22 +20,6 @@ const UPDATE_TITLE: &str = "Error updating grocery list";
 /// Most recipes one draft may merge.
 pub const FROM_RECIPES_MAX: usize = 50;
 
-/// The family's revision now (what the lists' ETag is made of).
-pub fn revision(app: &Services, family: FamilyId) -> AppResult<u64> {
-    Ok(app.store.revision(family)?)
-}
-
-/// The lists' answer for `revision`, rendered once and then kept (see `page_cache`).
-pub fn cached_lists<E>(
-    app: &Services,
-    family: FamilyId,
-    revision: u64,
-    render: impl FnOnce() -> Result<Vec<u8>, E>,
-) -> Result<std::sync::Arc<[u8]>, E> {
-    app.pages
-        .get_or_make(family, revision, "grocery-lists", render)
-}
-
 pub fn list(app: &Services, family: FamilyId) -> AppResult<Vec<GroceryList>> {
     Ok(app.store.grocery_lists.list(family)?)
 }

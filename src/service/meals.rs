@@ -11,24 +11,6 @@ use crate::store::meals::Cursor;
 pub const PAGE_DEFAULT: usize = 50;
 pub const PAGE_MAX: usize = 200;
 
-/// A page of meals as the API sends it, made by `render` from `page`, kept under `revision`
-/// (read before the page, so the page is never older than it) until the family's next write.
-pub fn cached_page<E>(
-    app: &Services,
-    family: FamilyId,
-    revision: u64,
-    query: &str,
-    render: impl FnOnce() -> Result<Vec<u8>, E>,
-) -> Result<std::sync::Arc<[u8]>, E> {
-    app.pages
-        .get_or_make(family, revision, &format!("meals?{query}"), render)
-}
-
-/// The family's revision now (what a list's ETag is made of).
-pub fn revision(app: &Services, family: FamilyId) -> AppResult<u64> {
-    Ok(app.store.revision(family)?)
-}
-
 /// A page of meals, newest first, and the cursor for the next one.
 pub fn page(
     app: &Services,

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use super::{AppResult, Services};
 use crate::domain::ids::FamilyId;
 
 /// Entries kept before the cache starts over (a few screens of a few families).
@@ -20,6 +21,22 @@ struct Key {
     revision: u64,
     /// The list and its parameters, e.g. `meals?childId=..&cursor=..&limit=50`.
     query: String,
+}
+
+/// The family's revision now: what a kept answer and its ETag are made of.
+pub fn revision(app: &Services, family: FamilyId) -> AppResult<u64> {
+    Ok(app.store.revision(family)?)
+}
+
+/// The answer to `query` at `revision`, rendered once and then kept.
+pub fn answer<E>(
+    app: &Services,
+    family: FamilyId,
+    revision: u64,
+    query: &str,
+    render: impl FnOnce() -> Result<Vec<u8>, E>,
+) -> Result<Arc<[u8]>, E> {
+    app.pages.get_or_make(family, revision, query, render)
 }
 
 #[derive(Default)]

@@ -278,14 +278,10 @@ async fn a_childs_food_history_and_what_deleting_it_takes() {
     )
     .await;
 
-    let history = json(
-        mum.get(server.url(&format!("/api/children/{emma}/foods")))
-            .send()
-            .await
-            .unwrap(),
-        200,
-    )
-    .await;
+    let foods_url = server.url(&format!("/api/children/{emma}/foods"));
+    let first = mum.get(&foods_url).send().await.unwrap();
+    let etag = first.headers()["etag"].to_str().unwrap().to_string();
+    let history = json(first, 200).await;
     let foods = history["foods"].as_array().unwrap();
     let names: Vec<_> = foods.iter().map(|f| f["name"].as_str().unwrap()).collect();
     assert_eq!(
@@ -306,6 +302,28 @@ async fn a_childs_food_history_and_what_deleting_it_takes() {
         (peas["times"].as_u64(), peas["liking"].as_str()),
         (Some(2), Some("liked"))
     );
+    // Kept until the family changes: the same answer is a 304, a new meal a new answer.
+    let same = mum
+        .get(&foods_url)
+        .header("If-None-Match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(same.status(), 304);
+    add_meal(
+        &server,
+        &mum,
+        json!({"childId": emma, "mealType": "Snack", "foods": ["Kiwi"]}),
+    )
+    .await;
+    let changed = mum
+        .get(&foods_url)
+        .header("If-None-Match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_ne!(changed.headers()["etag"].to_str().unwrap(), etag);
+    assert_eq!(json(changed, 200).await["foods"][0]["name"], "Kiwi");
 
     let preview = json(
         mum.get(server.url(&format!("/api/children/{emma}/delete-preview")))
@@ -317,7 +335,7 @@ async fn a_childs_food_history_and_what_deleting_it_takes() {
     .await;
     assert_eq!(
         (preview["meals"].as_u64(), preview["photos"].as_u64()),
-        (Some(3), Some(1))
+        (Some(4), Some(1))
     );
 
     let other = family(&server, "other@example.org").await;

@@ -564,6 +564,86 @@ async fn a_planned_recipe_warns_about_the_children_it_is_for() {
     assert_eq!(again["version"], 1, "nothing is stored by reading");
 }
 
+/// GET with `If-None-Match`: (status, ETag, body or Null).
+async fn revalidate(
+    server: &TestServer,
+    client: &reqwest::Client,
+    path: &str,
+    etag: &str,
+) -> (u16, String, Value) {
+    let resp = client
+        .get(server.url(path))
+        .header("If-None-Match", etag)
+        .send()
+        .await
+        .unwrap();
+    let status = resp.status().as_u16();
+    let tag = resp.headers()["etag"].to_str().unwrap().to_string();
+    let body = if status == 200 {
+        resp.json().await.unwrap()
+    } else {
+        Value::Null
+    };
+    (status, tag, body)
+}
+
+#[tokio::test]
+async fn the_week_and_the_saved_recipes_are_kept_until_the_family_changes() {
+    let server = TestServer::start().await;
+    let parent = family(&server, "plan.cache@example.org").await;
+    let ava = child(&server, &parent, "Ava", json!([])).await;
+    let cheesy = save_recipe(
+        &server,
+        &parent,
+        "Cheesy pasta",
+        Some(2),
+        json!([{"name": "Pasta", "quantity": "200 g"}, {"name": "Cheddar cheese", "quantity": "50 g"}]),
+    )
+    .await;
+    let body = json!({"version": 0, "entries": [
+        {"date": "2026-11-23", "mealType": "Dinner", "recipeId": id(&cheesy)}]});
+    json(put_week(&server, &parent, WEEK, body).await, 200).await;
+    let week = format!("/api/meal-plan?week={WEEK}");
+    let (_, plan_tag, plan) = revalidate(&server, &parent, &week, "\"none\"").await;
+    let (_, recipes_tag, recipes) = revalidate(&server, &parent, "/api/recipes", "\"none\"").await;
+    assert_eq!(plan["warnings"], json!([]));
+    assert_eq!(recipes[0]["allergyWarnings"], json!([]));
+    assert_eq!(revalidate(&server, &parent, &week, &plan_tag).await.0, 304);
+    assert_eq!(
+        revalidate(&server, &parent, "/api/recipes", &recipes_tag)
+            .await
+            .0,
+        304
+    );
+
+    // A child's new allergy changes both answers, though no recipe or plan was written.
+    let resp = parent
+        .put(server.url(&format!("/api/children/{ava}")))
+        .json(&json!({"name": "Ava", "allergies": ["milk"]}))
+        .send()
+        .await
+        .unwrap();
+    json(resp, 200).await;
+    let (status, tag, plan) = revalidate(&server, &parent, &week, &plan_tag).await;
+    assert_eq!((status, tag != plan_tag), (200, true));
+    assert_eq!(plan["warnings"][0]["childName"], "Ava");
+    let (status, tag, recipes) = revalidate(&server, &parent, "/api/recipes", &recipes_tag).await;
+    assert_eq!((status, tag != recipes_tag), (200, true));
+    assert!(
+        recipes[0]["allergyWarnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("milk")
+    );
+
+    // Another family holding these ETags gets its own (empty) answers.
+    let other = family(&server, "plan.cache.other@example.org").await;
+    let (status, _, theirs) = revalidate(&server, &other, &week, &plan_tag).await;
+    assert_eq!((status, &theirs["entries"]), (200, &json!([])));
+    let (status, _, theirs) = revalidate(&server, &other, "/api/recipes", &recipes_tag).await;
+    assert_eq!((status, theirs), (200, json!([])));
+}
+
 #[tokio::test]
 async fn a_grocery_draft_from_the_week_scales_and_merges() {
     let server = TestServer::start().await;

@@ -390,7 +390,8 @@ export interface paths {
         };
         /**
          * Every food the child has had: first tried, how often, how they liked it, exposures
-         *     and reactions.
+         *     and reactions. The ETag follows the family's revision (and the minute, for "new"):
+         *     `If-None-Match` with it answers 304 until something changes.
          */
         get: operations["childFoods"];
         put?: never;
@@ -578,7 +579,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The family's saved recipes, newest first. */
+        /**
+         * The family's saved recipes, newest first. The ETag follows the family's revision:
+         *     `If-None-Match` with it answers 304 until something changes.
+         */
         get: operations["listRecipes"];
         put?: never;
         /**
@@ -751,7 +755,8 @@ export interface paths {
         };
         /**
          * A week of the family's plan with the children's allergy warnings. `week` is an ISO
-         *     week (2026-W48); the current week (UTC) when missing.
+         *     week (2026-W48); the current week (UTC) when missing. The ETag follows the family's
+         *     revision: `If-None-Match` with it answers 304 until something changes.
          */
         get: operations["getMealPlan"];
         /**
@@ -5525,7 +5530,9 @@ export interface operations {
     childFoods: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5533,13 +5540,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer, with the ETag of the family's revision. */
             200: {
                 headers: {
+                    ETAG: string;
+                    "CACHE-CONTROL": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json; charset=utf-8": components["schemas"]["FoodHistoryDto"];
                 };
+            };
+            /** @description Nothing of the family changed since the ETag the client holds. */
+            304: {
+                headers: {
+                    ETAG: string;
+                    "CACHE-CONTROL": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is malformed or a field is invalid. */
             400: {
@@ -5797,7 +5816,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of meals. */
+            /** @description The answer, with the ETag of the family's revision. */
             200: {
                 headers: {
                     ETAG: string;
@@ -7165,19 +7184,33 @@ export interface operations {
     listRecipes: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description The answer, with the ETag of the family's revision. */
             200: {
                 headers: {
+                    ETAG: string;
+                    "CACHE-CONTROL": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json; charset=utf-8": components["schemas"]["RecipeDto"][];
                 };
+            };
+            /** @description Nothing of the family changed since the ETag the client holds. */
+            304: {
+                headers: {
+                    ETAG: string;
+                    "CACHE-CONTROL": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is malformed or a field is invalid. */
             400: {
@@ -7826,7 +7859,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The family's lists. */
+            /** @description The answer, with the ETag of the family's revision. */
             200: {
                 headers: {
                     ETAG: string;
@@ -9021,19 +9054,33 @@ export interface operations {
             query?: {
                 week?: string;
             };
-            header?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description The answer, with the ETag of the family's revision. */
             200: {
                 headers: {
+                    ETAG: string;
+                    "CACHE-CONTROL": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json; charset=utf-8": components["schemas"]["MealPlanDto"];
                 };
+            };
+            /** @description Nothing of the family changed since the ETag the client holds. */
+            304: {
+                headers: {
+                    ETAG: string;
+                    "CACHE-CONTROL": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is malformed or a field is invalid. */
             400: {
