@@ -2,6 +2,7 @@
 import http.client
 import json
 import os
+import re
 import socket
 import subprocess
 import tempfile
@@ -78,3 +79,95 @@ class Server:
 def percentile(samples, p):
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, int(len(ordered) * p))]
+
+
+class Client:
+    """One keep-alive HTTP/1.1 connection to the server (a phone, a tab), optionally from
+    another loopback address (127.0.0.2 ...: the server's per-address limits see another
+    client). Retries once on a dropped connection."""
+
+    def __init__(self, port, cookie="", source="127.0.0.1"):
+        self.port = port
+        self.cookie = cookie
+        self.source = source
+        self.conn = self._connect()
+
+    def _connect(self):
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=30, source_address=(self.source, 0))
+
+    def call(self, method, path, body=None, raw=None, ctype=None, headers=None):
+        hdrs = dict(headers or {})
+        if self.cookie:
+            hdrs["cookie"] = self.cookie
+        data = raw
+        if body is not None:
+            data = json.dumps(body).encode()
+            hdrs["content-type"] = "application/json"
+        elif ctype:
+            hdrs["content-type"] = ctype
+        for attempt in range(2):
+            try:
+                self.conn.request(method, path, body=data, headers=hdrs)
+                resp = self.conn.getresponse()
+                return resp.status, resp.read(), resp
+            except (http.client.HTTPException, OSError):
+                self.conn.close()
+                self.conn = self._connect()
+                if attempt:
+                    raise
+
+
+PASSWORD = "correct horse battery"
+
+
+def cookies_of(resp):
+    """The `name=value` pairs a response sets, as one Cookie header."""
+    return "; ".join(h.split(";")[0] for k, h in resp.getheaders() if k.lower() == "set-cookie")
+
+
+def login(port, email, source="127.0.0.1", device=""):
+    """Signs in (the fill_store password); `device` is a device cookie from an earlier
+    sign-in of this account (the account-wide limit does not hold a known browser)."""
+    c = Client(port, device, source)
+    status, body, resp = c.call("POST", "/api/auth/login", {"email": email, "password": PASSWORD})
+    assert status == 200, (status, body)
+    c.cookie = cookies_of(resp)
+    return c
+
+
+def multipart(name, data):
+    boundary = "benchboundary7d1"
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n"
+            f"Content-Type: image/jpeg\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+    return body, f"multipart/form-data; boundary={boundary}"
+
+
+def wrk(args):
+    """Runs wrk (apt-get install -y wrk) and returns what it printed."""
+    import subprocess
+    return subprocess.run(["wrk", *args], capture_output=True, text=True, check=True).stdout
+
+
+def wrk_figures(out):
+    """requests/s, request count, latency percentiles (ms; wrk --latency), non-2xx/3xx answers,
+    socket errors, bytes read, and the counts a script's `done` printed as ANSWERS a=n ..."""
+    def dur(s):
+        v, unit = re.fullmatch(r"([\d.]+)(\w+)", s).groups()
+        return float(v) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}[unit]
+    lat = re.search(r"Latency\s+(\S+)\s+(\S+)\s+(\S+)", out)
+    figures = {
+        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+        "requests": int(re.search(r"(\d+) requests in", out).group(1)),
+        "max": dur(lat.group(3)) if lat else float("nan"),
+        "non2xx": int(m.group(1)) if (m := re.search(r"Non-2xx or 3xx responses: (\d+)", out)) else 0,
+        "errors": m.group(0) if (m := re.search(r"Socket errors:.*", out)) else "",
+        "bytes": m.group(1) if (m := re.search(r"requests in [\d.]+\w+, ([\d.]+\w+) read", out)) else "",
+    }
+    for p in ("50", "90", "99"):
+        m = re.search(rf"^\s+{p}(?:\.000)?%\s+(\S+)", out, re.M)
+        figures[f"p{p}"] = dur(m.group(1)) if m else float("nan")
+    if m := re.search(r"ANSWERS (.*)", out):
+        for pair in m.group(1).split():
+            k, v = pair.split("=")
+            figures[k] = int(v)
+    return figures

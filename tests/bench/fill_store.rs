@@ -1,8 +1,11 @@
 //! Fills a data directory with a realistic family for the backup and load benchmarks: one
 //! parent account, 3 children, `--years` (5) of meals at 6 a day, 20% with a photo (each photo
-//! a distinct record with the three stored sizes of a phone-like picture), plus `--others` (0)
-//! smaller families. Writes through the store's repositories (the write primitive), not HTTP:
-//! minutes of uploads become seconds, and the records are the ones the server would write.
+//! a distinct record with the three stored sizes of a phone-like picture), 100 saved recipes
+//! from the built-in generator, 20 grocery lists of 50 items and 8 weeks of meal plan (the
+//! current week, 4 before, 3 after); plus `--others` (0) smaller families (a year of meals
+//! without photos, 10 recipes, 2 lists, this week's plan). Writes through the store's
+//! repositories (the write primitive), not HTTP: minutes of uploads become seconds, and the
+//! records are the ones the server would write.
 //!
 //!   cargo run --release --example fill_store -- DATA_DIR [--years 5] [--others 9]
 //!
@@ -11,13 +14,21 @@
 
 use std::time::Instant;
 
-use chrono::{Duration, Utc};
+use std::collections::HashMap;
+
+use chrono::{DateTime, Duration, Utc};
 use futures_util::future::join_all;
 use highchair::admin::ops::{AddUser, add_user};
 use highchair::domain::child::{Child, ChildFields};
 use highchair::domain::email::Email;
-use highchair::domain::ids::{FamilyId, MediaId};
+use highchair::domain::grocery::{GroceryList, ItemDraft};
+use highchair::domain::ids::{ChildId, FamilyId, MediaId, UserId};
 use highchair::domain::meal::{Meal, MealFields, MealType, Mood, Portion};
+use highchair::domain::meal_plan::{EntryFields, Planned, RecipeSummary, Week};
+use highchair::domain::recipe::{GenerateFields, GenerateRequest, Recipe, Source};
+use highchair::domain::recipe_guard::Guard;
+use highchair::recipes::builtin;
+use highchair::recipes::catalogue::Catalogue;
 use highchair::store::media::{MediaRecord, Variant};
 use highchair::{App, Settings};
 
@@ -62,24 +73,45 @@ async fn main() {
         println!("picture: {p:?}");
     }
     let mut totals = (0usize, 0usize);
+    let mut extras = Extras::default();
     for n in 0..=others {
         let email = if n == 0 {
             "family@example.org".to_string()
         } else {
             format!("family{n}@example.org")
         };
-        // The others are smaller: a year of meals each.
-        let family_years = if n == 0 { years } else { years.min(1) };
-        let (meals, photos) = fill_family(&app, &email, family_years, &pictures).await;
+        // The others are smaller: a year of meals each, no photos.
+        let size = if n == 0 {
+            Size {
+                years,
+                photo_every: 5,
+                recipes: 100,
+                lists: 20,
+                plan_weeks: -4..4,
+            }
+        } else {
+            Size {
+                years: years.min(1),
+                photo_every: 0,
+                recipes: 10,
+                lists: 2,
+                plan_weeks: 0..1,
+            }
+        };
+        let (meals, photos) = fill_family(&app, &email, &size, &pictures, &mut extras).await;
         totals.0 += meals;
         totals.1 += photos;
     }
     app.store.flush().await.expect("flush");
     println!(
-        "filled {dir}: {} families, {} meals, {} photos in {:.1} s (store {:.1} MiB on disk)",
+        "filled {dir}: {} families, {} meals, {} photos, {} recipes, {} grocery lists, {} plan \
+         entries in {:.1} s (store {:.1} MiB on disk)",
         others + 1,
         totals.0,
         totals.1,
+        extras.recipes,
+        extras.lists,
+        extras.plan_entries,
         started.elapsed().as_secs_f64(),
         app.store.size_on_disk() as f64 / 1048576.0
     );
@@ -112,12 +144,33 @@ fn meal_photo(w: u32, h: u32, seed: u32) -> Vec<u8> {
     out
 }
 
+/// How much one family gets.
+struct Size {
+    years: u32,
+    /// Every n-th meal has a photo; 0: none.
+    photo_every: usize,
+    recipes: usize,
+    lists: usize,
+    /// Weeks of plan, relative to the current one.
+    plan_weeks: std::ops::Range<i64>,
+}
+
+/// Counts of what `fill_extras` wrote, over all families.
+#[derive(Default)]
+struct Extras {
+    recipes: usize,
+    lists: usize,
+    plan_entries: usize,
+}
+
 async fn fill_family(
     app: &App,
     email: &str,
-    years: u32,
+    size: &Size,
     pictures: &[highchair::media::pipeline::Processed],
+    extras: &mut Extras,
 ) -> (usize, usize) {
+    let years = size.years;
     add_user(
         app,
         AddUser {
@@ -130,13 +183,13 @@ async fn fill_family(
     )
     .await
     .unwrap_or_else(|e| panic!("{email}: {}", e.message));
-    let family: FamilyId = app
+    let parent = app
         .store
         .users
         .get_by_email(&Email::parse(email).unwrap())
         .unwrap()
-        .unwrap()
-        .family_id;
+        .unwrap();
+    let family: FamilyId = parent.family_id;
     let now = Utc::now();
     let mut children = Vec::new();
     for (name, age) in [("Ava", 6), ("Noah", 4), ("Mia", 2)] {
@@ -162,7 +215,8 @@ async fn fill_family(
             for (c, child) in children.iter().enumerate() {
                 let n = planned.len();
                 let at = now - Duration::days(days - day) + Duration::hours(7 + 2 * slot as i64);
-                planned.push((*child, *meal_type, at, n % 5 == 0, n + c));
+                let with_photo = size.photo_every > 0 && n % size.photo_every == 0;
+                planned.push((*child, *meal_type, at, with_photo, n + c));
             }
         }
     }
@@ -227,5 +281,97 @@ async fn fill_family(
             });
         photos += join_all(writes).await.into_iter().sum::<usize>();
     }
+    fill_extras(app, family, parent.id, &children, size, now, extras).await;
     (planned.len(), photos)
+}
+
+/// Recipes from the built-in generator, grocery lists from the catalogue and a meal plan of
+/// those recipes for breakfast, lunch and dinner.
+async fn fill_extras(
+    app: &App,
+    family: FamilyId,
+    parent: UserId,
+    children: &[ChildId],
+    size: &Size,
+    now: DateTime<Utc>,
+    extras: &mut Extras,
+) {
+    let catalogue: Vec<_> = Catalogue::get().items().collect();
+    let guard = Guard::new(&[], &[]);
+    let mut recipes = HashMap::new();
+    let mut round = 0usize;
+    while recipes.len() < size.recipes {
+        let ingredients = (0..5)
+            .map(|i| {
+                catalogue[(round * 7 + i * 13) % catalogue.len()]
+                    .name
+                    .clone()
+            })
+            .collect();
+        round += 1;
+        let request = GenerateRequest::new(GenerateFields {
+            ingredients,
+            count: Some(5),
+            ..Default::default()
+        })
+        .expect("a valid request");
+        for content in builtin::generate(&request, &guard, "GBP").recipes {
+            if recipes.len() == size.recipes {
+                break;
+            }
+            let recipe = Recipe::create(family, parent, Source::Generated, content, now);
+            let saved = app.store.recipes.insert(&recipe).await.expect("recipe");
+            recipes.insert(saved.id, RecipeSummary::from(&saved));
+        }
+    }
+    extras.recipes += recipes.len();
+    for l in 0..size.lists {
+        let items = (0..50)
+            .map(|i| {
+                let item = catalogue[(l * 50 + i) % catalogue.len()];
+                ItemDraft {
+                    name: item.name.clone(),
+                    quantity: format!("{}", 1 + i % 3),
+                    category: item.grocery.clone(),
+                    checked: i % 4 == 0,
+                }
+                .validate()
+                .expect("a valid item")
+            })
+            .collect();
+        let list = GroceryList::create(family, format!("Shopping week {}", l + 1), items, now);
+        app.store.grocery_lists.insert(&list).await.expect("list");
+    }
+    extras.lists += size.lists;
+    let ids: Vec<_> = recipes.keys().copied().collect();
+    for offset in size.plan_weeks.clone() {
+        let week = Week::containing((now + Duration::weeks(offset)).date_naive());
+        let mut entries = Vec::new();
+        for (d, date) in week.days().into_iter().enumerate() {
+            for (m, meal_type) in [MealType::Breakfast, MealType::Lunch, MealType::Dinner]
+                .into_iter()
+                .enumerate()
+            {
+                let n = d * 3 + m;
+                entries.push(EntryFields {
+                    id: None,
+                    date,
+                    meal_type,
+                    planned: Planned::Recipe(ids[n % ids.len()]),
+                    servings: None,
+                    children: if n % 4 == 0 {
+                        vec![children[n % children.len()]]
+                    } else {
+                        Vec::new()
+                    },
+                });
+            }
+        }
+        extras.plan_entries += entries.len();
+        app.store
+            .meal_plans
+            .save(family, week, 0, entries, &recipes, now)
+            .await
+            .expect("plan");
+    }
 }

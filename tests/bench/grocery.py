@@ -41,13 +41,12 @@ import random
 import re
 import resource
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 
 import common
-from common import Server, percentile, rss_kib
+from common import Server, percentile, rss_kib, wrk, wrk_figures
 
 # The binary to measure (default target/release/highchair), as in store.py.
 common.BIN = os.environ.pop("HIGHCHAIR_BIN", common.BIN)
@@ -276,27 +275,6 @@ end
 """
 
 
-def wrk(args):
-    out = subprocess.run(["wrk", *args], capture_output=True, text=True, check=True).stdout
-    return out
-
-
-def wrk_figures(out):
-    def dur(s):
-        v, unit = re.fullmatch(r"([\d.]+)(\w+)", s).groups()
-        return float(v) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}[unit]
-    lat = re.search(r"Latency\s+(\S+)\s+(\S+)\s+(\S+)", out)
-    figures = {
-        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
-        "requests": int(re.search(r"(\d+) requests in", out).group(1)),
-        "max": dur(lat.group(3)),
-        "non2xx": int(m.group(1)) if (m := re.search(r"Non-2xx or 3xx responses: (\d+)", out)) else 0,
-        "errors": m.group(0) if (m := re.search(r"Socket errors:.*", out)) else "",
-        "bytes": re.search(r"requests in [\d.]+\w+, ([\d.]+\w+) read", out).group(1),
-    }
-    for p in ("50", "90", "99"):
-        figures[f"p{p}"] = dur(re.search(rf"^\s+{p}%\s+(\S+)", out, re.M).group(1))
-    return figures
 
 
 def applied_count(ticks):

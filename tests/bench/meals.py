@@ -68,7 +68,7 @@ def main():
         for i in range(1000):
             status, _, _ = server.request("POST", "/api/meals", {
                 "childId": child, "mealType": "Dinner", "foods": ["Pasta", "Peas", f"Dish {i}"],
-                "notes": "Ate most of it", "mealDate": f"2025-01-01T00:00:00Z" if i == 0 else None},
+                "notes": "Ate most of it", "mealDate": "2025-01-01T00:00:00Z" if i == 0 else None},
                 {"cookie": cookie}, conn)
             assert status == 201, status
         rows.append(("Recording 1,000 meals one after another (each flushed to disk before the reply)",

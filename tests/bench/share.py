@@ -54,7 +54,7 @@ import threading
 import time
 
 import common
-from common import Server, percentile, rss_kib
+from common import Server, percentile, rss_kib, wrk_figures
 
 # Taken out of the environment: the server refuses HIGHCHAIR_* variables that are not settings.
 common.BIN = os.environ.pop("HIGHCHAIR_BIN", common.BIN)
@@ -258,22 +258,6 @@ end
 """
 
 
-def wrk_figures(out):
-    def dur(s):
-        v, unit = re.fullmatch(r"([\d.]+)(\w+)", s).groups()
-        return float(v) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}[unit]
-    figures = {
-        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
-        "requests": int(re.search(r"(\d+) requests in", out).group(1)),
-        "non2xx": int(m.group(1)) if (m := re.search(r"Non-2xx or 3xx responses: (\d+)", out)) else 0,
-        "errors": m.group(0) if (m := re.search(r"Socket errors:.*", out)) else "",
-    }
-    for p in ("50", "99"):
-        m = re.search(rf"^\s+{p}(?:\.000)?%\s+(\S+)", out, re.M)
-        figures[f"p{p}"] = dur(m.group(1)) if m else float("nan")
-    if m := re.search(r"ANSWERS 401=(\d+) 429=(\d+) other=(\d+)", out):
-        figures["401"], figures["429"], figures["other"] = (int(x) for x in m.groups())
-    return figures
 
 
 def seed(server):

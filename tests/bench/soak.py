@@ -22,55 +22,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import BIN, du, free_port, rss_kib  # noqa: E402
-
-PASSWORD = "correct horse battery"
-
-
-
-class Client:
-    def __init__(self, port, cookie=""):
-        self.port = port
-        self.cookie = cookie
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-
-    def call(self, method, path, body=None, raw=None, ctype=None, headers=None):
-        hdrs = dict(headers or {})
-        if self.cookie:
-            hdrs["cookie"] = self.cookie
-        data = raw
-        if body is not None:
-            data = json.dumps(body).encode()
-            hdrs["content-type"] = "application/json"
-        elif ctype:
-            hdrs["content-type"] = ctype
-        for attempt in range(2):
-            try:
-                self.conn.request(method, path, body=data, headers=hdrs)
-                resp = self.conn.getresponse()
-                return resp.status, resp.read(), resp
-            except (http.client.HTTPException, OSError):
-                self.conn.close()
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-                if attempt:
-                    raise
-
-
-def login(port, email):
-    c = Client(port)
-    status, body, resp = c.call("POST", "/api/auth/login", {"email": email, "password": PASSWORD})
-    assert status == 200, body
-    cookies = [h for k, h in resp.getheaders() if k.lower() == "set-cookie"]
-    c.cookie = "; ".join(x.split(";")[0] for x in cookies)
-    return c
-
-
-def multipart(name, data):
-    boundary = "soakboundary7d1"
-    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n"
-            f"Content-Type: image/jpeg\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
-    return body, f"multipart/form-data; boundary={boundary}"
-
+from common import BIN, PASSWORD, Client, cookies_of, du, free_port, login, multipart, rss_kib  # noqa: E402
 
 def main():
     ap = argparse.ArgumentParser()
@@ -187,9 +139,7 @@ def main():
                 status, body, resp = device.call("POST", "/api/auth/login",
                                                  {"email": families[0], "password": PASSWORD})
                 if status == 200:
-                    cookies = [h for k, h in resp.getheaders() if k.lower() == "set-cookie"]
-                    session = "; ".join(x.split(";")[0] for x in cookies)
-                    out = Client(port, session)
+                    out = Client(port, cookies_of(resp))
                     out.call("POST", "/api/auth/logout")
                     count("signin")
                 elif status == 429:
