@@ -6,6 +6,7 @@ import re
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 
 BIN = "target/release/highchair"
@@ -74,6 +75,28 @@ class Server:
     def stop(self):
         self.proc.terminate()
         self.proc.wait()
+
+
+class Sampler:
+    """The process's VmRSS every 10 ms in a thread; `stop()` returns the highest sample (KiB)."""
+
+    def __init__(self, pid):
+        self.pid, self.max, self._stop = pid, 0, threading.Event()
+        self._t = threading.Thread(target=self._run, daemon=True)
+        self._t.start()
+
+    def _run(self):
+        while not self._stop.is_set():
+            try:
+                self.max = max(self.max, rss_kib(self.pid))
+            except OSError:
+                return
+            time.sleep(0.01)
+
+    def stop(self):
+        self._stop.set()
+        self._t.join()
+        return self.max
 
 
 def percentile(samples, p):

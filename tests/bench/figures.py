@@ -34,7 +34,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import BIN, Client, du, free_port, login, multipart, rss_kib, wrk, wrk_figures  # noqa: E402
+from common import BIN, Client, Sampler, du, free_port, login, multipart, rss_kib, wrk, wrk_figures  # noqa: E402
 from grocery import WRK_TICK_LUA  # noqa: E402
 
 FAMILY = "family@example.org"
@@ -60,28 +60,6 @@ wrk.body = '{"childId":"%(child)s","mealType":"snack","foods":["Apple","Toast"]}
 
 def mib(kib):
     return kib / 1024
-
-
-class RssPeak:
-    """The server's peak RSS while a phase runs (sampled every 50 ms)."""
-
-    def __init__(self, pid):
-        self.pid, self.peak, self.stop = pid, 0, threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def _run(self):
-        while not self.stop.is_set():
-            try:
-                self.peak = max(self.peak, rss_kib(self.pid))
-            except OSError:
-                return
-            time.sleep(0.05)
-
-    def done(self):
-        self.stop.set()
-        self.thread.join()
-        return mib(self.peak)
 
 
 class Cgroup:
@@ -261,9 +239,9 @@ class Run:
         url = f"http://127.0.0.1:{self.port}{path}"
         base = ["-t2", "-c8", "--latency", "-H", f"Cookie: {self.parent.cookie}", *extra]
         wrk([*base, "-d2s", url])
-        peak = RssPeak(self.proc.pid)
+        peak = Sampler(self.proc.pid)
         f = wrk_figures(wrk([*base, f"-d{self.args.seconds}s", url]))
-        rss = peak.done()
+        rss = mib(peak.stop())
         errors = f["non2xx"] + (1 if f["errors"] else 0)
         self.rows.append((label, f"{f['rps']:,.0f}", f"{f['p50']:.2f} ms", f"{f['p99']:.2f} ms",
                           f"{rss:.1f} MiB", "none" if errors == 0 else f"{f['non2xx']} non-2xx {f['errors']}"))
@@ -301,7 +279,7 @@ class Run:
             # a. a steady 50 writes a second: every listener must see every write.
             writer = Client(self.port, self.parent.cookie)
             acked = {}
-            peak = RssPeak(self.proc.pid)
+            peak = Sampler(self.proc.pid)
             end = time.monotonic() + self.args.seconds
             next_at = time.monotonic()
             while time.monotonic() < end:
@@ -312,7 +290,7 @@ class Run:
                 next_at += 1 / 50
                 time.sleep(max(0.0, next_at - time.monotonic()))
             time.sleep(1)
-            rss = peak.done()
+            rss = mib(peak.stop())
             latencies, missing = listeners.deliveries(acked)
             ms = sorted(x * 1000 for x in latencies)
             self.rows.append((f"SSE: {LISTENERS} listeners, one parent writing 50 meals/s for {self.args.seconds} s: "
@@ -340,16 +318,16 @@ class Run:
         jpeg = open(PHOTO, "rb").read()
         raw, ctype = multipart("photo.jpg", jpeg)
         c = Client(self.port, self.parent.cookie)
-        times, peak = [], RssPeak(self.proc.pid)
+        times, peak = [], Sampler(self.proc.pid)
         for _ in range(5):
             t = time.monotonic()
             status, body, _ = c.call("POST", "/api/media", raw=raw, ctype=ctype)
             assert status == 201, (status, body[:200])
             times.append(time.monotonic() - t)
-        rss = peak.done()
+        rss = mib(peak.stop())
         self.rows.append((f"12 MP photo upload ({len(jpeg) / 1048576:.1f} MiB JPEG, 5 one after another)",
                           "", f"{statistics.median(times):.2f} s", f"max {max(times):.2f} s", f"{rss:.1f} MiB", "none"))
-        times, peak = [], RssPeak(self.proc.pid)
+        times, peak = [], Sampler(self.proc.pid)
         for i in range(5):
             t = time.monotonic()
             status, body, _ = c.call("POST", "/api/recipes/generate", {
@@ -364,7 +342,7 @@ class Run:
                     break
                 time.sleep(0.005)
             times.append(time.monotonic() - t)
-        rss = peak.done()
+        rss = mib(peak.stop())
         self.rows.append(("Offline recipe generation (built-in, 5 recipes, request to `done`)", "",
                           f"{statistics.median(times) * 1000:.0f} ms", f"max {max(times) * 1000:.0f} ms",
                           f"{rss:.1f} MiB", "none"))

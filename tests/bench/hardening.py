@@ -36,7 +36,7 @@ import time
 import uuid
 import zlib
 
-from common import Server
+from common import Sampler, Server
 
 PHOTO = "target/photo-12mp.jpg"
 
@@ -54,25 +54,6 @@ def status_kib(pid, field):
 
 def mib(kib):
     return f"{kib / 1024:.1f} MiB"
-
-
-class Sampler:
-    """Samples VmRSS every 10 ms in a thread; `max` is the highest sample."""
-
-    def __init__(self, pid):
-        self.pid, self.max, self._stop = pid, 0, threading.Event()
-        self._t = threading.Thread(target=self._run, daemon=True)
-        self._t.start()
-
-    def _run(self):
-        while not self._stop.is_set():
-            self.max = max(self.max, status_kib(self.pid, "VmRSS"))
-            time.sleep(0.01)
-
-    def stop(self):
-        self._stop.set()
-        self._t.join()
-        return self.max
 
 
 def server_env(extra):

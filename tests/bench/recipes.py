@@ -33,7 +33,7 @@ import threading
 import time
 
 import common
-from common import Server, free_port, rss_kib
+from common import Sampler, Server, free_port, rss_kib
 
 FAKE = "target/release/examples/fake_ollama"
 IN_PROCESS = "target/release/examples/builtin_recipes"
@@ -355,25 +355,6 @@ def first_progress_rows(fake):
 
 # ------------------------------------------------------------------------------------------------
 # 3. Memory with 20 jobs queued.
-
-class Sampler:
-    """VmRSS every 10 ms in a thread; `max` is the highest sample."""
-
-    def __init__(self, pid):
-        self.pid, self.max, self._stop = pid, 0, threading.Event()
-        self._t = threading.Thread(target=self._run, daemon=True)
-        self._t.start()
-
-    def _run(self):
-        while not self._stop.is_set():
-            self.max = max(self.max, rss_kib(self.pid))
-            time.sleep(0.01)
-
-    def stop(self):
-        self._stop.set()
-        self._t.join()
-        return self.max
-
 
 def queue_rows(fake):
     server = LoggedServer({"HIGHCHAIR_RECIPES_GENERATOR": "ollama", "HIGHCHAIR_RECIPES_OLLAMA_URL": fake.url,
