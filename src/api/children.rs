@@ -312,6 +312,9 @@ impl ChildrenApi {
         let now = Utc::now();
         // "New" depends on the time as well as the meals: kept per minute.
         let query = format!("children/{child}/foods@{}", now.timestamp() / 60);
+        // Before any 304: `If-None-Match: *` names no child, so another family's (or a deleted)
+        // child is a 404, never "not modified".
+        children::get(&app, family, child)?;
         family_answer(&app, family, &query, if_none_match.0.as_deref(), || {
             let foods = children::food_history(&app, family, child)?;
             Ok(openapi_bytes(&food_history_dto(foods, now)))

@@ -102,7 +102,8 @@ MATRIX = {
     "PUT /api/children/{id}": {"kind": "owner", "id": [Src("child")]},
     "DELETE /api/children/{id}": {"kind": "owner", "id": [Src("child")]},
     "POST /api/children/{id}/allergen-check": {"kind": "owner", "id": [Src("child")]},
-    "GET /api/children/{id}/foods": {"kind": "owner", "id": [Src("child")]},
+    "GET /api/children/{id}/foods": {"kind": "owner", "id": [Src("child")],
+                                     "If-None-Match": [None, Src("foods_etag"), "*"]},
     "GET /api/children/{id}/delete-preview": {"kind": "owner", "id": [Src("child")]},
     "GET /api/meals/{id}": {"kind": "owner", "id": [Src("meal")]},
     "PUT /api/meals/{id}": {
@@ -216,7 +217,7 @@ NO_PARAM_OPS = {
     },
     "GET /api/events": {"kind": "sse", "Last-Event-ID": [None, "0"]},
     "GET /api/ingredients": {"kind": "scan"},
-    "GET /api/recipes": {"kind": "scan"},
+    "GET /api/recipes": {"kind": "scan", "If-None-Match": [None, Src("recipes_etag"), "*"]},
     "POST /api/recipes": {"kind": "own"},
     "POST /api/recipes/generate": {"kind": "own"},
     "GET /api/grocery-lists": {"kind": "scan",
@@ -226,7 +227,8 @@ NO_PARAM_OPS = {
                                              "body_refs": {"recipeIds": [Src("recipe", many=True)]}},
     # Reads only the caller's own plan of the week the body names.
     "POST /api/grocery-lists/from-meal-plan": {"kind": "own"},
-    "GET /api/meal-plan": {"kind": "scan", "week": [None, PLAN_WEEK, "2026-W53", "junk"]},
+    "GET /api/meal-plan": {"kind": "scan", "week": [None, PLAN_WEEK, "2026-W53", "junk"],
+                           "If-None-Match": [None, Src("plan_etag"), "*"]},
     "PUT /api/meal-plan": {
         "kind": "refs",
         "query": f"week={PLAN_WEEK}",
@@ -849,6 +851,11 @@ class Matrix:
                                                         "allergies": ["Tamarind"],
                                                         "dietaryRestrictions": ["Vegetarian"],
                                                         "version": child["version"]}, expect=200)
+        # The answers kept by family revision, as A's browser would revalidate them.
+        for key, url in (("recipes_etag", "/api/recipes"), ("plan_etag", "/api/meal-plan"),
+                         ("foods_etag", f"/api/children/{A['child']}/foods")):
+            r = self.call(a, "GET", url)
+            A[key] = next((v for k, v in r.headers if k.lower() == "etag"), None)
 
         for v, label in [(A["member"], "A.member"), (A["invite"], "A.invite"),
                          ("Ottoline", "A.member name"),
@@ -891,6 +898,7 @@ class Matrix:
             own["meal"] = ml["id"]
             own["meals_etag"] = None
             own["grocery_etag"] = None
+            own["recipes_etag"] = own["plan_etag"] = own["foods_etag"] = None
             own["recipe"] = c.json("POST", "/api/recipes",
                                    {"source": "own", "title": f"{name} stew",
                                     "ingredients": [{"name": "Rice", "quantity": "1 cup"}],

@@ -347,6 +347,14 @@ async fn a_childs_food_history_and_what_deleting_it_takes() {
             .unwrap();
         assert_eq!(resp.status(), 404, "{path}");
     }
+    // "Not modified" would tell another family the child exists.
+    let star = other
+        .get(&foods_url)
+        .header("If-None-Match", "*")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(star.status(), 404);
 }
 
 #[tokio::test]

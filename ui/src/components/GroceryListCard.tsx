@@ -15,13 +15,15 @@ interface CardProps {
   onDelete?: () => void;
 }
 
+const CREATED = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+});
+
 /** Created on "24 Nov 2026". */
 function created(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-  });
+  return CREATED.format(new Date(iso));
 }
 
 /**

@@ -3,6 +3,7 @@ import useSWR from 'swr';
 
 import { ApiFailure, api, unwrap, type Schemas } from '../api/client';
 import { keys } from './keys';
+import { readChildren, readFoods } from './reads';
 import { useRevalidate } from './revalidate';
 
 export type Child = Schemas['ChildDto'];
@@ -13,21 +14,14 @@ export type ChildInput = Schemas['ChildRequest'];
  * fetched when `enabled` is false (a public screen seen by a visitor).
  */
 export function useChildren(enabled = true) {
-  return useSWR(enabled ? keys.children() : null, () =>
-    unwrap(api.GET('/children'), 'Error fetching children'),
-  );
+  return useSWR(enabled ? keys.children() : null, readChildren);
 }
 
 export type FoodHistory = Schemas['FoodHistoryDto'];
 
 /** A child's food history: every food, first tried, times, liking, exposures, reactions. */
 export function useFoodHistory(childId: string) {
-  return useSWR(keys.foods(childId), () =>
-    unwrap(
-      api.GET('/children/{id}/foods', { params: { path: { id: childId } } }),
-      'Error fetching food history',
-    ),
-  );
+  return useSWR(keys.foods(childId), () => readFoods(childId));
 }
 
 /** What deleting a child takes with it; nothing is fetched while `childId` is null. */

@@ -3,6 +3,7 @@ import useSWR, { useSWRConfig } from 'swr';
 
 import { ApiFailure, api, unwrap, type Schemas } from '../api/client';
 import { keys } from './keys';
+import { readGroceryLists } from './reads';
 import { useRevalidate } from './revalidate';
 
 export type GroceryList = Schemas['GroceryListDto'];
@@ -12,9 +13,7 @@ export type ListDraft = Schemas['ListDraft'];
 
 /** The family's grocery lists, newest first. */
 export function useGroceryLists() {
-  return useSWR(keys.groceryLists(), () =>
-    unwrap(api.GET('/grocery-lists'), 'Error fetching grocery lists'),
-  );
+  return useSWR(keys.groceryLists(), readGroceryLists);
 }
 
 export function useGroceryList(id: string) {

@@ -4,14 +4,13 @@ import { ApiFailure, api, unwrap, type Schemas } from '../api/client';
 import { applyChange, type PlanChange } from '../lib/mealPlan';
 import type { Problem } from '../lib/validation';
 import { keys } from './keys';
+import { readMealPlan } from './reads';
 
 export type MealPlan = Schemas['MealPlanDto'];
 
 /** A week of the family's plan, with the children's allergy warnings. */
 export function useMealPlan(week: string) {
-  return useSWR(keys.mealPlan(week), () =>
-    unwrap(api.GET('/meal-plan', { params: { query: { week } } }), 'Error loading meal plan'),
-  );
+  return useSWR(keys.mealPlan(week), () => readMealPlan(week));
 }
 
 /** The week as saved now, when a save was refused because it changed elsewhere first. */

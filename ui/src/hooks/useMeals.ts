@@ -1,7 +1,9 @@
+import { useMemo } from 'react';
 import useSWRInfinite from 'swr/infinite';
 
 import { api, unwrap, uploadImage, type Schemas } from '../api/client';
 import { keys } from './keys';
+import { MEALS_PAGE, readMeals } from './reads';
 import { useRevalidate } from './revalidate';
 
 export type Meal = Schemas['MealDto'];
@@ -13,7 +15,7 @@ type Page = Schemas['MealPage'];
  * every open list; a revalidation reloads all the pages shown (`revalidateAll`), so a meal
  * changed or removed on an older page is not left behind.
  */
-export function useMeals(childId: string | null, limit = 50) {
+export function useMeals(childId: string | null, limit = MEALS_PAGE) {
   const pages = useSWRInfinite(
     (index, previous: Page | null) => {
       if (previous && !previous.nextCursor) return null;
@@ -22,16 +24,11 @@ export function useMeals(childId: string | null, limit = 50) {
         index === 0 ? '' : (previous?.nextCursor ?? ''),
       ] as const;
     },
-    ([, , , cursor]) =>
-      unwrap(
-        api.GET('/meals', {
-          params: { query: { childId: childId ?? undefined, cursor: cursor || undefined, limit } },
-        }),
-        'Error fetching meals',
-      ),
+    ([, , , cursor]) => readMeals(childId, limit, cursor),
     { revalidateFirstPage: true, revalidateAll: true },
   );
-  const meals = pages.data?.flatMap((p) => p.items) ?? [];
+  // The same array until the pages change (MealTracker defers rendering a new one).
+  const meals = useMemo(() => pages.data?.flatMap((p) => p.items) ?? [], [pages.data]);
   const last = pages.data?.[pages.data.length - 1];
   return {
     meals,

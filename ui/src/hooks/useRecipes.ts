@@ -3,6 +3,7 @@ import useSWR from 'swr';
 
 import { api, unwrap, type Schemas } from '../api/client';
 import { keys } from './keys';
+import { readRecipes } from './reads';
 import { useRevalidate } from './revalidate';
 
 export type Recipe = Schemas['RecipeDto'];
@@ -22,9 +23,7 @@ export function useIngredients() {
 
 /** The family's saved recipes, newest first; nothing is fetched when signed out. */
 export function useRecipes(signedIn: boolean) {
-  return useSWR(signedIn ? keys.recipes() : null, () =>
-    unwrap(api.GET('/recipes'), 'Error loading recipes'),
-  );
+  return useSWR(signedIn ? keys.recipes() : null, readRecipes);
 }
 
 export function useRecipe(id: string) {

@@ -24,7 +24,7 @@ export function MainLayout() {
         </a>
         <Header />
         <main id="main" className="flex-1">
-          <Suspense fallback={<Spinner />}>
+          <Suspense fallback={<Spinner fill />}>
             <Outlet />
           </Suspense>
         </main>

@@ -15,10 +15,21 @@ export function difficultyLabel(value: string): string {
   return DIFFICULTIES.find((d) => d.value === value)?.label ?? value;
 }
 
+/** One formatter per currency, made once (a grocery list formats every item's price). */
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+function moneyFormat(currency: string): Intl.NumberFormat {
+  let format = moneyFormats.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat('en-GB', { style: 'currency', currency });
+    moneyFormats.set(currency, format);
+  }
+  return format;
+}
+
 /** An amount in a currency, 2 decimals: "£3.50". */
 export function formatMoney(amount: number, currency: string): string {
   try {
-    return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(amount);
+    return moneyFormat(currency).format(amount);
   } catch {
     return `${amount.toFixed(2)} ${currency}`;
   }
@@ -27,7 +38,7 @@ export function formatMoney(amount: number, currency: string): string {
 /** An unknown amount in a currency: "£?" (spec section 9). */
 export function unknownMoney(currency: string): string {
   try {
-    const parts = new Intl.NumberFormat('en-GB', { style: 'currency', currency }).formatToParts(0);
+    const parts = moneyFormat(currency).formatToParts(0);
     return `${parts.find((p) => p.type === 'currency')?.value ?? currency}?`;
   } catch {
     return `${currency}?`;

@@ -57,19 +57,29 @@ export function daysOf(week: string): string[] {
   );
 }
 
+// Made once: `toLocaleDateString` builds a formatter on every call (the plan labels every day
+// several times per render).
+const WEEK_OF = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+const DAY = new Intl.DateTimeFormat('en-GB', {
+  weekday: 'long',
+  day: 'numeric',
+  month: 'short',
+  timeZone: 'UTC',
+});
+
 /** "Week of 23 Nov 2026". */
 export function weekLabel(week: string): string {
   const monday = mondayOf(week);
   if (!monday) return week;
-  return `Week of ${monday.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })}`;
+  return `Week of ${WEEK_OF.format(monday)}`;
 }
 
 /** "Monday 23 Nov" for a YYYY-MM-DD day. */
 export function dayLabel(day: string): string {
-  return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'short',
-    timeZone: 'UTC',
-  });
+  return DAY.format(new Date(`${day}T00:00:00Z`));
 }

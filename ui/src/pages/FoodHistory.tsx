@@ -14,8 +14,9 @@ const LIKING: Record<Food['liking'], { emoji: string; label: string }> = {
   disliked: { emoji: '😞', label: 'Did not like it' },
 };
 
-const day = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+// Made once: `toLocaleDateString` builds a formatter on every call, for every food.
+const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+const day = (iso: string) => DATE.format(new Date(iso));
 
 /** `/children/:id/foods`: every food the child has had, what weaning parents ask for. */
 export default function FoodHistory() {
@@ -40,7 +41,7 @@ export default function FoodHistory() {
       {error ? (
         <p className="mt-6 text-error">Error fetching food history</p>
       ) : isLoading || !data ? (
-        <div className="mt-6 space-y-3" aria-busy="true" aria-label="Loading foods">
+        <div className="mt-6 min-h-dvh space-y-3" aria-busy="true" aria-label="Loading foods">
           <div className="skeleton h-6 w-48" />
           <div className="skeleton h-20 w-full" />
           <div className="skeleton h-20 w-full" />

@@ -26,6 +26,10 @@ type Editing = { mode: 'create'; draft?: ListDraft } | { mode: 'edit'; list: Gro
 export default function GroceryLists() {
   const { data: lists, error, isLoading } = useGroceryLists();
   const { data: site } = useSite();
+  // The recipes' card sits above the lists: the two appear together, so the one that arrives
+  // second does not push the other down the screen.
+  const recipes = useRecipes(true);
+  const recipesSettled = recipes.data !== undefined || recipes.error !== undefined;
   const { queue, stalled, tick } = useTicks();
   const { remove } = useGroceryActions();
   const { toast } = useToast();
@@ -52,8 +56,12 @@ export default function GroceryLists() {
           You are offline. Ticks are saved on this device and sent when the connection returns.
         </p>
       ) : null}
-      <FromRecipes onDraft={(draft) => setEditing({ mode: 'create', draft })} />
-      <div className="mt-6">
+      {recipesSettled ? (
+        <FromRecipes onDraft={(draft) => setEditing({ mode: 'create', draft })} />
+      ) : null}
+      {/* A new element when the lists arrive (the key): the one holding the placeholder would
+          otherwise count as moved down when the recipes' card appears above it. */}
+      <div className="mt-6" key={lists && recipesSettled ? 'lists' : 'loading'}>
         {error && !lists ? (
           <div role="alert" className="alert alert-error">
             <div>
@@ -61,8 +69,8 @@ export default function GroceryLists() {
               <p>{error instanceof Error ? error.message : 'An unexpected error occurred'}</p>
             </div>
           </div>
-        ) : isLoading || !lists ? (
-          <p role="status" className="py-10 text-center">
+        ) : isLoading || !lists || !recipesSettled ? (
+          <p role="status" className="min-h-dvh py-10 text-center">
             Loading grocery lists...
           </p>
         ) : lists.length === 0 ? (

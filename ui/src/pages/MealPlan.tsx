@@ -47,8 +47,13 @@ export default function MealPlan() {
   const asked = params.get('week') ?? '';
   const week = mondayOf(asked) ? asked : weekOf(new Date());
   const { data: plan, error, isLoading } = useMealPlan(week);
-  const { data: recipes } = useRecipes(true);
-  const { data: children } = useChildren();
+  const { data: recipes, error: recipesError } = useRecipes(true);
+  const { data: children, error: childrenError } = useChildren();
+  // The week shows once the recipes and children it names are there too: one render of the
+  // week instead of three, and no links or names popping in after it.
+  const named =
+    (recipes !== undefined || recipesError !== undefined) &&
+    (children !== undefined || childrenError !== undefined);
   const { data: site } = useSite();
   const names = useChildNames(children);
   const { save, groceryDraft } = useMealPlanActions();
@@ -119,15 +124,16 @@ export default function MealPlan() {
               <p>{error instanceof Error ? error.message : 'An unexpected error occurred'}</p>
             </div>
           </div>
-        ) : isLoading || !plan ? (
-          <Spinner label="Loading the meal plan" />
+        ) : isLoading || !plan || !named ? (
+          <Spinner label="Loading the meal plan" fill />
         ) : (
           <div className="grid gap-3 lg:grid-cols-7">
             {byDay(plan.days, plan.entries).map(({ day, entries }) => (
+              // Days off the screen (a phone shows one or two) are laid out when scrolled to.
               <section
                 key={day}
                 aria-label={dayLabel(day)}
-                className="card border border-base-300 bg-base-100"
+                className="card border border-base-300 bg-base-100 [contain-intrinsic-size:auto_12rem] [content-visibility:auto]"
               >
                 <div className="card-body gap-2 p-3">
                   <h2 className="font-semibold">{dayLabel(day)}</h2>

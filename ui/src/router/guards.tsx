@@ -14,7 +14,7 @@ export interface ReturnTo {
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { state } = useAuth();
   const location = useLocation();
-  if (state.status === 'loading') return <Spinner label="Checking your session" />;
+  if (state.status === 'loading') return <Spinner label="Checking your session" fill />;
   if (state.status === 'signedOut') {
     const from = `${location.pathname}${location.search}`;
     return <Navigate to={routes.login} replace state={{ from } satisfies ReturnTo} />;
@@ -25,7 +25,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
 /** `/`: the landing page for visitors, the home screen for a signed-in user. */
 export function HomeOrLanding({ home, landing }: { home: ReactNode; landing: ReactNode }) {
   const { state } = useAuth();
-  if (state.status === 'loading') return <Spinner />;
+  if (state.status === 'loading') return <Spinner fill />;
   return <>{state.status === 'signedIn' ? home : landing}</>;
 }
 

@@ -1,0 +1,51 @@
+/**
+ * The first reads of the signed-in screens, shared by their hooks and by `preloadReads`, which
+ * starts them as soon as the session is known: while the screen's code is still on its way,
+ * instead of after it (a round trip sooner on a phone).
+ */
+import { preload } from 'swr';
+
+import { api, unwrap } from '../api/client';
+import { keys } from './keys';
+
+/** Meals per page of a meal list. */
+export const MEALS_PAGE = 50;
+
+export const readChildren = () => unwrap(api.GET('/children'), 'Error fetching children');
+
+export const readFoods = (childId: string) =>
+  unwrap(
+    api.GET('/children/{id}/foods', { params: { path: { id: childId } } }),
+    'Error fetching food history',
+  );
+
+export const readMeals = (childId: string | null, limit: number, cursor: string) =>
+  unwrap(
+    api.GET('/meals', {
+      params: { query: { childId: childId ?? undefined, cursor: cursor || undefined, limit } },
+    }),
+    'Error fetching meals',
+  );
+
+export const readGroceryLists = () =>
+  unwrap(api.GET('/grocery-lists'), 'Error fetching grocery lists');
+
+export const readRecipes = () => unwrap(api.GET('/recipes'), 'Error loading recipes');
+
+export const readSite = () => unwrap(api.GET('/site'), 'Error');
+
+export const readMealPlan = (week: string) =>
+  unwrap(api.GET('/meal-plan', { params: { query: { week } } }), 'Error loading meal plan');
+
+/** What a screen reads first; each key exactly as its hook asks for it. */
+export const preloadReads = {
+  children: () => void preload(keys.children(), readChildren),
+  foods: (childId: string) => void preload(keys.foods(childId), () => readFoods(childId)),
+  /** The first page of all the children's meals (the meal tracker's first tab). */
+  meals: () =>
+    void preload([...keys.meals(null, MEALS_PAGE), ''], () => readMeals(null, MEALS_PAGE, '')),
+  groceryLists: () => void preload(keys.groceryLists(), readGroceryLists),
+  recipes: () => void preload(keys.recipes(), readRecipes),
+  site: () => void preload(keys.site(), readSite),
+  mealPlan: (week: string) => void preload(keys.mealPlan(week), () => readMealPlan(week)),
+};
