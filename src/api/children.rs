@@ -6,7 +6,7 @@ use poem_openapi::param::{Header, Path};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
-use super::etag::{Cached, family_answer, openapi_bytes};
+use super::etag::{Cached, accepts_gzip, family_answer, openapi_bytes};
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags, number_input, path_id};
 use crate::app::App;
@@ -304,6 +304,7 @@ impl ChildrenApi {
         app: Data<&App>,
         user: CurrentUser,
         id: Path<String>,
+        req: &poem::Request,
         #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
     ) -> Result<Cached<FoodHistoryDto>, ApiError> {
         let me = user.require_to_view("view the food history")?;
@@ -315,10 +316,17 @@ impl ChildrenApi {
         // Before any 304: `If-None-Match: *` names no child, so another family's (or a deleted)
         // child is a 404, never "not modified".
         children::get(&app, family, child)?;
-        family_answer(&app, family, &query, if_none_match.0.as_deref(), || {
-            let foods = children::food_history(&app, family, child)?;
-            Ok(openapi_bytes(&food_history_dto(foods, now)))
-        })
+        family_answer(
+            &app,
+            family,
+            &query,
+            if_none_match.0.as_deref(),
+            accepts_gzip(req),
+            || {
+                let foods = children::food_history(&app, family, child)?;
+                Ok(openapi_bytes(&food_history_dto(foods, now)))
+            },
+        )
     }
 
     /// How many meals and photos go with the child when it is deleted (for the confirmation).

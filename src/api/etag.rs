@@ -13,12 +13,37 @@ use crate::service::{Services, page_cache};
 /// Lists may be kept by the browser, but must be checked with the server before each use.
 pub const LIST_CACHE: &str = "private, no-cache";
 
+/// The answer depends on whether the client takes gzip: caches must keep the two apart.
+const VARY: &str = "Accept-Encoding";
+
+/// Answers shorter than this go as they are: gzip would save less than its own framing costs.
+const GZIP_FROM: usize = 1024;
+
 /// A list's ETag: the family's revision and the list's parameters.
 pub fn list_etag(family: FamilyId, revision: u64, query: &str) -> String {
     use std::hash::{Hash, Hasher};
     let mut h = std::hash::DefaultHasher::new();
     (family, query).hash(&mut h);
     format!("\"r{revision}-{:016x}\"", h.finish())
+}
+
+/// Whether the request's `Accept-Encoding` takes gzip (every browser's does), not refused
+/// with `q=0`.
+pub fn accepts_gzip(req: &poem::Request) -> bool {
+    req.headers()
+        .get_all(poem::http::header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|coding| {
+            let mut parts = coding.split(';').map(str::trim);
+            let name = parts.next().unwrap_or_default();
+            let refused = parts.any(|p| {
+                p.strip_prefix("q=")
+                    .is_some_and(|q| q.parse::<f32>().is_ok_and(|q| q <= 0.0))
+            });
+            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
+        })
 }
 
 /// Whether `If-None-Match` names `etag` (weak or strong) or `*`.
@@ -38,32 +63,51 @@ pub enum Cached<T: Type + Send + Sync> {
         JsonBytes<T>,
         #[oai(header = "ETag")] String,
         #[oai(header = "Cache-Control")] String,
+        #[oai(header = "Vary")] String,
+        /// `gzip` when the client takes it and the answer is long enough to gain from it.
+        #[oai(header = "Content-Encoding")]
+        Option<String>,
     ),
     /// Nothing of the family changed since the ETag the client holds.
     #[oai(status = 304)]
     NotModified(
         #[oai(header = "ETag")] String,
         #[oai(header = "Cache-Control")] String,
+        #[oai(header = "Vary")] String,
     ),
 }
 
 /// Answers `query` of `family`: 304 when the client holds the current ETag, else the bytes
-/// kept for this revision, rendered by `render` the first time. The revision is read before
-/// `render` reads anything, so a kept answer is never older than the revision it is kept under.
+/// kept for this revision (gzip-compressed when `gzip`, the client taking it), rendered by
+/// `render` the first time. The revision is read before `render` reads anything, so a kept
+/// answer is never older than the revision it is kept under. Both encodings share the ETag:
+/// the same JSON, and a 304 is right whichever the client holds.
 pub fn family_answer<T: Type + Send + Sync>(
     app: &Services,
     family: FamilyId,
     query: &str,
     if_none_match: Option<&str>,
+    gzip: bool,
     render: impl FnOnce() -> Result<Vec<u8>, ApiError>,
 ) -> Result<Cached<T>, ApiError> {
     let revision = page_cache::revision(app, family)?;
     let etag = list_etag(family, revision, query);
     if etag_matches(if_none_match, &etag) {
-        return Ok(Cached::NotModified(etag, LIST_CACHE.into()));
+        return Ok(Cached::NotModified(etag, LIST_CACHE.into(), VARY.into()));
     }
-    let bytes = page_cache::answer(app, family, revision, query, render)?;
-    Ok(Cached::Ok(JsonBytes::new(bytes), etag, LIST_CACHE.into()))
+    let page = page_cache::answer(app, family, revision, query, render)?;
+    let (body, encoding) = if gzip && page.json.len() >= GZIP_FROM {
+        (page.gzip(), Some("gzip".to_string()))
+    } else {
+        (page.json.clone(), None)
+    };
+    Ok(Cached::Ok(
+        JsonBytes::new(body),
+        etag,
+        LIST_CACHE.into(),
+        VARY.into(),
+        encoding,
+    ))
 }
 
 /// JSON bytes through serde (DTOs that also derive `Serialize` with the same names).
@@ -96,5 +140,23 @@ mod tests {
         assert!(etag_matches(Some("*"), &a));
         assert!(!etag_matches(Some("\"r3-0\""), &a));
         assert!(!etag_matches(None, &a));
+    }
+
+    #[test]
+    fn gzip_is_taken_unless_refused() {
+        let asks = |values: &[&str]| {
+            let mut req = poem::Request::builder();
+            for v in values {
+                req = req.header(poem::http::header::ACCEPT_ENCODING, *v);
+            }
+            accepts_gzip(&req.finish())
+        };
+        assert!(asks(&["gzip, deflate, br, zstd"]), "a browser");
+        assert!(asks(&["br", "GZIP;q=0.5"]));
+        assert!(asks(&["*"]));
+        assert!(!asks(&[]));
+        assert!(!asks(&["identity"]));
+        assert!(!asks(&["br, gzip;q=0"]));
+        assert!(!asks(&["gzipped"]));
     }
 }

@@ -8,7 +8,7 @@ use poem_openapi::payload::{Json, PlainText};
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
 use super::children::Deleted;
-use super::etag::{Cached, family_answer, serde_bytes};
+use super::etag::{Cached, accepts_gzip, family_answer, serde_bytes};
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags, path_id};
 use crate::app::App;
@@ -223,6 +223,7 @@ impl GroceryApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
+        req: &poem::Request,
         #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
     ) -> Result<Cached<Vec<GroceryListDto>>, ApiError> {
         let me = user.require_to_view("view grocery lists")?;
@@ -232,6 +233,7 @@ impl GroceryApi {
             family,
             "grocery-lists",
             if_none_match.0.as_deref(),
+            accepts_gzip(req),
             || {
                 let lists = grocery::list(&app, family)?;
                 let dtos: Vec<_> = lists.iter().map(|l| list_dto(&app, l)).collect();

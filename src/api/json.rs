@@ -62,6 +62,7 @@ impl<T: Send> IntoResponse for JsonBytes<T> {
     fn into_response(self) -> Response {
         Response::builder()
             .content_type(CONTENT_TYPE)
-            .body(poem::Body::from(self.0.to_vec()))
+            // The kept bytes themselves, not a copy (170 KB for 20 grocery lists).
+            .body(poem::Body::from(bytes::Bytes::from_owner(self.0)))
     }
 }

@@ -7,7 +7,7 @@ use poem_openapi::param::{Header, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 
-use super::etag::{Cached, family_answer, openapi_bytes};
+use super::etag::{Cached, accepts_gzip, family_answer, openapi_bytes};
 use super::meals::MealType;
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags, number_input};
@@ -170,16 +170,24 @@ impl MealPlanApi {
         app: Data<&App>,
         user: CurrentUser,
         week: Query<Option<String>>,
+        req: &poem::Request,
         #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
     ) -> Result<Cached<MealPlanDto>, ApiError> {
         let me = user.require_to_view("view the meal plan")?;
         let family = me.user.family_id;
         let week = meal_plan::week_or_current(week.0.as_deref())?;
         let query = format!("meal-plan?week={week}");
-        family_answer(&app, family, &query, if_none_match.0.as_deref(), || {
-            let view = meal_plan::get(&app, family, week)?;
-            Ok(openapi_bytes(&MealPlanDto::from(&view)))
-        })
+        family_answer(
+            &app,
+            family,
+            &query,
+            if_none_match.0.as_deref(),
+            accepts_gzip(req),
+            || {
+                let view = meal_plan::get(&app, family, week)?;
+                Ok(openapi_bytes(&MealPlanDto::from(&view)))
+            },
+        )
     }
 
     /// Replaces the week's entries, if `version` is the week's current one (409 otherwise,

@@ -7,7 +7,7 @@ use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
 use super::children::Deleted;
-use super::etag::{Cached, family_answer, serde_bytes};
+use super::etag::{Cached, accepts_gzip, family_answer, serde_bytes};
 use super::media::{MEDIA_BASE, PhotoUrls};
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags, path_id};
@@ -293,6 +293,7 @@ impl MealsApi {
     /// Meals newest first, 50 per page by default, optionally of one child. The ETag follows
     /// the family's revision: `If-None-Match` with it answers 304 until something changes.
     #[oai(path = "/meals", method = "get", operation_id = "listMeals")]
+    #[allow(clippy::too_many_arguments)] // one per extractor: the query's three, the headers'
     async fn list(
         &self,
         app: Data<&App>,
@@ -300,6 +301,7 @@ impl MealsApi {
         #[oai(name = "childId")] child_id: Query<Option<String>>,
         cursor: Query<Option<String>>,
         limit: Query<Option<u32>>,
+        req: &poem::Request,
         #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
     ) -> Result<Cached<MealPage>, ApiError> {
         let me = user.require_to_view("view meals")?;
@@ -308,14 +310,21 @@ impl MealsApi {
         // Exactly as asked (`None` is not `Some(0)`): a bad value must not find a good page.
         let query = format!("childId={child:?}&cursor={cursor:?}&limit={:?}", limit.0);
         let query = format!("meals?{query}");
-        family_answer(&app, family, &query, if_none_match.0.as_deref(), || {
-            let (items, next_cursor) = meals::page(&app, family, child, cursor, limit.0)?;
-            let page = MealPage {
-                items: items.into_iter().map(MealDto::from).collect(),
-                next_cursor,
-            };
-            serde_bytes(&page, "meal page")
-        })
+        family_answer(
+            &app,
+            family,
+            &query,
+            if_none_match.0.as_deref(),
+            accepts_gzip(req),
+            || {
+                let (items, next_cursor) = meals::page(&app, family, child, cursor, limit.0)?;
+                let page = MealPage {
+                    items: items.into_iter().map(MealDto::from).collect(),
+                    next_cursor,
+                };
+                serde_bytes(&page, "meal page")
+            },
+        )
     }
 
     /// Records a meal.

@@ -17,7 +17,7 @@ use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
 use super::children::Deleted;
 use super::client::ClientInfo;
-use super::etag::{Cached, family_answer, openapi_bytes};
+use super::etag::{Cached, accepts_gzip, family_answer, openapi_bytes};
 use super::meals::MealDto;
 use super::session::{CurrentUser, job_cookie, job_cookie_of, secure_cookies};
 use super::{ApiError, ApiTags, path_id};
@@ -704,15 +704,23 @@ impl RecipesApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
+        req: &poem::Request,
         #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
     ) -> Result<Cached<Vec<RecipeDto>>, ApiError> {
         let me = user.require_to_view("view recipes")?;
         let family = me.user.family_id;
-        family_answer(&app, family, "recipes", if_none_match.0.as_deref(), || {
-            let list = recipes::list(&app, family)?;
-            let dtos: Vec<RecipeDto> = list.into_iter().map(RecipeDto::from).collect();
-            Ok(openapi_bytes(&dtos))
-        })
+        family_answer(
+            &app,
+            family,
+            "recipes",
+            if_none_match.0.as_deref(),
+            accepts_gzip(req),
+            || {
+                let list = recipes::list(&app, family)?;
+                let dtos: Vec<RecipeDto> = list.into_iter().map(RecipeDto::from).collect();
+                Ok(openapi_bytes(&dtos))
+            },
+        )
     }
 
     /// Saves a generated recipe, or the family's own dish (title, ingredients and steps

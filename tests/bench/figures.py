@@ -298,7 +298,7 @@ class Run:
                               f"{len(acked) / self.args.seconds:.0f} writes/s",
                               f"{ms[len(ms) // 2]:.2f} ms", f"{ms[int(len(ms) * 0.99)]:.2f} ms", f"{rss:.1f} MiB",
                               "none" if missing == 0 else f"{missing} missed"))
-            print(f"  {self.rows[-1]}", flush=True)
+            print("  " + " | ".join(self.rows[-1]), flush=True)
             # b. wrk writing as fast as it can while the 50 listen.
             script = os.path.join(self.work, "meal.lua")
             with open(script, "w") as fh:

@@ -404,3 +404,76 @@ async fn the_lists_answer_is_kept_per_revision_with_an_etag() {
         .unwrap();
     assert_eq!(json(theirs, 200).await, json!([]));
 }
+
+#[tokio::test]
+async fn a_browser_gets_the_lists_gzip_compressed_and_the_same_etag() {
+    let server = TestServer::start().await;
+    let parent = family(&server, "gzip@example.org").await;
+    let mut items: Vec<Value> = (0..40)
+        .map(|i| json!({"name": format!("Item {i}"), "quantity": "1"}))
+        .collect();
+    items[0]["category"] = json!("Produce");
+    create(
+        &server,
+        &parent,
+        json!({"name": "Big shop", "items": items}),
+    )
+    .await;
+
+    let get = |encoding: &'static str| {
+        parent
+            .get(server.url("/api/grocery-lists"))
+            .header("Accept-Encoding", encoding)
+            .send()
+    };
+    let plain = get("identity").await.unwrap();
+    assert!(plain.headers().get("content-encoding").is_none());
+    assert_eq!(plain.headers()["vary"], "Accept-Encoding");
+    let etag = plain.headers()["etag"].to_str().unwrap().to_string();
+    let plain = plain.bytes().await.unwrap();
+
+    let zipped = get("gzip, deflate, br").await.unwrap();
+    assert_eq!(zipped.status(), 200);
+    assert_eq!(zipped.headers()["content-encoding"], "gzip");
+    assert_eq!(zipped.headers()["vary"], "Accept-Encoding");
+    assert_eq!(zipped.headers()["etag"].to_str().unwrap(), etag);
+    let zipped = zipped.bytes().await.unwrap();
+    assert!(
+        zipped.len() * 4 < plain.len(),
+        "{} of {}",
+        zipped.len(),
+        plain.len()
+    );
+    let mut json_back = Vec::new();
+    std::io::Read::read_to_end(
+        &mut flate2::read::GzDecoder::new(&zipped[..]),
+        &mut json_back,
+    )
+    .unwrap();
+    assert_eq!(json_back, plain);
+    assert_eq!(
+        serde_json::from_slice::<Value>(&json_back).unwrap()[0]["items"]
+            .as_array()
+            .unwrap()
+            .len(),
+        40
+    );
+
+    // Short answers go as they are.
+    let none = parent
+        .get(server.url("/api/recipes"))
+        .header("Accept-Encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert!(none.headers().get("content-encoding").is_none());
+    assert_eq!(json(none, 200).await, json!([]));
+    let revalidated = parent
+        .get(server.url("/api/grocery-lists"))
+        .header("Accept-Encoding", "gzip")
+        .header("If-None-Match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revalidated.status(), 304);
+}

@@ -5545,6 +5545,9 @@ export interface operations {
                 headers: {
                     ETAG: string;
                     "CACHE-CONTROL": string;
+                    VARY: string;
+                    /** @description `gzip` when the client takes it and the answer is long enough to gain from it. */
+                    "CONTENT-ENCODING"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5556,6 +5559,7 @@ export interface operations {
                 headers: {
                     ETAG: string;
                     "CACHE-CONTROL": string;
+                    VARY: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5821,6 +5825,9 @@ export interface operations {
                 headers: {
                     ETAG: string;
                     "CACHE-CONTROL": string;
+                    VARY: string;
+                    /** @description `gzip` when the client takes it and the answer is long enough to gain from it. */
+                    "CONTENT-ENCODING"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5832,6 +5839,7 @@ export interface operations {
                 headers: {
                     ETAG: string;
                     "CACHE-CONTROL": string;
+                    VARY: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7197,6 +7205,9 @@ export interface operations {
                 headers: {
                     ETAG: string;
                     "CACHE-CONTROL": string;
+                    VARY: string;
+                    /** @description `gzip` when the client takes it and the answer is long enough to gain from it. */
+                    "CONTENT-ENCODING"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7208,6 +7219,7 @@ export interface operations {
                 headers: {
                     ETAG: string;
                     "CACHE-CONTROL": string;
+                    VARY: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7864,6 +7876,9 @@ export interface operations {
                 headers: {
                     ETAG: string;
                     "CACHE-CONTROL": string;
+                    VARY: string;
+                    /** @description `gzip` when the client takes it and the answer is long enough to gain from it. */
+                    "CONTENT-ENCODING"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7875,6 +7890,7 @@ export interface operations {
                 headers: {
                     ETAG: string;
                     "CACHE-CONTROL": string;
+                    VARY: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9067,6 +9083,9 @@ export interface operations {
                 headers: {
                     ETAG: string;
                     "CACHE-CONTROL": string;
+                    VARY: string;
+                    /** @description `gzip` when the client takes it and the answer is long enough to gain from it. */
+                    "CONTENT-ENCODING"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9078,6 +9097,7 @@ export interface operations {
                 headers: {
                     ETAG: string;
                     "CACHE-CONTROL": string;
+                    VARY: string;
                     [name: string]: unknown;
                 };
                 content?: never;
