@@ -1,6 +1,6 @@
 import './index.css';
 
-import { StrictMode, useEffect } from 'react';
+import { StrictMode, startTransition, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { SWRConfig } from 'swr';
@@ -42,18 +42,23 @@ if (root) {
       if (session) preloadPageReads(window.location.pathname, window.location.search);
     })
     .catch(() => undefined);
-  createRoot(root).render(
-    <StrictMode>
-      <PreloadPage />
-      <SWRConfig value={{ shouldRetryOnError: false }}>
-        <ToastProvider>
-          <AuthProvider>
-            <BrowserRouter>
-              <AppRouter />
-            </BrowserRouter>
-          </AuthProvider>
-        </ToastProvider>
-      </SWRConfig>
-    </StrictMode>,
+  const app = createRoot(root);
+  // A transition: React renders the first screen in small steps, so a slow phone can still
+  // answer a tap meanwhile (Lighthouse's blocking time).
+  startTransition(() =>
+    app.render(
+      <StrictMode>
+        <PreloadPage />
+        <SWRConfig value={{ shouldRetryOnError: false }}>
+          <ToastProvider>
+            <AuthProvider>
+              <BrowserRouter>
+                <AppRouter />
+              </BrowserRouter>
+            </AuthProvider>
+          </ToastProvider>
+        </SWRConfig>
+      </StrictMode>,
+    ),
   );
 }

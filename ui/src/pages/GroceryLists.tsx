@@ -1,5 +1,5 @@
 import { ListPlus, Plus, ShoppingCart } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 
 import { GroceryListCard } from '../components/GroceryListCard';
 import { GroceryListForm } from '../components/GroceryListForm';
@@ -30,6 +30,9 @@ export default function GroceryLists() {
   // second does not push the other down the screen.
   const recipes = useRecipes(true);
   const recipesSettled = recipes.data !== undefined || recipes.error !== undefined;
+  // The lists first appear in a background render React does in small steps: rendered at once,
+  // twenty cards kept a phone from answering a tap for a moment (Lighthouse's blocking time).
+  const ready = useDeferredValue(lists !== undefined && recipesSettled);
   const { queue, stalled, tick } = useTicks();
   const { remove } = useGroceryActions();
   const { toast } = useToast();
@@ -56,12 +59,13 @@ export default function GroceryLists() {
           You are offline. Ticks are saved on this device and sent when the connection returns.
         </p>
       ) : null}
-      {recipesSettled ? (
+      {/* The recipes' card appears with the lists (or with an error), never above a placeholder
+          already on the screen, which would count as moved down (a layout shift). */}
+      {ready || (error && !lists) ? (
         <FromRecipes onDraft={(draft) => setEditing({ mode: 'create', draft })} />
       ) : null}
-      {/* A new element when the lists arrive (the key): the one holding the placeholder would
-          otherwise count as moved down when the recipes' card appears above it. */}
-      <div className="mt-6" key={lists && recipesSettled ? 'lists' : 'loading'}>
+      {/* A new element when the lists arrive (the key), not the placeholder's, moved. */}
+      <div className="mt-6" key={lists && ready ? 'lists' : 'loading'}>
         {error && !lists ? (
           <div role="alert" className="alert alert-error">
             <div>
@@ -69,7 +73,7 @@ export default function GroceryLists() {
               <p>{error instanceof Error ? error.message : 'An unexpected error occurred'}</p>
             </div>
           </div>
-        ) : isLoading || !lists || !recipesSettled ? (
+        ) : isLoading || !lists || !ready ? (
           <p role="status" className="min-h-dvh py-10 text-center">
             Loading grocery lists...
           </p>

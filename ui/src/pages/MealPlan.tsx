@@ -7,7 +7,7 @@ import {
   ShieldAlert,
   Trash2,
 } from 'lucide-react';
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 
 import { GroceryListForm } from '../components/GroceryListForm';
@@ -54,6 +54,9 @@ export default function MealPlan() {
   const named =
     (recipes !== undefined || recipesError !== undefined) &&
     (children !== undefined || childrenError !== undefined);
+  // The week first appears in a background render React does in small steps (rendered at once,
+  // it kept a phone from answering a tap for a moment: Lighthouse's blocking time).
+  const ready = useDeferredValue(plan !== undefined && named);
   const { data: site } = useSite();
   const names = useChildNames(children);
   const { save, groceryDraft } = useMealPlanActions();
@@ -124,7 +127,7 @@ export default function MealPlan() {
               <p>{error instanceof Error ? error.message : 'An unexpected error occurred'}</p>
             </div>
           </div>
-        ) : isLoading || !plan || !named ? (
+        ) : isLoading || !plan || !ready ? (
           <Spinner label="Loading the meal plan" fill />
         ) : (
           <div className="grid gap-3 lg:grid-cols-7">

@@ -14,8 +14,11 @@ import { useSubmit } from '../hooks/useSubmit';
 import { formatToday, groupByDay } from '../lib/meals';
 import { routes } from '../routes';
 
-/** Cards rendered at once when meals arrive; the rest follow in a background render. */
-const FIRST_CARDS = 12;
+/**
+ * Cards rendered at once when meals arrive (a phone screen of them); the rest follow in a
+ * background render.
+ */
+const FIRST_CARDS = 4;
 
 export default function MealTracker() {
   const { data: children, isLoading: loadingChildren } = useChildren();

@@ -1,4 +1,4 @@
-import { lazy, useEffect, useState, type ComponentType } from 'react';
+import { lazy, startTransition, useEffect, useState, type ComponentType } from 'react';
 import { Navigate, Route, Routes, matchPath } from 'react-router-dom';
 
 import { Spinner } from '../components/ui/Spinner';
@@ -41,8 +41,10 @@ function page(
     useEffect(() => {
       if (shown) return;
       let live = true;
+      // A transition: the page's first render is done in small steps (a slow phone still
+      // answers a tap meanwhile).
       download().then(
-        () => live && setShown(() => loaded),
+        () => live && startTransition(() => setShown(() => loaded)),
         () => live && setShown('failed'),
       );
       return () => {
