@@ -18,7 +18,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import BIN, du, free_port, rss_kib  # noqa: E402
+from common import BIN, du, free_port, rss_kib, wait_up  # noqa: E402
 
 import http.client  # noqa: E402
 import json  # noqa: E402
@@ -60,16 +60,7 @@ def main():
         env = dict(os.environ, HIGHCHAIR_LOG_LEVEL="info", HIGHCHAIR_BACKUP_INTERVAL_HOURS="0")
         server = subprocess.Popen([BIN, "serve", "--listen", f"127.0.0.1:{port}", "--data-dir", data],
                                   env=env, stdout=subprocess.DEVNULL, stderr=log)
-        started = time.time()
-        while True:
-            try:
-                if request(port, "GET", "/api/health")[0] == 200:
-                    break
-            except OSError:
-                time.sleep(0.05)
-            if time.time() - started > 60:
-                raise SystemExit("the server did not start")
-        start_s = time.time() - started
+        start_s = wait_up(port, server, timeout=60)
         time.sleep(2)
         idle_rss = rss_kib(server.pid)
 

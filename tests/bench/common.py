@@ -38,6 +38,28 @@ def rss_kib(pid):
     return 0
 
 
+def wait_up(port, proc=None, timeout=20):
+    """Seconds until `GET /api/health` on `port` answers 200. Before the server listens, a
+    connection can meet itself (the kernel may pick the free port as the client's own: TCP
+    simultaneous open) and read back its own request: that counts as not up yet, like a refusal."""
+    started = time.monotonic()
+    while True:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        try:
+            conn.request("GET", "/api/health")
+            if conn.getresponse().status == 200:
+                return time.monotonic() - started
+        except (OSError, http.client.HTTPException):
+            pass
+        finally:
+            conn.close()
+        if time.monotonic() - started > timeout:
+            raise SystemExit(f"the server on port {port} did not start in {timeout} s")
+        if proc is not None and proc.poll() is not None:
+            raise SystemExit(f"the server on port {port} exited with {proc.returncode}")
+        time.sleep(0.01)
+
+
 class Server:
     """`highchair serve` on a fresh data directory, 127.0.0.1 only."""
 
@@ -49,14 +71,7 @@ class Server:
             [BIN, "serve", "--listen", f"127.0.0.1:{self.port}", "--data-dir", f"{self.dir}/data"],
             env=full_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            try:
-                if self.request("GET", "/api/health")[0] == 200:
-                    return
-            except OSError:
-                time.sleep(0.02)
-        raise SystemExit("server did not start")
+        wait_up(self.port, self.proc)
 
     def request(self, method, path, body=None, headers=None, conn=None):
         own = conn is None

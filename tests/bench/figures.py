@@ -34,7 +34,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import BIN, Client, Sampler, du, free_port, login, multipart, rss_kib, wrk, wrk_figures  # noqa: E402
+from common import BIN, Client, Sampler, du, free_port, login, multipart, rss_kib, wait_up, wrk, wrk_figures  # noqa: E402
 from grocery import WRK_TICK_LUA  # noqa: E402
 
 FAMILY = "family@example.org"
@@ -183,16 +183,10 @@ class Run:
             [BIN, "serve", "--listen", f"127.0.0.1:{self.port}", "--data-dir", self.data], env=env,
             stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.work, "server.log"), "wb"),
             preexec_fn=self.cgroup.join if self.cgroup else None)
-        deadline = t0 + 120
-        while True:
-            try:
-                if Client(self.port).call("GET", "/api/health")[0] == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                raise SystemExit(f"server did not start; see {self.work}/server.log")
-            time.sleep(0.01)
+        try:
+            wait_up(self.port, self.proc, timeout=120)
+        except SystemExit as e:
+            raise SystemExit(f"{e}; see {self.work}/server.log") from None
         started = time.monotonic() - t0
         self.rows.append(("Start (spawn to first `GET /api/health` 200)" + (", page cache dropped" if cold else ""),
                           f"{started:.2f} s", "", "", "", ""))

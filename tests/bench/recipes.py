@@ -33,7 +33,7 @@ import threading
 import time
 
 import common
-from common import Sampler, Server, free_port, rss_kib
+from common import Sampler, Server, free_port, rss_kib, wait_up
 
 FAKE = "target/release/examples/fake_ollama"
 IN_PROCESS = "target/release/examples/builtin_recipes"
@@ -84,14 +84,10 @@ class LoggedServer(Server):
             self.proc = subprocess.Popen(
                 [common.BIN, "serve", "--listen", f"127.0.0.1:{self.port}", "--data-dir", f"{self.dir}/data"],
                 env=full_env, stdout=subprocess.DEVNULL, stderr=log)
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            try:
-                if self.request("GET", "/api/health")[0] == 200:
-                    return
-            except OSError:
-                time.sleep(0.02)
-        raise SystemExit(f"server did not start; see {self.log_path}")
+        try:
+            wait_up(self.port, self.proc)
+        except SystemExit as e:
+            raise SystemExit(f"{e}; see {self.log_path}") from None
 
     def signup(self, n):
         """A new parent (and family) signed up from 10.12.0.n; returns the session cookie."""

@@ -22,7 +22,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import BIN, PASSWORD, Client, cookies_of, du, free_port, login, multipart, rss_kib  # noqa: E402
+from common import BIN, PASSWORD, Client, cookies_of, du, free_port, login, multipart, rss_kib, wait_up  # noqa: E402
 
 def main():
     ap = argparse.ArgumentParser()
@@ -46,13 +46,7 @@ def main():
                    HIGHCHAIR_LIMITS_UPLOADS_PER_HOUR="100000", HIGHCHAIR_LIMITS_MIN_FREE_DISK_MB="0")
         server = subprocess.Popen([BIN, "serve", "--listen", f"127.0.0.1:{port}", "--data-dir", data],
                                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                if Client(port).call("GET", "/api/health")[0] == 200:
-                    break
-            except OSError:
-                time.sleep(0.05)
+        wait_up(port, server, timeout=30)
         families = ["family@example.org", "family1@example.org", "family2@example.org"]
         parents = [login(port, e) for e in families]
         children = [json.loads(p.call("GET", "/api/children")[1])[0]["id"] for p in parents]
