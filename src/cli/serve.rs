@@ -30,7 +30,7 @@ pub fn run(settings: Settings) -> ExitCode {
             return ExitCode::from(EXIT_DATA_DIR);
         }
     };
-    let listener = match std::net::TcpListener::bind(listen) {
+    let listener = match crate::server::connections::bind(listen) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("highchair: cannot listen on {listen}: {e}");

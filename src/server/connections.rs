@@ -34,6 +34,11 @@ pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(3);
 const TICK: Duration = Duration::from_secs(1);
 /// Descriptors kept free for the store, media files and the admin socket.
 const RESERVED_FDS: u64 = 128;
+/// Connections the kernel may hold for `accept` (capped by `net.core.somaxconn`). std's
+/// `TcpListener::bind` uses 128: under a flood of connections the queue overflowed, and a
+/// family's connection waited for the kernel's SYN retries (1 s, 3 s, 7 s...) before the
+/// server ever saw it.
+const BACKLOG: i32 = 1024;
 /// Largest request head hyper buffers (cookies and headers of a real browser fit easily).
 const MAX_HEAD_BYTES: usize = 64 * 1024;
 
@@ -71,6 +76,17 @@ impl ConnectionLimits {
             exempt: settings.trusted_proxy_nets(),
         }
     }
+}
+
+/// Listens on `addr` like `std::net::TcpListener::bind` (address reuse, the system's default
+/// for IPv6-only), with a backlog of [`BACKLOG`].
+pub fn bind(addr: SocketAddr) -> io::Result<std::net::TcpListener> {
+    use socket2::{Domain, Socket, Type};
+    let socket = Socket::new(Domain::for_address(addr), Type::STREAM, None)?;
+    socket.set_reuse_address(true)?;
+    socket.bind(&addr.into())?;
+    socket.listen(BACKLOG)?;
+    Ok(socket.into())
 }
 
 /// Raises the soft open-files limit to the hard limit and returns the resulting soft limit
@@ -546,6 +562,28 @@ async fn serve_connection<E>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_listener_queues_a_flood_of_connections_without_accepting() {
+        let listener = bind("127.0.0.1:0".parse().unwrap()).unwrap();
+        let addr = listener.local_addr().unwrap();
+        // With std's backlog of 128 the kernel drops the SYNs after the queue fills, and a
+        // connect waits a second for its retry. The kernel caps the backlog at somaxconn.
+        let somaxconn = std::fs::read_to_string("/proc/sys/net/core/somaxconn")
+            .ok()
+            .and_then(|s| s.trim().parse::<usize>().ok())
+            .unwrap_or(4096);
+        let flood = 600.min(somaxconn);
+        let held: Vec<_> = (0..flood)
+            .map(|i| {
+                std::net::TcpStream::connect_timeout(&addr, Duration::from_millis(900))
+                    .unwrap_or_else(|e| panic!("connection {i} was not queued: {e}"))
+            })
+            .collect();
+        assert_eq!(held.len(), flood);
+        let (_, peer) = listener.accept().unwrap();
+        assert_eq!(peer, held[0].local_addr().unwrap());
+    }
 
     fn limits(total: usize, per_ip: usize) -> ConnectionLimits {
         ConnectionLimits {

@@ -112,7 +112,8 @@ impl TestServer {
         configure(&mut settings);
         settings.validate().expect("test settings are valid");
         let app = App::with_tuning(settings, tuning).expect("store opens");
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let listener =
+            highchair::server::connections::bind("127.0.0.1:0".parse().unwrap()).expect("bind");
         let url = format!("http://{}", listener.local_addr().unwrap());
         let (tx, rx) = oneshot::channel::<()>();
         let task = tokio::spawn(highchair::serve(app.clone(), listener, async {
