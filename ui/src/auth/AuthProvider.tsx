@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import useSWR, { preload, useSWRConfig } from 'swr';
 
 import { api, unwrap } from '../api/client';
@@ -82,6 +82,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (error) console.error('Could not load the session', error);
     return { status: 'signedOut', user: null };
   }, [data, error]);
+  // The first answer changes most of the screen (the header, the guards, the page) and SWR's
+  // updates render synchronously: in one block of 50 ms and more on a slow phone. That first
+  // change is rendered deferred instead, in small steps; later ones (sign-in, sign-out) at once.
+  const settled = useDeferredValue(state);
+  const shown = settled.status === 'loading' ? settled : state;
 
   const signedIn = useCallback(
     async (call: Promise<{ user: User; expiresAt: string }>): Promise<User> => {
@@ -94,7 +99,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const value: AuthContextValue = useMemo(
     () => ({
-      state,
+      state: shown,
       login: (email, password) =>
         signedIn(unwrap(api.POST('/auth/login', { body: { email, password } }), 'Sign in failed')),
       signup: (form: SignupForm) =>
@@ -135,7 +140,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         void mutate((current) => (current ? { ...current, user } : current), { revalidate: false });
       },
     }),
-    [state, signedIn, mutate],
+    [shown, signedIn, mutate],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -167,7 +167,8 @@ async function signedInShell() {
   renderAt(<Shell />);
   await waitFor(() => expect(screen.getByTestId('children')).toHaveTextContent('Emma'));
   await waitFor(() => expect(api.count('/api/meals')).toBeGreaterThan(0));
-  expect(FakeEventSource.all).toHaveLength(1);
+  // The signed-in state reaches the shell in a deferred render (AuthProvider).
+  await waitFor(() => expect(FakeEventSource.all).toHaveLength(1));
   const source = FakeEventSource.all[0] as FakeEventSource;
   act(() => source.open());
   return { ...api, source };
