@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 
-from common import BIN, free_port, rss_kib
+from common import BIN, free_port, rss_kib, wait_up
 
 HELLO = "target/release/examples/hello_poem"
 
@@ -87,8 +87,7 @@ def main():
     port = free_port()
     proc = subprocess.Popen([BIN, "serve", "--listen", f"127.0.0.1:{port}", "--data-dir", f"{data}/tp"], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    while http_status(port, "/api/health") != 200:
-        time.sleep(0.01)
+    wait_up(port, proc)
     wrk(port, "/api/health", 2)  # warm up
     rps, p99 = wrk(port, "/api/health")
     rows.append(("GET /api/health, wrk 2 threads x 8 connections, 10 s", f"{rps:,.0f} req/s (p99 {p99})", "report"))
