@@ -1,11 +1,15 @@
-//! `GET /api/ingredients`: the built-in ingredient catalogue for the recipe form's picker.
+//! `GET /api/ingredients`: the built-in ingredient catalogue for the recipe form's picker, and
+//! which of its ingredients a request's allergies and restrictions (and a signed-in family's
+//! children's allergies) would leave out.
 
 use std::sync::LazyLock;
 
+use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi};
 
-use super::ApiTags;
 use super::json::JsonBytes;
+use super::session::CurrentUser;
+use super::{ApiError, ApiTags};
 use crate::recipes::catalogue::{Catalogue, Item, Unit};
 
 /// Nutrition per 100 g (or 100 ml).
@@ -113,6 +117,31 @@ pub enum CatalogueResponse {
     ),
 }
 
+/// The allergies and restrictions a recipe request is about to carry.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct IngredientCheckRequest {
+    #[oai(default)]
+    pub allergies: Vec<String>,
+    #[oai(default)]
+    pub dietary_restrictions: Vec<String>,
+}
+
+/// A catalogue ingredient a request would leave out.
+#[derive(Debug, Object)]
+pub struct LeftOutDto {
+    pub name: String,
+    /// "Eggs was left out: Ava is allergic to eggs."
+    pub reason: String,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct IngredientCheck {
+    /// In catalogue order; empty when nothing is left out.
+    pub left_out: Vec<LeftOutDto>,
+}
+
 #[derive(Default)]
 pub struct IngredientsApi;
 
@@ -137,5 +166,34 @@ impl IngredientsApi {
             }
         };
         CatalogueResponse::Ok(JsonBytes::new(bytes), "public, max-age=3600".into())
+    }
+
+    /// Which catalogue ingredients a recipe request with these allergies and restrictions
+    /// would leave out, and why; for a signed-in member the children's allergies count too
+    /// (anyone may ask, as anyone may generate).
+    #[oai(
+        path = "/ingredients/check",
+        method = "post",
+        operation_id = "checkIngredients"
+    )]
+    async fn check(
+        &self,
+        app: poem::web::Data<&crate::app::App>,
+        user: CurrentUser,
+        body: Json<IngredientCheckRequest>,
+    ) -> Result<Json<IngredientCheck>, ApiError> {
+        let family = user.0.map(|me| me.user.family_id);
+        let left_out = crate::service::recipes::left_out_ingredients(
+            &app,
+            family,
+            &body.0.allergies,
+            &body.0.dietary_restrictions,
+        )?;
+        Ok(Json(IngredientCheck {
+            left_out: left_out
+                .into_iter()
+                .map(|(name, reason)| LeftOutDto { name, reason })
+                .collect(),
+        }))
     }
 }

@@ -12,7 +12,7 @@ use super::meals::MealType;
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags, number_input};
 use crate::app::App;
-use crate::domain::meal_plan::{EntryDraft, PlanEntry, PlanView, Warning};
+use crate::domain::meal_plan::{Concern, EntryDraft, PlanEntry, PlanView, Warning};
 use crate::service::meal_plan;
 
 /// One planned meal.
@@ -65,9 +65,35 @@ impl From<&Warning> for MealPlanWarningDto {
     fn from(w: &Warning) -> Self {
         MealPlanWarningDto {
             entry_id: w.entry.to_string(),
-            child_id: w.child.to_string(),
-            child_name: w.child_name.clone(),
-            message: w.message.clone(),
+            child_id: w.concern.child.to_string(),
+            child_name: w.concern.child_name.clone(),
+            message: w.concern.message.clone(),
+        }
+    }
+}
+
+/// A child an entry is not safe for, found before it is saved.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct PlanConcernDto {
+    pub child_id: String,
+    pub child_name: String,
+    /// What in the meal ("Cheese sandwich contains milk (cheese)"; several joined with "; ").
+    pub message: String,
+}
+
+/// What a check of one entry found; empty when it is safe for every child it is for.
+#[derive(Debug, Clone, Object)]
+pub struct MealPlanCheck {
+    pub warnings: Vec<PlanConcernDto>,
+}
+
+impl From<Concern> for PlanConcernDto {
+    fn from(c: Concern) -> Self {
+        PlanConcernDto {
+            child_id: c.child.to_string(),
+            child_name: c.child_name,
+            message: c.message,
         }
     }
 }
@@ -205,5 +231,27 @@ impl MealPlanApi {
         let drafts: Vec<EntryDraft> = body.0.entries.into_iter().map(Into::into).collect();
         let view = meal_plan::save(&app, me.user.family_id, week, body.0.version, &drafts).await?;
         Ok(Json(MealPlanDto::from(&view)))
+    }
+
+    /// Checks one entry before it is saved (the form's warning): a saved recipe or free text
+    /// against the allergies of the children it is for, the whole family's when it names none.
+    /// Its day, meal and servings are not read.
+    #[oai(
+        path = "/meal-plan/check",
+        method = "post",
+        operation_id = "checkMealPlanEntry"
+    )]
+    async fn check(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        body: Json<MealPlanEntryInput>,
+    ) -> Result<Json<MealPlanCheck>, ApiError> {
+        let me = user.require_to_view("view the meal plan")?;
+        let draft = EntryDraft::from(body.0);
+        let concerns = meal_plan::check(&app, me.user.family_id, &draft)?;
+        Ok(Json(MealPlanCheck {
+            warnings: concerns.into_iter().map(PlanConcernDto::from).collect(),
+        }))
     }
 }

@@ -228,19 +228,7 @@ pub fn conflicts(foods: &[String], allergies: &[String]) -> Vec<Conflict> {
 
 /// Words that carry one allergen: ingredients, and dishes made around one.
 const TERMS: &[(Allergen, &[&str])] = &[
-    (
-        A::Celery,
-        &[
-            "celery",
-            "celeriac",
-            "soffritto",
-            "mirepoix",
-            // Most stock cubes and pots sold in the UK list celery.
-            "stock cube",
-            "stock pot",
-            "bouillon",
-        ],
-    ),
+    (A::Celery, &["celery", "celeriac", "soffritto", "mirepoix"]),
     (
         A::Gluten,
         &[
@@ -571,7 +559,6 @@ const TERMS: &[(Allergen, &[&str])] = &[
             "miso",
             "natto",
             "tamari",
-            "hoisin",
             "tvp/textured vegetable protein",
             "yuba",
         ],
@@ -601,8 +588,30 @@ const GROUPS: &[(&str, &[Allergen])] = &[
 /// a dish is compared word for word instead.
 const DISHES: &[(&str, &[Allergen])] = &[
     ("soy sauce/soya sauce", &[A::Gluten, A::Soya]),
+    // Most stock cubes, pots and bouillon sold in the UK list celery, and many are bulked with
+    // wheat flour (OXO).
+    ("stock cube/stock pot/bouillon/oxo", &[A::Celery, A::Gluten]),
+    // Gravy granules and a gravy made at home are thickened with wheat flour.
+    ("gravy", &[A::Gluten]),
+    // UK baking powders are often bulked with wheat flour.
+    ("baking powder", &[A::Gluten]),
+    // Indian-style jars (tikka, madras, balti) list mustard; Thai pastes are made on shrimp
+    // paste and fish sauce.
+    (
+        "curry paste/tikka paste/tikka masala paste/madras paste/balti paste/jalfrezi paste/rogan josh paste",
+        &[A::Mustard],
+    ),
+    (
+        "thai curry paste/red curry paste/green curry paste/yellow curry paste/massaman paste/panang paste",
+        &[A::Crustaceans, A::Fish],
+    ),
+    // Ready-made pastry is wheat pastry; "all butter" ones add milk through their words.
+    ("shortcrust", &[A::Gluten]),
+    ("vol au vent", &[A::Gluten]),
     ("shoyu", &[A::Gluten, A::Soya]),
     ("teriyaki", &[A::Gluten, A::Soya]),
+    // Fermented soybean paste made with wheat flour.
+    ("hoisin", &[A::Gluten, A::Soya]),
     // Anchovies, and barley malt vinegar.
     (
         "worcestershire sauce/worcestershire/worcester sauce",
@@ -1852,6 +1861,41 @@ mod tests {
         assert_eq!(m[0].allergen, Eggs);
         assert_eq!(m[0].matched, "egg");
         assert_eq!(m[1].matched, "soy sauce");
+    }
+
+    /// Shop-bought compounds carry what their usual recipe holds, whatever the quantity
+    /// written before them (issue 26: "2 tsp soy sauce" was badged gluten-free).
+    #[test]
+    fn compound_ingredients_carry_every_allergen_they_usually_hold() {
+        check(&[
+            ("2 tsp soy sauce", &[Gluten, Soya]),
+            ("1 tbsp soya sauce", &[Gluten, Soya]),
+            ("Dark soy sauce", &[Gluten, Soya]),
+            ("1 vegetable stock cube", &[Celery, Gluten]),
+            ("Chicken stock pot", &[Celery, Gluten]),
+            ("Swiss vegetable bouillon", &[Celery, Gluten]),
+            ("2 Oxo cubes", &[Celery, Gluten]),
+            ("A dash of Worcestershire sauce", &[Gluten, Fish]),
+            ("2 tbsp green pesto", &[Milk, TreeNuts]),
+            ("Red pesto", &[Milk, TreeNuts]),
+            ("1 tbsp mild curry paste", &[Mustard]),
+            ("Tikka masala paste", &[Mustard]),
+            ("Thai green curry paste", &[Crustaceans, Fish]),
+            ("2 tbsp red curry paste", &[Crustaceans, Fish]),
+            ("1 tsp baking powder", &[Gluten]),
+            ("Gluten-free baking powder", &[]),
+            ("Gravy granules", &[Gluten]),
+            ("Onion gravy", &[Gluten]),
+            ("50 g breadcrumbs", &[Gluten]),
+            ("Panko", &[Gluten]),
+            ("Ready-rolled puff pastry", &[Gluten]),
+            ("Shortcrust case", &[Gluten]),
+            ("All-butter shortcrust pastry", &[Milk, Gluten]),
+            ("Filo sheets", &[Gluten]),
+            ("Hoisin sauce", &[Gluten, Soya]),
+            ("Bicarbonate of soda", &[]),
+            ("Cream of tartar", &[]),
+        ]);
     }
 
     #[test]

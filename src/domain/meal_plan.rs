@@ -239,12 +239,42 @@ impl EntryDraft {
         }
         let meal_type = MealType::parse(&self.meal_type)
             .ok_or_else(|| invalid("Please choose a meal type".into(), "mealType"))?;
+        let planned = self.planned()?;
+        let servings = if self.servings.is_blank() {
+            None
+        } else {
+            let n = self
+                .servings
+                .as_number()
+                .filter(|n| n.fract() == 0.0 && (1.0..=f64::from(SERVINGS_MAX)).contains(n))
+                .ok_or_else(|| {
+                    invalid(
+                        format!("Servings must be a whole number from 1 to {SERVINGS_MAX}"),
+                        "servings",
+                    )
+                })?;
+            Some(n as u32)
+        };
+        let chosen = self.chosen_children(children)?;
+        Ok(EntryFields {
+            id: self.id.as_deref().and_then(|s| s.parse().ok()),
+            date,
+            meal_type,
+            planned,
+            servings,
+            children: chosen,
+        })
+    }
+
+    /// What the entry plans: a saved recipe (parsed, not yet looked up) or free text.
+    pub fn planned(&self) -> Result<Planned, DomainError> {
+        let invalid = |message: String, field: &str| Invalid::new(SAVE_TITLE, message, field);
         let text = self
             .text
             .as_deref()
             .map(|t| sanitize_line(&strip_markup(t)))
             .filter(|t| !t.is_empty());
-        let planned = match (present(&self.recipe_id), text) {
+        Ok(match (present(&self.recipe_id), text) {
             (Some(_), Some(_)) => {
                 return Err(invalid(
                     "Please choose a saved recipe or type a meal, not both".into(),
@@ -265,22 +295,12 @@ impl EntryDraft {
                 }
                 Planned::Text(text)
             }
-        };
-        let servings = if self.servings.is_blank() {
-            None
-        } else {
-            let n = self
-                .servings
-                .as_number()
-                .filter(|n| n.fract() == 0.0 && (1.0..=f64::from(SERVINGS_MAX)).contains(n))
-                .ok_or_else(|| {
-                    invalid(
-                        format!("Servings must be a whole number from 1 to {SERVINGS_MAX}"),
-                        "servings",
-                    )
-                })?;
-            Some(n as u32)
-        };
+        })
+    }
+
+    /// The children the entry names, each once; `children` are the family's.
+    pub fn chosen_children(&self, children: &[ChildId]) -> Result<Vec<ChildId>, DomainError> {
+        let invalid = |message: String, field: &str| Invalid::new(SAVE_TITLE, message, field);
         let mut chosen = Vec::new();
         for raw in &self.child_ids {
             let id = raw
@@ -292,14 +312,7 @@ impl EntryDraft {
                 chosen.push(id);
             }
         }
-        Ok(EntryFields {
-            id: self.id.as_deref().and_then(|s| s.parse().ok()),
-            date,
-            meal_type,
-            planned,
-            servings,
-            children: chosen,
-        })
+        Ok(chosen)
     }
 }
 
@@ -390,13 +403,20 @@ impl MealPlan {
     }
 }
 
-/// A child a planned recipe is not safe for, and why (the allergy guard's words).
+/// A child a planned meal is not safe for, and why (the allergy guard's words: "Cheese
+/// sandwich contains milk (cheese)").
 #[derive(Debug, Clone, PartialEq)]
-pub struct Warning {
-    pub entry: MealPlanEntryId,
+pub struct Concern {
     pub child: ChildId,
     pub child_name: String,
     pub message: String,
+}
+
+/// A concern about one entry of the week.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Warning {
+    pub entry: MealPlanEntryId,
+    pub concern: Concern,
 }
 
 /// A week as it is read: its plan (none before the first save) and the warnings of now.

@@ -407,19 +407,29 @@ impl GenerateRequest {
                 )
             })?,
         };
+        let (allergies, dietary_restrictions) =
+            request_rules(&fields.allergies, &fields.dietary_restrictions)?;
         Ok(GenerateRequest {
             ingredients,
-            dietary_restrictions: free_list(
-                &fields.dietary_restrictions,
-                "dietaryRestrictions",
-                tags::TAGS_MAX,
-            )?,
-            allergies: free_list(&fields.allergies, "allergies", tags::TAGS_MAX)?,
+            dietary_restrictions,
+            allergies,
             servings,
             difficulty,
             count,
         })
     }
+}
+
+/// A request's allergies and dietary restrictions, checked as a generation request checks
+/// them (also for the ingredient picker's marks before anything is asked).
+pub fn request_rules(
+    allergies: &[String],
+    restrictions: &[String],
+) -> Result<(Vec<String>, Vec<String>), Invalid> {
+    Ok((
+        free_list(allergies, "allergies", tags::TAGS_MAX)?,
+        free_list(restrictions, "dietaryRestrictions", tags::TAGS_MAX)?,
+    ))
 }
 
 /// Free-text list entries: sanitised, at most 1000 characters each (spec section 5), empty and

@@ -3,14 +3,18 @@
 //! recipe through the one allergen matcher (`allergens::conflicts`), so the meal tracker and
 //! the recipes agree on what "contains milk" means.
 
-use super::allergens::{Allergen, conflicts};
+use super::allergens::{Allergen, Conflict, conflicts};
 use super::diet::{Diet, MEAT_FREE_MARKERS};
 use super::recipe::RecipeContent;
 
 /// Why a rule is there.
 #[derive(Debug, Clone, PartialEq)]
 enum Origin {
-    Allergy,
+    /// An allergy of these children; of the request (or of children not told apart) when
+    /// none are named.
+    Allergy {
+        children: Vec<String>,
+    },
     Diet(String),
 }
 
@@ -31,11 +35,17 @@ pub struct Guard {
 }
 
 impl Guard {
-    /// `allergies`: the request's and the children's; `restrictions`: the request's.
+    /// `allergies`: the request's (or the children's, not told apart); `restrictions`: the
+    /// request's.
     pub fn new(allergies: &[String], restrictions: &[String]) -> Guard {
         let mut guard = Guard::default();
         for a in allergies {
-            guard.add(a.trim(), Origin::Allergy);
+            guard.add(
+                a.trim(),
+                Origin::Allergy {
+                    children: Vec::new(),
+                },
+            );
         }
         for r in restrictions {
             match Diet::parse(r) {
@@ -51,10 +61,38 @@ impl Guard {
         guard
     }
 
+    /// Adds a child's allergies, so that what they leave out can say whose they are.
+    pub fn with_child(mut self, name: &str, allergies: &[String]) -> Guard {
+        for a in allergies {
+            self.add(
+                a.trim(),
+                Origin::Allergy {
+                    children: vec![name.to_string()],
+                },
+            );
+        }
+        self
+    }
+
     fn add(&mut self, text: &str, origin: Origin) {
-        let taken = self.rules.iter().any(|(t, _)| t.eq_ignore_ascii_case(text));
-        if !text.is_empty() && !taken {
-            self.rules.push((text.to_string(), origin));
+        if text.is_empty() {
+            return;
+        }
+        let taken = self
+            .rules
+            .iter_mut()
+            .find(|(t, _)| t.eq_ignore_ascii_case(text));
+        match (taken, origin) {
+            (None, origin) => self.rules.push((text.to_string(), origin)),
+            // The same allergy of several children: one rule, every name.
+            (Some((_, Origin::Allergy { children })), Origin::Allergy { children: more }) => {
+                for name in more {
+                    if !children.contains(&name) {
+                        children.push(name);
+                    }
+                }
+            }
+            (Some(_), _) => {}
         }
     }
 
@@ -62,7 +100,7 @@ impl Guard {
     pub fn allergy_texts(&self) -> Vec<String> {
         self.rules
             .iter()
-            .filter(|(_, o)| *o == Origin::Allergy)
+            .filter(|(_, o)| matches!(o, Origin::Allergy { .. }))
             .map(|(t, _)| t.clone())
             .collect()
     }
@@ -90,37 +128,71 @@ impl Guard {
         &self.unchecked
     }
 
-    /// Why these texts break a rule; empty when they do not.
-    pub fn reasons(&self, texts: &[String]) -> Vec<String> {
+    /// The matches of these texts that break a rule, with the rule's origin. A diet's word in a
+    /// meat-free food ("Quorn mince", "veggie meatballs") is what a vegetarian eats.
+    fn breaches(&self, texts: &[String]) -> Vec<(Conflict, &(String, Origin))> {
         if self.rules.is_empty() {
             return Vec::new();
         }
         let allergies: Vec<String> = self.rules.iter().map(|(t, _)| t.clone()).collect();
-        let mut out: Vec<String> = Vec::new();
+        let mut out = Vec::new();
         for conflict in conflicts(texts, &allergies) {
-            let origin = self
-                .rules
-                .iter()
-                .find(|(t, _)| *t == conflict.allergy)
-                .map(|(_, o)| o);
-            // "Quorn mince" and "veggie meatballs" are what a vegetarian eats.
-            if matches!(origin, Some(Origin::Diet(_))) {
+            let Some(rule) = self.rules.iter().find(|(t, _)| *t == conflict.allergy) else {
+                continue;
+            };
+            if matches!(rule.1, Origin::Diet(_)) {
                 let food = conflict.food.to_lowercase();
                 if MEAT_FREE_MARKERS.iter().any(|m| food.contains(m)) {
                     continue;
                 }
             }
+            out.push((conflict, rule));
+        }
+        out
+    }
+
+    /// Why these texts break a rule; empty when they do not.
+    pub fn reasons(&self, texts: &[String]) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for (conflict, (_, origin)) in self.breaches(texts) {
             let reason = match origin {
-                Some(Origin::Diet(label)) => {
+                Origin::Diet(label) => {
                     format!("{} is not {label} ({})", conflict.food, conflict.matched)
                 }
-                _ => conflict.to_string(),
+                Origin::Allergy { .. } => conflict.to_string(),
             };
             if !out.contains(&reason) {
                 out.push(reason);
             }
         }
         out
+    }
+
+    /// Why one chosen ingredient is left out of every recipe, in a parent's words ("Eggs was
+    /// left out: Ava is allergic to eggs."), from its words and the allergens a catalogue
+    /// lists for it (`tagged`); `None` when it may go in.
+    pub fn left_out(&self, food: &str, tagged: &[Allergen]) -> Option<String> {
+        let (rule, origin) = match self.breaches(&[food.to_string()]).into_iter().next() {
+            Some((_, rule)) => rule,
+            None => self.rules.iter().find(|(text, _)| {
+                let named = Allergen::from_allergy_text(text);
+                tagged.iter().any(|a| named.contains(a))
+            })?,
+        };
+        let rule = in_sentence(rule);
+        Some(match origin {
+            Origin::Diet(label) => format!("{food} was left out: it is not {label}."),
+            Origin::Allergy { children, .. } if !children.is_empty() => {
+                let verb = if children.len() == 1 { "is" } else { "are" };
+                format!(
+                    "{food} was left out: {} {verb} allergic to {rule}.",
+                    and_list(children)
+                )
+            }
+            Origin::Allergy { .. } => {
+                format!("{food} was left out: you asked for recipes without {rule}.")
+            }
+        })
     }
 
     /// Whether one food may go into a recipe.
@@ -144,6 +216,26 @@ impl Guard {
             }
         }
         (kept, withheld)
+    }
+}
+
+/// An allergy as typed, inside a sentence: "Peanuts" reads "peanuts", "CMPA" stays.
+fn in_sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(first), Some(second)) if !second.is_uppercase() => {
+            first.to_lowercase().collect::<String>() + &text[first.len_utf8()..]
+        }
+        _ => text.to_string(),
+    }
+}
+
+/// "Ava", "Ava and Ben", "Ava, Ben and Cleo".
+fn and_list(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 
@@ -271,6 +363,38 @@ mod tests {
                 assert!(guard.allows(food), "{allergy}: {food} is not an allergen");
             }
         }
+    }
+
+    #[test]
+    fn a_left_out_ingredient_says_plainly_whose_allergy_or_which_rule() {
+        let guard = Guard::new(&strings(&["sesame"]), &strings(&["Vegetarian"]))
+            .with_child("Ava", &strings(&["eggs"]))
+            .with_child("Ben", &strings(&["Eggs", "Dairy", "CMPA"]));
+        assert_eq!(
+            guard.left_out("Eggs", &[]).as_deref(),
+            Some("Eggs was left out: Ava and Ben are allergic to eggs.")
+        );
+        assert_eq!(
+            guard.left_out("Butter", &[]).as_deref(),
+            Some("Butter was left out: Ben is allergic to dairy.")
+        );
+        assert_eq!(
+            guard.left_out("Tahini", &[]).as_deref(),
+            Some("Tahini was left out: you asked for recipes without sesame.")
+        );
+        assert_eq!(
+            guard.left_out("Chicken breast", &[]).as_deref(),
+            Some("Chicken breast was left out: it is not vegetarian.")
+        );
+        // Beyond the words: what the catalogue lists (a ketchup's celery, a stock cube's wheat).
+        let guard = Guard::default().with_child("Cleo", &strings(&["gluten"]));
+        assert_eq!(
+            guard
+                .left_out("Mystery cube", &[Allergen::Gluten])
+                .as_deref(),
+            Some("Mystery cube was left out: Cleo is allergic to gluten.")
+        );
+        assert_eq!(guard.left_out("Carrot", &[]), None);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use chrono::Utc;
 use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 
-use crate::domain::ids::GenerationId;
+use crate::domain::ids::{FamilyId, GenerationId};
 use crate::domain::recipe_guard::Guard;
 use crate::recipes::{GenerateError, Outcome, Progress, RecipeGenerator, screen, verified_diets};
 use crate::store::generations::{Generation, Owner, State};
@@ -269,7 +269,12 @@ impl Lane {
         if let Some(tx) = &sender {
             tx.send_replace(Live::Generating { percent: 0 });
         }
-        let guard = self.guard_for(&job)?;
+        let guard = guard_for(
+            &self.store,
+            job.family,
+            &job.request.allergies,
+            &job.request.dietary_restrictions,
+        )?;
         let progress = |p: Progress| {
             if let Some(tx) = &sender {
                 let next = Live::Generating {
@@ -322,17 +327,23 @@ impl Lane {
         job.updated_at = Utc::now();
         self.store.generations.put(&job).await
     }
+}
 
-    /// The request's allergies and restrictions, and every allergy of the family's children.
-    fn guard_for(&self, job: &Generation) -> Result<Guard, StoreError> {
-        let mut allergies = job.request.allergies.clone();
-        if let Some(family) = job.family {
-            for child in self.store.children.list(family)? {
-                allergies.extend(child.allergies);
-            }
+/// A request's allergies and restrictions, and every allergy of the family's children (by
+/// name, so that what is left out says whose allergy it is).
+pub fn guard_for(
+    store: &Store,
+    family: Option<FamilyId>,
+    allergies: &[String],
+    restrictions: &[String],
+) -> Result<Guard, StoreError> {
+    let mut guard = Guard::new(allergies, restrictions);
+    if let Some(family) = family {
+        for child in store.children.list(family)? {
+            guard = guard.with_child(&child.name, &child.allergies);
         }
-        Ok(Guard::new(&allergies, &job.request.dietary_restrictions))
     }
+    Ok(guard)
 }
 
 /// The stored failure, in the spec's words (section 8).
@@ -365,8 +376,15 @@ fn failed(e: &GenerateError) -> State {
             ),
             withheld.clone(),
         ),
-        GenerateError::NothingToMake { notes } => {
-            let mut m = "No recipes were generated: please add a main ingredient such as a vegetable, a protein, a grain or a fruit.".to_string();
+        GenerateError::NothingToMake {
+            notes,
+            all_left_out,
+        } => {
+            let mut m = if *all_left_out {
+                "No recipes were generated: every ingredient you chose was left out. Please choose others.".to_string()
+            } else {
+                "No recipes were generated: please add a main ingredient such as a vegetable, a protein, a grain or a fruit.".to_string()
+            };
             for n in notes {
                 m.push(' ');
                 m.push_str(n);

@@ -9,7 +9,6 @@ use futures_util::future::BoxFuture;
 
 use super::catalogue::{Catalogue, Item, Unit};
 use super::{GenerateError, Outcome, Progress, ProgressFn, RecipeGenerator, Status, screen};
-use crate::domain::allergens::Allergen;
 use crate::domain::recipe::{
     Cost, Difficulty, GenerateRequest, Ingredient, Nutrition, RecipeContent, Substitution,
 };
@@ -109,20 +108,16 @@ impl Food<'_> {
 struct Larder<'a> {
     chosen: Vec<Food<'a>>,
     guard: &'a Guard,
-    /// The allergens the guard's rules name, for catalogue tags the words do not show
-    /// (ketchup's celery).
-    banned: Vec<Allergen>,
+    /// Why each chosen ingredient that may not go in was left out, in a parent's words.
     left_out: Vec<String>,
 }
 
 impl<'a> Larder<'a> {
     fn new(request: &GenerateRequest, guard: &'a Guard) -> Larder<'a> {
         let catalogue = Catalogue::get();
-        let banned = guard.allergens();
         let mut larder = Larder {
             chosen: Vec::new(),
             guard,
-            banned,
             left_out: Vec::new(),
         };
         for name in &request.ingredients {
@@ -142,14 +137,11 @@ impl<'a> Larder<'a> {
         larder
     }
 
-    /// Why a food may not go in; `None` when it may.
+    /// Why a food may not go in (its words, and the allergens the catalogue lists for it, such
+    /// as ketchup's celery); `None` when it may.
     fn why_not(&self, name: &str, item: Option<&Item>) -> Option<String> {
-        if let Some(reason) = self.guard.reasons(&[name.to_string()]).into_iter().next() {
-            return Some(reason);
-        }
         let tagged = item.map(Item::allergens).unwrap_or_default();
-        let hit = tagged.iter().find(|a| self.banned.contains(a))?;
-        Some(format!("{name} contains {}", hit.label().to_lowercase()))
+        self.guard.left_out(name, &tagged)
     }
 
     fn all(&self, roles: &[Role]) -> Vec<Food<'a>> {
@@ -290,19 +282,31 @@ fn title_case(text: &str) -> String {
         .join(" ")
 }
 
-/// The cooking fat every dish starts with.
+/// The cooking oil every dish starts with (the steps say "the oil": a chosen butter is not
+/// slipped in under that name).
 fn oil<'a>(ctx: &Ctx<'a, '_>) -> Option<Line<'a>> {
-    let fat = ctx.larder.chosen_or(
-        &[Role::Fat],
-        0,
-        &[
-            "Olive oil",
-            "Rapeseed oil",
-            "Sunflower oil",
-            "Vegetable oil",
-        ],
-    )?;
+    let fat = ctx
+        .larder
+        .all(&[Role::Fat])
+        .into_iter()
+        .find(|f| f.lower().ends_with("oil"))
+        .or_else(|| {
+            ctx.larder.first_staple(&[
+                "Olive oil",
+                "Rapeseed oil",
+                "Sunflower oil",
+                "Vegetable oil",
+            ])
+        })?;
     Some(ctx.line(&fat, 1.0))
+}
+
+/// "Chicken breast and broccoli", or just "broccoli" when the two are the same food.
+fn pair(star: &str, other: Option<&str>) -> String {
+    match other {
+        Some(o) if o != star => format!("{star} and {o}"),
+        _ => star.to_string(),
+    }
 }
 
 fn names(lines: &[&Food<'_>]) -> Vec<String> {
@@ -393,8 +397,14 @@ fn stir_fry<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
     ));
     Some(Draft {
         title: title_case(&format!(
-            "{star} and {} stir-fry with {}",
-            veg_names.first().map_or("vegetable", String::as_str),
+            "{} stir-fry with {}",
+            pair(
+                &star,
+                veg_names
+                    .iter()
+                    .find(|v| **v != star)
+                    .map_or(Some("vegetable"), |v| Some(v.as_str()))
+            ),
             base.lower()
         )),
         dish: "stir-fry",
@@ -572,7 +582,15 @@ fn pasta<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
         .or_else(|| veg_names.first().cloned())
         .unwrap_or_else(|| "tomato".into());
     Some(Draft {
-        title: title_case(&format!("{star} and tomato {}", base.lower())),
+        title: title_case(&format!(
+            "{} {}",
+            if star.contains("tomato") {
+                star
+            } else {
+                pair(&star, Some("tomato"))
+            },
+            base.lower()
+        )),
         dish: "pasta",
         lines,
         steps,
@@ -616,10 +634,17 @@ fn soup<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
     let mut all: Vec<String> = veg.iter().map(Food::lower).collect();
     all.extend(pulse.iter().map(Food::lower));
     let water = (ctx.servings * 200.0).round();
-    let mut steps = vec![format!(
-        "Peel and roughly chop the {}.",
-        and_list(&all[..all.len().min(3)])
-    )];
+    let veg_names = names(&veg.iter().collect::<Vec<_>>());
+    let mut steps = Vec::new();
+    if !veg.is_empty() {
+        steps.push(format!(
+            "Peel and roughly chop the {}.",
+            and_list(&veg_names)
+        ));
+    }
+    if let Some(p) = &pulse {
+        steps.push(protein_prep(p, "small pieces"));
+    }
     if let Some(a) = &aromatic {
         steps.push(format!(
             "Soften the {} in the oil in a large pan over a low heat for 5 minutes.",
@@ -634,9 +659,14 @@ fn soup<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
         None => format!("{water:.0} ml of hot water and a little salt"),
     };
     let herb_name = herb.as_ref().map_or("herbs".into(), Food::lower);
-    steps.push(format!(
-        "Add the vegetables, {liquid}, and the {herb_name}."
-    ));
+    let added = pulse.as_ref().map_or("the vegetables".to_string(), |p| {
+        if veg.is_empty() {
+            format!("the {}", p.lower())
+        } else {
+            format!("the vegetables and {}", p.lower())
+        }
+    });
+    steps.push(format!("Add {added}, {liquid}, and the {herb_name}."));
     steps.push(
         "Bring to the boil, then simmer for 20-25 minutes until everything is very soft.".into(),
     );
@@ -870,7 +900,9 @@ fn frittata<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
     lines.extend(oil(ctx));
     let veg_names = names(&veg.iter().collect::<Vec<_>>());
     let mut steps = vec!["Heat the grill to medium-high.".to_string()];
-    if !veg.is_empty() {
+    if veg.is_empty() {
+        steps.push("Warm the oil in an ovenproof frying pan over a low heat.".into());
+    } else {
         steps.push(format!(
             "Dice the {} small and cook in the oil in an ovenproof frying pan for 5 minutes until soft.",
             and_list(&veg_names)
@@ -1039,9 +1071,15 @@ fn bread_fillings<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
     let share = 1.0 / veg.len().max(1) as f64;
     lines.extend(veg.iter().map(|v| ctx.line(v, share)));
     lines.extend(spice.iter().map(|s| ctx.line(s, 1.0)));
-    lines.extend(oil(ctx));
+    let cooked = !veg.is_empty() || protein.as_ref().is_some_and(|p| p.role != Role::Cheese);
+    if cooked {
+        lines.extend(oil(ctx));
+    }
     let veg_names = names(&veg.iter().collect::<Vec<_>>());
     let mut steps = Vec::new();
+    if cooked {
+        steps.push("Heat the oil in a frying pan over a medium heat.".into());
+    }
     if let Some(p) = &protein {
         if matches!(p.role, Role::Cheese) {
             steps.push(format!("Grate or slice the {}.", p.lower()));
@@ -1310,6 +1348,7 @@ pub fn generate(request: &GenerateRequest, guard: &Guard, currency: &str) -> Bui
         .collect();
     Built {
         recipes,
+        all_left_out: larder.chosen.is_empty() && !larder.left_out.is_empty(),
         left_out: larder.left_out,
     }
 }
@@ -1345,11 +1384,7 @@ impl RecipeGenerator for Builtin {
                 expected: 1,
             });
             let (recipes, withheld) = screen(guard, built.recipes);
-            let mut notes: Vec<String> = built
-                .left_out
-                .iter()
-                .map(|r| format!("Left out: {r}."))
-                .collect();
+            let mut notes = built.left_out.clone();
             notes.extend(
                 guard
                     .unchecked()
@@ -1366,7 +1401,10 @@ impl RecipeGenerator for Builtin {
             }
             if recipes.is_empty() {
                 return Err(if withheld.is_empty() {
-                    GenerateError::NothingToMake { notes }
+                    GenerateError::NothingToMake {
+                        notes,
+                        all_left_out: built.all_left_out,
+                    }
                 } else {
                     GenerateError::AllWithheld { withheld }
                 });
@@ -1388,6 +1426,8 @@ impl RecipeGenerator for Builtin {
 pub struct Built {
     pub recipes: Vec<RecipeContent>,
     pub left_out: Vec<String>,
+    /// Every chosen ingredient was left out (nothing was wrong with the choice but that).
+    pub all_left_out: bool,
 }
 
 fn finish(
@@ -1577,7 +1617,13 @@ mod tests {
         for recipe in &built.recipes {
             assert!(guard.reasons(&recipe.texts()).is_empty(), "{recipe:?}");
         }
-        assert_eq!(built.left_out.len(), 2);
+        assert_eq!(
+            built.left_out,
+            [
+                "Cheddar cheese was left out: you asked for recipes without milk.",
+                "Eggs was left out: you asked for recipes without egg."
+            ]
+        );
     }
 
     #[test]
@@ -1706,6 +1752,102 @@ mod tests {
         failures.dedup();
         assert!(failures.is_empty(), "{failures:#?}");
         assert!(made > 300, "most random requests make recipes ({made})");
+    }
+
+    /// Whether `text` uses the ingredient: its head noun (the last word, as in "the oil" for
+    /// olive oil), singular or plural.
+    fn mentions(text: &str, ingredient: &str) -> bool {
+        let head = ingredient.to_lowercase();
+        let head = head.rsplit(' ').next().unwrap_or_default().to_string();
+        let stem = head
+            .strip_suffix("es")
+            .filter(|s| s.len() > 2)
+            .or_else(|| head.strip_suffix('s'))
+            .unwrap_or(&head)
+            .to_string();
+        text.to_lowercase()
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| {
+                w == head
+                    || w == stem
+                    || w.strip_suffix('s') == Some(&stem)
+                    || w.strip_suffix("es") == Some(&stem)
+            })
+    }
+
+    /// Issue 26: "Chicken and Chicken Stir-fry with Rice Noodles" from chicken, rice, soy sauce
+    /// and broccoli, and a penne listing rice it never used. Over many requests, with the
+    /// everyday words parents type as well as catalogue names: a title names each ingredient
+    /// once, and every listed ingredient is used in a step.
+    #[test]
+    fn titles_name_each_ingredient_once_and_every_ingredient_is_used_in_a_step() {
+        let mut names: Vec<&str> = Catalogue::get().items().map(|i| i.name.as_str()).collect();
+        names.extend([
+            "chicken",
+            "rice",
+            "cheese",
+            "pasta",
+            "beef",
+            "salmon",
+            "milk",
+            "bread",
+            "beans",
+            "tomato",
+            "potatoes",
+            "fish",
+            "lamb",
+            "noodles",
+            "leftover roast vegetables",
+        ]);
+        let mut rng = Lcg(26);
+        let mut failures = Vec::new();
+        let mut made = 0;
+        for _ in 0..400 {
+            let n = 1 + rng.next(7);
+            let chosen: Vec<String> = (0..n)
+                .map(|_| names[rng.next(names.len())].to_string())
+                .collect();
+            let request = GenerateRequest::new(GenerateFields {
+                ingredients: chosen.clone(),
+                count: Some(5),
+                difficulty: Some(["easy", "moderate", "hard"][rng.next(3)].into()),
+                ..GenerateFields::default()
+            })
+            .unwrap();
+            for recipe in generate(&request, &Guard::default(), "GBP").recipes {
+                made += 1;
+                let title = recipe.title.to_lowercase();
+                let words: Vec<&str> = title.split(' ').collect();
+                let twice = recipe.ingredients.iter().find(|i| {
+                    let name = i.name.to_lowercase();
+                    let name: Vec<&str> = name.split(' ').collect();
+                    words
+                        .windows(name.len())
+                        .filter(|w| *w == name.as_slice())
+                        .count()
+                        > 1
+                });
+                let echoed = words.windows(3).any(|w| w[1] == "and" && (w[0] == w[2]));
+                if twice.is_some() || echoed {
+                    failures.push(format!("{chosen:?}: title {:?}", recipe.title));
+                }
+                for i in &recipe.ingredients {
+                    if !recipe.instructions.iter().any(|s| mentions(s, &i.name)) {
+                        failures.push(format!(
+                            "{chosen:?}: {:?} lists {:?} and never uses it",
+                            recipe.title, i.name
+                        ));
+                    }
+                }
+            }
+        }
+        assert!(made > 800, "only {made} recipes");
+        assert!(
+            failures.is_empty(),
+            "{} failures: {:#?}",
+            failures.len(),
+            &failures[..failures.len().min(30)]
+        );
     }
 
     #[test]

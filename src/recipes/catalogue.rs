@@ -115,6 +115,12 @@ static CATALOGUE: LazyLock<Catalogue> = LazyLock::new(|| {
     c
 });
 
+/// Words too general to stand for one ingredient ("sauce" is not soy sauce).
+const GENERIC_HEADS: &[&str] = &[
+    "sauce", "paste", "powder", "cube", "cubes", "juice", "extract", "leaves", "flakes", "oil",
+    "seeds", "mince", "fillet", "fillets",
+];
+
 /// Lowercase, accents and punctuation as typed are kept; plurals folded by `find`.
 fn key(name: &str) -> String {
     name.trim().to_lowercase()
@@ -133,19 +139,30 @@ impl Catalogue {
     }
 
     /// The ingredient a parent named ("carrots", "Eggs", "cheddar"), if the catalogue has it.
+    /// A plain everyday word names the first ingredient it is the head noun of ("rice" is
+    /// white rice, "cheese" cheddar), else the first it starts ("chicken" is chicken breast),
+    /// so that "chicken" is cooked as meat, not chopped as a vegetable.
     pub fn find(&self, name: &str) -> Option<&Item> {
         let k = key(name);
-        let candidates = [
+        let forms = [
             k.clone(),
             k.strip_suffix("es").unwrap_or(&k).to_string(),
             k.strip_suffix('s').unwrap_or(&k).to_string(),
             format!("{k}s"),
-            format!("{k} cheese"),
         ];
-        candidates
+        let exact = forms
             .iter()
+            .chain(std::iter::once(&format!("{k} cheese")))
             .find_map(|c| self.by_name.get(c))
-            .map(|&(c, s, i)| &self.categories[c].subcategories[s].ingredients[i])
+            .map(|&(c, s, i)| &self.categories[c].subcategories[s].ingredients[i]);
+        if exact.is_some() || k.contains(' ') || GENERIC_HEADS.contains(&k.as_str()) {
+            return exact;
+        }
+        let word_is = |w: Option<&str>| w.is_some_and(|w| forms.iter().any(|f| *f == w));
+        let lower = |i: &Item| i.name.to_lowercase();
+        self.items()
+            .find(|i| word_is(lower(i).rsplit(' ').next()))
+            .or_else(|| self.items().find(|i| word_is(lower(i).split(' ').next())))
     }
 }
 

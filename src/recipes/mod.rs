@@ -57,9 +57,12 @@ pub enum GenerateError {
     /// Every recipe broke a rule (also after asking again).
     #[error("every recipe was withheld")]
     AllWithheld { withheld: Vec<Withheld> },
-    /// The ingredients make no dish (only seasonings, or all ruled out).
+    /// The ingredients make no dish (only seasonings, or all ruled out: `all_left_out`).
     #[error("no recipe from these ingredients")]
-    NothingToMake { notes: Vec<String> },
+    NothingToMake {
+        notes: Vec<String>,
+        all_left_out: bool,
+    },
 }
 
 impl GenerateError {
@@ -147,8 +150,9 @@ pub fn screen(guard: &Guard, recipes: Vec<RecipeContent>) -> (Vec<RecipeContent>
 }
 
 /// The dietary badges a recipe may show: of the restrictions asked for, the ones the recipe
-/// claims and the common diets, those the guard can check and the recipe meets. A model's
-/// "Vegan" on a dish with butter, or an unverifiable "low sugar", is dropped.
+/// claims and the common diets, those the guard can check and every ingredient meets, by its
+/// words and by the catalogue's tags (a stock cube's wheat). A model's "Vegan" on a dish with
+/// butter, or an unverifiable "low sugar", is dropped.
 pub fn verified_diets(recipe: &RecipeContent, requested: &[String]) -> Vec<String> {
     const COMMON: [&str; 5] = [
         "Vegetarian",
@@ -157,7 +161,6 @@ pub fn verified_diets(recipe: &RecipeContent, requested: &[String]) -> Vec<Strin
         "Dairy-free",
         "Nut-free",
     ];
-    let texts = recipe.texts();
     let candidates = requested
         .iter()
         .chain(&recipe.dietary_restrictions)
@@ -167,8 +170,11 @@ pub fn verified_diets(recipe: &RecipeContent, requested: &[String]) -> Vec<Strin
     for c in candidates {
         let taken = out.iter().any(|o| o.eq_ignore_ascii_case(c));
         let checkable = crate::domain::diet::Diet::parse(c).is_some();
-        if !taken && checkable && Guard::new(&[], &[c.to_string()]).reasons(&texts).is_empty() {
-            out.push(c.to_string());
+        if !taken && checkable {
+            let guard = Guard::new(&[], &[c.to_string()]);
+            if screen(&guard, vec![recipe.clone()]).1.is_empty() {
+                out.push(c.to_string());
+            }
         }
     }
     out
@@ -211,6 +217,44 @@ mod tests {
         r.dietary_restrictions = vec!["Vegan".into(), "low sugar".into()];
         let shown = verified_diets(&r, &["Vegetarian".into()]);
         assert_eq!(shown, ["Vegetarian", "Gluten-free", "Nut-free"]);
+    }
+
+    /// A badge claims only what every ingredient supports (issue 26: a stir-fry with soy sauce
+    /// was badged gluten-free).
+    #[test]
+    fn a_badge_needs_every_compound_ingredient_to_support_it() {
+        let shown = |ingredients: &[(&str, &str)]| {
+            let mut r = content("Dish", &[]);
+            r.ingredients = ingredients
+                .iter()
+                .map(|(name, quantity)| crate::domain::recipe::Ingredient {
+                    name: (*name).into(),
+                    quantity: (*quantity).into(),
+                })
+                .collect();
+            verified_diets(&r, &[])
+        };
+        let soy = shown(&[("Chicken breast", "160 g"), ("Soy sauce", "2 tsp")]);
+        assert_eq!(soy, ["Dairy-free", "Nut-free"]);
+        let stock = shown(&[("Carrot", "2"), ("Vegetable stock cube", "1")]);
+        assert_eq!(stock, ["Vegetarian", "Vegan", "Dairy-free", "Nut-free"]);
+        let worcestershire = shown(&[("Potato", "2"), ("Worcestershire sauce", "1 tsp")]);
+        assert_eq!(worcestershire, ["Dairy-free", "Nut-free"]);
+        let pesto = shown(&[("Penne", "200 g"), ("Pesto", "2 tbsp")]);
+        assert_eq!(pesto, ["Vegetarian"]);
+        let baking = shown(&[("Rice flour", "100 g"), ("Baking powder", "1 tsp")]);
+        assert_eq!(baking, ["Vegetarian", "Vegan", "Dairy-free", "Nut-free"]);
+        let plain = shown(&[("Rice noodles", "100 g"), ("Broccoli", "1 head")]);
+        assert_eq!(
+            plain,
+            [
+                "Vegetarian",
+                "Vegan",
+                "Gluten-free",
+                "Dairy-free",
+                "Nut-free"
+            ]
+        );
     }
 
     #[test]

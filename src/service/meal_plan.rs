@@ -1,6 +1,7 @@
-//! The family's weekly meal plan: a week read with the children's allergy warnings (computed
-//! on every read, never stored, so a newly added allergy shows at once), and a week saved
-//! whole from the version it was read at.
+//! The family's weekly meal plan: a week read with the children's allergy warnings for its
+//! recipes and free text alike (computed on every read, never stored, so a newly added allergy
+//! shows at once), an entry checked before it is saved, and a week saved whole from the
+//! version it was read at.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
@@ -10,10 +11,10 @@ use chrono::Utc;
 use super::recipes::allergy_reasons;
 use super::{AppError, AppResult, Services, Stale};
 use crate::domain::child::Child;
-use crate::domain::ids::{FamilyId, RecipeId};
+use crate::domain::ids::{ChildId, FamilyId, RecipeId};
 use crate::domain::meal_plan::{
-    self as meal_plan, EntryDraft, MealPlan, PlanView, Planned, RecipeSummary, Warning, Week,
-    validate_entries,
+    self as meal_plan, Concern, EntryDraft, MealPlan, PlanView, Planned, RecipeSummary, Warning,
+    Week, validate_entries,
 };
 use crate::domain::recipe::Recipe;
 use crate::domain::recipe_guard::Guard;
@@ -109,46 +110,102 @@ fn view(
     })
 }
 
-/// For each planned recipe, each child it is for whose allergies it meets (the guard the saved
-/// recipes use), in the order of the week.
+/// The children's allergy guards (children with no allergy have none).
+fn guards(children: &[Child]) -> Vec<(&Child, Guard)> {
+    children
+        .iter()
+        .map(|c| (c, Guard::new(&c.allergies, &[])))
+        .filter(|(_, g)| !g.is_empty())
+        .collect()
+}
+
+/// What an entry plans, as the checks read it.
+enum Food<'a> {
+    Recipe(&'a Recipe),
+    /// Free text, or the title of a recipe deleted since it was planned.
+    Text(&'a str),
+}
+
+/// For each child the food is for whose allergies it meets, why: a recipe as the saved
+/// recipes are checked (words and catalogue tags), free text as the meal tracker checks foods.
+fn concerns(
+    guards: &[(&Child, Guard)],
+    food: &Food<'_>,
+    is_for: impl Fn(ChildId) -> bool,
+) -> Vec<Concern> {
+    let mut out = Vec::new();
+    for (child, guard) in guards {
+        if !is_for(child.id) {
+            continue;
+        }
+        let reasons = match food {
+            Food::Recipe(r) => allergy_reasons(guard, &r.content),
+            Food::Text(t) => guard.reasons(&[(*t).to_string()]),
+        };
+        if !reasons.is_empty() {
+            out.push(Concern {
+                child: child.id,
+                child_name: child.name.clone(),
+                message: reasons.join("; "),
+            });
+        }
+    }
+    out
+}
+
+/// For each entry of the week, recipe or free text, each child it is for (all of them when
+/// it names none) whose allergies it meets, in the order of the week.
 fn warnings(
     app: &Services,
     family: FamilyId,
     plan: &MealPlan,
     children: &[Child],
 ) -> AppResult<Vec<Warning>> {
-    let guards: Vec<(&Child, Guard)> = children
-        .iter()
-        .map(|c| (c, Guard::new(&c.allergies, &[])))
-        .filter(|(_, g)| !g.is_empty())
-        .collect();
+    let guards = guards(children);
     let mut out = Vec::new();
     if guards.is_empty() {
         return Ok(out);
     }
     let mut recipes: HashMap<RecipeId, Option<Recipe>> = HashMap::new();
     for entry in plan.in_order() {
-        let Some(id) = entry.recipe else { continue };
-        let recipe = match recipes.entry(id) {
-            Entry::Occupied(known) => known.into_mut(),
-            Entry::Vacant(new) => new.insert(app.store.recipes.get(family, id)?),
+        let recipe = match entry.recipe {
+            Some(id) => match recipes.entry(id) {
+                Entry::Occupied(known) => known.into_mut().as_ref(),
+                Entry::Vacant(new) => new.insert(app.store.recipes.get(family, id)?).as_ref(),
+            },
+            None => None,
         };
-        // A recipe deleted since it was planned has nothing left to check.
-        let Some(recipe) = recipe else { continue };
-        for (child, guard) in &guards {
-            if !entry.is_for(child.id) {
-                continue;
-            }
-            let reasons = allergy_reasons(guard, &recipe.content);
-            if !reasons.is_empty() {
-                out.push(Warning {
+        let food = recipe.map_or(Food::Text(&entry.title), Food::Recipe);
+        out.extend(
+            concerns(&guards, &food, |c| entry.is_for(c))
+                .into_iter()
+                .map(|concern| Warning {
                     entry: entry.id,
-                    child: child.id,
-                    child_name: child.name.clone(),
-                    message: reasons.join("; "),
-                });
-            }
-        }
+                    concern,
+                }),
+        );
     }
     Ok(out)
+}
+
+/// Checks an entry before it is saved: for each child it is for whose allergies it meets,
+/// why. A recipe must be one of the family's saved recipes (404 otherwise).
+pub fn check(app: &Services, family: FamilyId, draft: &EntryDraft) -> AppResult<Vec<Concern>> {
+    let children = app.store.children.list(family)?;
+    let ids: Vec<ChildId> = children.iter().map(|c| c.id).collect();
+    let planned = draft.planned()?;
+    let chosen = draft.chosen_children(&ids)?;
+    let is_for = |c: ChildId| chosen.is_empty() || chosen.contains(&c);
+    let guards = guards(&children);
+    Ok(match planned {
+        Planned::Recipe(id) => {
+            let recipe = app
+                .store
+                .recipes
+                .get(family, id)?
+                .ok_or_else(meal_plan::recipe_not_found)?;
+            concerns(&guards, &Food::Recipe(&recipe), is_for)
+        }
+        Planned::Text(text) => concerns(&guards, &Food::Text(&text), is_for),
+    })
 }

@@ -9,9 +9,12 @@ use super::{AppError, AppResult, Services};
 use crate::domain::DomainError;
 use crate::domain::ids::{ChildId, FamilyId, GenerationId, RecipeId, UserId};
 use crate::domain::meal::{Meal, MealDraft};
-use crate::domain::recipe::{GenerateFields, GenerateRequest, Recipe, RecipeContent, Source};
+use crate::domain::recipe::{
+    GenerateFields, GenerateRequest, Recipe, RecipeContent, Source, request_rules,
+};
 use crate::domain::recipe_guard::Guard;
-use crate::jobs::generation::{Live, SubmitError};
+use crate::jobs::generation::{Live, SubmitError, guard_for};
+use crate::recipes::catalogue::Catalogue;
 use crate::recipes::{GenerateError, Status, screen};
 use crate::store::WriteError;
 use crate::store::generations::{Generation, Owner, State};
@@ -162,6 +165,29 @@ fn children_guard(app: &Services, family: FamilyId) -> AppResult<Guard> {
         .flat_map(|c| c.allergies)
         .collect();
     Ok(Guard::new(&allergies, &[]))
+}
+
+/// The catalogue's ingredients a request with these allergies and restrictions would leave out
+/// (with the allergies of a member's children), each with why in a parent's words: the
+/// ingredient picker marks them before anything is asked.
+pub fn left_out_ingredients(
+    app: &Services,
+    family: Option<FamilyId>,
+    allergies: &[String],
+    restrictions: &[String],
+) -> AppResult<Vec<(String, String)>> {
+    let (allergies, restrictions) = request_rules(allergies, restrictions)?;
+    let guard = guard_for(&app.store, family, &allergies, &restrictions)?;
+    if guard.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(Catalogue::get()
+        .items()
+        .filter_map(|i| {
+            let why = guard.left_out(&i.name, &i.allergens())?;
+            Some((i.name.clone(), why))
+        })
+        .collect())
 }
 
 /// What in a recipe breaks the guard's allergies ("Butter contains milk (butter)"): the words,

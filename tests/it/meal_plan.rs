@@ -513,7 +513,14 @@ async fn a_planned_recipe_warns_about_the_children_it_is_for() {
     .await;
     let plan = json(resp, 200).await;
     let warnings = plan["warnings"].as_array().unwrap();
-    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    // Free text is read as the meal tracker reads foods.
+    assert_eq!(warnings[1]["entryId"], plan["entries"][3]["id"]);
+    assert_eq!(warnings[1]["childName"], "Ava");
+    assert_eq!(
+        warnings[1]["message"],
+        "Cheese on toast contains milk (cheese)"
+    );
     let w = &warnings[0];
     assert_eq!(w["entryId"], plan["entries"][0]["id"]);
     assert_eq!(w["childId"], json!(ava));
@@ -539,7 +546,7 @@ async fn a_planned_recipe_warns_about_the_children_it_is_for() {
     // Warnings are worked out when read: an allergy added later shows at once.
     let resp = parent
         .put(server.url(&format!("/api/children/{ben}")))
-        .json(&json!({"name": "Ben", "allergies": ["dairy"]}))
+        .json(&json!({"name": "Ben", "allergies": ["dairy"], "version": 1}))
         .send()
         .await
         .unwrap();
@@ -556,12 +563,110 @@ async fn a_planned_recipe_warns_about_the_children_it_is_for() {
             )
         })
         .collect();
-    let (monday, tuesday) = (
+    let (monday, tuesday, thursday) = (
         again["entries"][0]["id"].as_str().unwrap(),
         again["entries"][1]["id"].as_str().unwrap(),
+        again["entries"][3]["id"].as_str().unwrap(),
     );
-    assert_eq!(who, [("Ava", monday), ("Ben", monday), ("Ben", tuesday)]);
+    assert_eq!(
+        who,
+        [
+            ("Ava", monday),
+            ("Ben", monday),
+            ("Ben", tuesday),
+            ("Ava", thursday),
+            ("Ben", thursday)
+        ]
+    );
     assert_eq!(again["version"], 1, "nothing is stored by reading");
+}
+
+async fn check_entry(server: &TestServer, client: &reqwest::Client, body: Value) -> Value {
+    let resp = client
+        .post(server.url("/api/meal-plan/check"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    json(resp, 200).await
+}
+
+#[tokio::test]
+async fn an_entry_is_checked_before_it_is_saved_for_the_children_it_is_for() {
+    let server = TestServer::start().await;
+    let parent = family(&server, "plan.check@example.org").await;
+    let ava = child(&server, &parent, "Ava", json!(["milk"])).await;
+    let ben = child(&server, &parent, "Ben", json!(["peanuts"])).await;
+    // Free text for the whole family: each child whose allergy it meets.
+    let found = check_entry(
+        &server,
+        &parent,
+        json!({"text": "Cheese sandwich and satay chicken"}),
+    )
+    .await;
+    let who: Vec<(&str, &str)> = found["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            (
+                w["childName"].as_str().unwrap(),
+                w["message"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        who,
+        [
+            (
+                "Ava",
+                "Cheese sandwich and satay chicken contains milk (cheese)"
+            ),
+            (
+                "Ben",
+                "Cheese sandwich and satay chicken contains peanuts (satay)"
+            )
+        ]
+    );
+    assert_eq!(found["warnings"][0]["childId"], json!(ava));
+    // Only for Ben: Ava's allergy does not matter.
+    let found = check_entry(
+        &server,
+        &parent,
+        json!({"text": "Cheese sandwich", "childIds": [ben]}),
+    )
+    .await;
+    assert_eq!(found["warnings"], json!([]));
+    // A saved recipe is read with its ingredients, as the week view reads it.
+    let cheesy = save_recipe(
+        &server,
+        &parent,
+        "Pasta bake",
+        Some(2),
+        json!([{"name": "Pasta", "quantity": "200 g"}, {"name": "Butter", "quantity": "20 g"}]),
+    )
+    .await;
+    let found = check_entry(&server, &parent, json!({"recipeId": id(&cheesy)})).await;
+    assert_eq!(found["warnings"].as_array().unwrap().len(), 1, "{found}");
+    assert_eq!(found["warnings"][0]["childName"], "Ava");
+    // Nothing was saved by checking.
+    assert_eq!(get_week(&server, &parent, WEEK).await["version"], 0);
+    // Another family's recipe is unknown; an empty entry says what is missing.
+    let other = family(&server, "plan.check.other@example.org").await;
+    let resp = other
+        .post(server.url("/api/meal-plan/check"))
+        .json(&json!({"recipeId": id(&cheesy)}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(error(resp, 404).await.0, "Recipe not found");
+    let resp = parent
+        .post(server.url("/api/meal-plan/check"))
+        .json(&json!({"text": "  "}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(error(resp, 400).await.2.as_deref(), Some("text"));
 }
 
 /// GET with `If-None-Match`: (status, ETag, body or Null).
@@ -619,7 +724,7 @@ async fn the_week_and_the_saved_recipes_are_kept_until_the_family_changes() {
     // A child's new allergy changes both answers, though no recipe or plan was written.
     let resp = parent
         .put(server.url(&format!("/api/children/{ava}")))
-        .json(&json!({"name": "Ava", "allergies": ["milk"]}))
+        .json(&json!({"name": "Ava", "allergies": ["milk"], "version": 1}))
         .send()
         .await
         .unwrap();

@@ -277,8 +277,93 @@ async fn a_childs_allergy_is_honoured_without_being_asked() {
         !text.contains("cheddar") && !text.contains("cheese"),
         "{text}"
     );
-    let notes = job["notes"].to_string();
-    assert!(notes.contains("Cheddar cheese contains milk"), "{notes}");
+    assert_eq!(
+        job["notes"][0],
+        "Cheddar cheese was left out: Noor is allergic to dairy."
+    );
+}
+
+/// Issue 26: only Eggs for an egg-allergic child said "please add a protein ... Left out: Eggs
+/// contains eggs". The picker marks what would be left out before anything is asked, and the
+/// failure says plainly that it was left out for that child's allergy.
+#[tokio::test]
+async fn an_ingredient_left_out_for_a_childs_allergy_is_marked_and_said_plainly() {
+    let server = TestServer::start().await;
+    let parent = family(&server, "eggfree@example.com").await;
+    let resp = parent
+        .post(server.url("/api/children"))
+        .json(&json!({"name": "Ava", "allergies": ["eggs"]}))
+        .send()
+        .await
+        .unwrap();
+    json(resp, 201).await;
+    let check = |client: reqwest::Client, body: Value| {
+        let server = &server;
+        async move {
+            let resp = client
+                .post(server.url("/api/ingredients/check"))
+                .json(&body)
+                .send()
+                .await
+                .unwrap();
+            json(resp, 200).await
+        }
+    };
+    let marked = check(parent.clone(), json!({})).await;
+    let left_out = marked["leftOut"].as_array().unwrap();
+    let eggs = left_out.iter().find(|l| l["name"] == "Eggs").expect("eggs");
+    assert_eq!(
+        eggs["reason"],
+        "Eggs was left out: Ava is allergic to eggs."
+    );
+    assert!(
+        left_out.iter().any(|l| l["name"] == "Mayonnaise"),
+        "{marked}"
+    );
+    assert!(
+        !left_out.iter().any(|l| l["name"] == "Aubergine"),
+        "{marked}"
+    );
+    // The request's own allergies and restrictions count too.
+    let marked = check(
+        parent.clone(),
+        json!({"allergies": ["sesame"], "dietaryRestrictions": ["vegetarian"]}),
+    )
+    .await;
+    let reason = |name: &str| {
+        marked["leftOut"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["name"] == name)
+            .map(|l| l["reason"].as_str().unwrap().to_string())
+    };
+    assert_eq!(
+        reason("Tahini").as_deref(),
+        Some("Tahini was left out: you asked for recipes without sesame.")
+    );
+    assert_eq!(
+        reason("Chicken breast").as_deref(),
+        Some("Chicken breast was left out: it is not vegetarian.")
+    );
+    // A visitor has no children: nothing is marked without allergies.
+    let visitor = reqwest::Client::new();
+    let marked = check(visitor, json!({})).await;
+    assert_eq!(marked["leftOut"], json!([]));
+
+    let id = start_job(
+        &server,
+        &parent,
+        json!({"ingredients": ["Eggs"], "quantity": 1}),
+    )
+    .await;
+    let job = finished(&server, &parent, &id).await;
+    assert_eq!(job["state"], "failed", "{job}");
+    let message = job["error"]["message"].as_str().unwrap();
+    assert_eq!(
+        message,
+        "No recipes were generated: every ingredient you chose was left out. Please choose others. Eggs was left out: Ava is allergic to eggs."
+    );
 }
 
 #[tokio::test]

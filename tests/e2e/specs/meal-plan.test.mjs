@@ -87,6 +87,9 @@ test('a parent plans the week on a phone and shops for it', async () => {
   await dialog.getByLabel('Meal type').selectOption('Dinner');
   await dialog.getByLabel('Emma').check();
   await dialog.getByRole('button', { name: 'Add to Plan' }).click();
+  // Emma's allergy is named before it is saved; the parent plans it anyway.
+  assert.match(await dialog.getByRole('alert').innerText(), /Emma is allergic: .*milk/i);
+  await dialog.getByRole('button', { name: 'Plan Anyway' }).click();
   await page.getByText('Meal planned').waitFor();
   const monday = day(page, 'Monday');
   await monday.getByRole('link', { name: 'Pasta bake' }).waitFor();
@@ -161,7 +164,7 @@ test('two devices plan the same week at once; both changes stay and show live', 
   await desktop.getByRole('button', { name: /^Add a meal on Wednesday/ }).click();
   let dialog = desktop.getByRole('dialog', { name: 'Plan a meal' });
   await dialog.getByLabel('Something else').check();
-  await dialog.getByLabel("What's planned").fill('Fish pie');
+  await dialog.getByLabel("What's planned").fill('Jacket potatoes');
   await dialog.getByRole('button', { name: 'Add to Plan' }).click();
   await desktop.getByText('Meal planned').waitFor();
 
@@ -176,7 +179,7 @@ test('two devices plan the same week at once; both changes stay and show live', 
   await refused;
   await phone.getByText('Meal planned').waitFor();
   // Both meals are in the week: the phone's change was applied again to the newer week.
-  await day(phone, 'Wednesday').getByText('Fish pie').waitFor();
+  await day(phone, 'Wednesday').getByText('Jacket potatoes').waitFor();
   await day(phone, 'Thursday').getByText('Tacos').waitFor();
 
   // The desktop sees the phone's meal without reloading.

@@ -515,6 +515,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ingredients/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Which catalogue ingredients a recipe request with these allergies and restrictions
+         *     would leave out, and why; for a signed-in member the children's allergies count too
+         *     (anyone may ask, as anyone may generate).
+         */
+        post: operations["checkIngredients"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/recipes/generate": {
         parameters: {
             query?: never;
@@ -661,8 +682,8 @@ export interface paths {
         };
         get: operations["getGroceryList"];
         /**
-         * Saves the whole list; with `version`, only if nobody changed it since (409 otherwise,
-         *     with the list as it is now).
+         * Saves the whole list, only if nobody changed it since `version` (required; 409
+         *     otherwise, with the list as it is now).
          */
         put: operations["updateGroceryList"];
         post?: never;
@@ -765,6 +786,27 @@ export interface paths {
          */
         put: operations["saveMealPlan"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meal-plan/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Checks one entry before it is saved (the form's warning): a saved recipe or free text
+         *     against the allergies of the children it is for, the whole family's when it names none.
+         *     Its day, meal and servings are not read.
+         */
+        post: operations["checkMealPlanEntry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -897,8 +939,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The co-parent chooses their PIN (strength rules of spec section 5; only while the link
-         *     is pending, 409 after) and is signed in.
+         * A co-parent signed in with the PIN the parent shared chooses their own (strength rules
+         *     of spec section 5): it replaces the old one, ends the link's other sessions and signs
+         *     this browser in again. Without a live session of this link: 401.
          */
         post: operations["chooseSharePin"];
         delete?: never;
@@ -1122,8 +1165,8 @@ export interface components {
             birthMonth?: string;
             /**
              * Format: uint64
-             * @description On update: the version the change was made on. A stale one answers 409 with the
-             *     current child and changes nothing.
+             * @description On update, required: the version the change was made on (400 without it). A stale one
+             *     answers 409 with the current child and changes nothing.
              */
             version?: number;
         };
@@ -1424,6 +1467,21 @@ export interface components {
             currency: string;
             categories: components["schemas"]["CategoryDto"][];
         };
+        /** IngredientCheck */
+        IngredientCheck: {
+            /** @description In catalogue order; empty when nothing is left out. */
+            leftOut: components["schemas"]["LeftOutDto"][];
+        };
+        /**
+         * IngredientCheckRequest
+         * @description The allergies and restrictions a recipe request is about to carry.
+         */
+        IngredientCheckRequest: {
+            /** @default [] */
+            allergies: string[];
+            /** @default [] */
+            dietaryRestrictions: string[];
+        };
         /** IngredientDto */
         IngredientDto: {
             name: string;
@@ -1542,6 +1600,15 @@ export interface components {
         /** @enum {string} */
         JobState: "queued" | "generating" | "done" | "failed";
         /**
+         * LeftOutDto
+         * @description A catalogue ingredient a request would leave out.
+         */
+        LeftOutDto: {
+            name: string;
+            /** @description "Eggs was left out: Ava is allergic to eggs." */
+            reason: string;
+        };
+        /**
          * @description How the child took to a food, from the moods of its meals.
          * @enum {string}
          */
@@ -1562,7 +1629,8 @@ export interface components {
             items: components["schemas"]["ItemInput"][];
             /**
              * Format: uint64
-             * @description The version the edit was made from (a save); a stale one answers 409.
+             * @description On a save, required: the version the edit was made from (400 without it); a stale one
+             *     answers 409.
              */
             version?: number;
         };
@@ -1623,6 +1691,13 @@ export interface components {
             items: components["schemas"]["MealDto"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor?: string | null;
+        };
+        /**
+         * MealPlanCheck
+         * @description What a check of one entry found; empty when it is safe for every child it is for.
+         */
+        MealPlanCheck: {
+            warnings: components["schemas"]["PlanConcernDto"][];
         };
         /**
          * MealPlanDto
@@ -1753,8 +1828,8 @@ export interface components {
             reactionNote?: string;
             /**
              * Format: uint64
-             * @description On update: the version the change was made on. A stale one answers 409 with the
-             *     current meal and changes nothing.
+             * @description On update, required: the version the change was made on (400 without it). A stale one
+             *     answers 409 with the current meal and changes nothing.
              */
             version?: number;
         };
@@ -1842,6 +1917,16 @@ export interface components {
             pin?: string;
         };
         /**
+         * PlanConcernDto
+         * @description A child an entry is not safe for, found before it is saved.
+         */
+        PlanConcernDto: {
+            childId: string;
+            childName: string;
+            /** @description What in the meal ("Cheese sandwich contains milk (cheese)"; several joined with "; "). */
+            message: string;
+        };
+        /**
          * @description How much was eaten.
          * @enum {string}
          */
@@ -1873,7 +1958,8 @@ export interface components {
             lastName?: string;
             /**
              * Format: uint64
-             * @description The version this change was made on; a stale one answers 409 with the current profile.
+             * @description Required: the version this change was made on (400 without it); a stale one answers
+             *     409 with the current profile.
              */
             version?: number;
         };
@@ -2060,7 +2146,8 @@ export interface components {
             state: components["schemas"]["ShareInvitationState"];
         };
         /**
-         * @description Whether the co-parent still has to choose a PIN (pending) or enters it (active).
+         * @description Whether the co-parent has yet to open the link with the PIN the parent shared (pending) or
+         *     has done so (active).
          * @enum {string}
          */
         ShareInvitationState: "pending" | "active";
@@ -6785,6 +6872,138 @@ export interface operations {
             };
         };
     };
+    checkIngredients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["IngredientCheckRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["IngredientCheck"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused (for example a request from another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or not yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
+                };
+            };
+            /** @description The link has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or upload is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a supported image. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; `Retry-After` says how many seconds to wait. */
+            429: {
+                headers: {
+                    "RETRY-AFTER": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something failed on the server; nothing was saved. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A needed service (such as the recipe model) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The family's storage quota or the server's disk is full. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     generateRecipes: {
         parameters: {
             query?: never;
@@ -9234,6 +9453,138 @@ export interface operations {
                 };
                 content: {
                     "application/json; charset=utf-8": components["schemas"]["MealPlanDto"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused (for example a request from another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or not yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
+                };
+            };
+            /** @description The link has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or upload is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a supported image. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; `Retry-After` says how many seconds to wait. */
+            429: {
+                headers: {
+                    "RETRY-AFTER": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something failed on the server; nothing was saved. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A needed service (such as the recipe model) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The family's storage quota or the server's disk is full. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    checkMealPlanEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["MealPlanEntryInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["MealPlanCheck"];
                 };
             };
             /** @description The request is malformed or a field is invalid. */

@@ -1,4 +1,4 @@
-import { Check, Search } from 'lucide-react';
+import { Check, Search, ShieldAlert } from 'lucide-react';
 import { useMemo, useState } from 'react';
 
 import type { Catalogue } from '../hooks/useRecipes';
@@ -8,14 +8,23 @@ interface IngredientPickerProps {
   selected: string[];
   onChange: (selected: string[]) => void;
   disabled?: boolean;
+  /** Ingredients the request's or the children's allergies (or restrictions) leave out, and why. */
+  leftOut?: ReadonlyMap<string, string>;
 }
 
-/** Ingredients by category and subcategory, with a search; chosen ones are listed on top. */
+const NONE_LEFT_OUT: ReadonlyMap<string, string> = new Map();
+
+/**
+ * Ingredients by category and subcategory, with a search; chosen ones are listed on top. An
+ * ingredient the allergies or restrictions rule out is marked, and when it is chosen the form
+ * says plainly that it will be left out and for whom.
+ */
 export function IngredientPicker({
   catalogue,
   selected,
   onChange,
   disabled,
+  leftOut = NONE_LEFT_OUT,
 }: IngredientPickerProps) {
   const [query, setQuery] = useState('');
   const [category, setCategory] = useState(0);
@@ -48,7 +57,7 @@ export function IngredientPicker({
             <li key={name}>
               <button
                 type="button"
-                className="badge badge-primary gap-1 py-3"
+                className={`badge gap-1 py-3 ${leftOut.has(name) ? 'badge-error' : 'badge-primary'}`}
                 onClick={() => toggle(name)}
                 aria-label={`Remove ${name}`}
               >
@@ -60,6 +69,18 @@ export function IngredientPicker({
       ) : (
         <p className="text-sm text-base-content/70">Choose at least one ingredient.</p>
       )}
+      {selected.some((name) => leftOut.has(name)) ? (
+        <ul className="space-y-1 text-sm text-error" aria-label="Left out of the recipes">
+          {selected
+            .filter((name) => leftOut.has(name))
+            .map((name) => (
+              <li key={name} className="flex gap-1">
+                <ShieldAlert aria-hidden size={16} className="mt-0.5 shrink-0" />
+                <span className="min-w-0 break-words">{leftOut.get(name)}</span>
+              </li>
+            ))}
+        </ul>
+      ) : null}
       <label className="input input-bordered flex items-center gap-2">
         <Search aria-hidden size={16} />
         <input
@@ -95,15 +116,21 @@ export function IngredientPicker({
             <div className="flex flex-wrap gap-2">
               {g.items.map((i) => {
                 const on = selected.includes(i.name);
+                const why = leftOut.get(i.name);
                 return (
                   <button
                     key={i.name}
                     type="button"
                     aria-pressed={on}
-                    className={`btn btn-sm ${on ? 'btn-primary' : 'btn-outline'}`}
+                    aria-description={why}
+                    title={why}
+                    className={`btn btn-sm ${on ? '' : 'btn-outline'} ${why ? 'btn-error' : on ? 'btn-primary' : ''}`}
                     onClick={() => toggle(i.name)}
                   >
                     {on ? <Check aria-hidden size={14} /> : null}
+                    {why ? (
+                      <ShieldAlert aria-label="Left out for an allergy or restriction" size={14} />
+                    ) : null}
                     {i.name}
                   </button>
                 );

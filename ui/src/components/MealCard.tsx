@@ -1,9 +1,10 @@
-import { EllipsisVertical, Pencil, Trash2, TriangleAlert } from 'lucide-react';
+import { EllipsisVertical, Pencil, Trash2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 
 import type { Meal } from '../hooks/useMeals';
 import { feedbackLabel, formatShortDate, moodEmoji, moodLabel, portionLabel } from '../lib/meals';
 import { FoodBadges } from './FoodBadges';
+import { MealSafety } from './MealSafety';
 
 const PLACEHOLDER = '/meal-placeholder.svg';
 
@@ -13,8 +14,6 @@ interface MealCardProps {
   onEdit?: (meal: Meal) => void;
   onDelete: (meal: Meal) => void;
 }
-
-const REACTION_LABELS = { mild: 'Mild reaction', severe: 'Severe reaction' } as const;
 
 /** One meal (spec section 2): who, how it went, when, the photo, what and how much. */
 export function MealCard({ meal, childName, onEdit, onDelete }: MealCardProps) {
@@ -78,26 +77,7 @@ export function MealCard({ meal, childName, onEdit, onDelete }: MealCardProps) {
             </>
           ) : null}
         </dl>
-        {meal.exposures.length > 0 ? (
-          <div className="rounded-box border border-warning p-3 text-sm">
-            <p className="flex items-center gap-1 font-medium">
-              <TriangleAlert aria-hidden size={16} /> Allergen exposure
-            </p>
-            <ul>
-              {meal.exposures.map((e) => (
-                <li key={`${e.food}-${e.allergy}`}>{e.message}</li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
-        {meal.reaction !== 'none' ? (
-          <p
-            className={`rounded-box p-3 text-sm ${meal.reaction === 'severe' ? 'bg-error text-error-content' : 'bg-warning text-warning-content'}`}
-          >
-            <span className="font-medium">{REACTION_LABELS[meal.reaction]}</span>
-            {meal.reactionNote ? `: ${meal.reactionNote}` : null}
-          </p>
-        ) : null}
+        <MealSafety meal={meal} />
         {meal.notes ? (
           <div className="rounded-box bg-base-200 p-3 text-sm">
             <p className="font-medium">Parent Notes</p>

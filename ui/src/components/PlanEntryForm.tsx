@@ -1,11 +1,14 @@
+import { TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
 
 import type { Child } from '../hooks/useChildren';
+import { useMealPlanActions, type Concern } from '../hooks/useMealPlan';
 import { useSubmit } from '../hooks/useSubmit';
 import type { Recipe } from '../hooks/useRecipes';
 import type { EntryFields } from '../lib/mealPlan';
 import { MEAL_TYPES } from '../lib/meals';
 import { dayLabel } from '../lib/week';
+import { PlanWarnings } from './PlanWarnings';
 import { Button } from './ui/Button';
 import { Input, Select } from './ui/Input';
 
@@ -24,7 +27,9 @@ const SERVINGS_MAX = 20;
 
 /**
  * A planned meal: a day, a meal, a saved recipe or anything else ('leftovers'), how many it
- * serves (the grocery list is scaled to it) and which children it is for.
+ * serves (the grocery list is scaled to it) and which children it is for. A meal that meets
+ * the allergies of a child it is for is named before it is saved (the server's matcher, for a
+ * recipe and free text alike); a second Save plans it anyway.
  */
 export function PlanEntryForm({
   initial,
@@ -44,14 +49,28 @@ export function PlanEntryForm({
     fields.recipeId || (!initial.text && recipes.length > 0) ? 'recipe' : 'text',
   );
   const set = (change: Partial<EntryFields>) => setFields((f) => ({ ...f, ...change }));
+  const { check } = useMealPlanActions();
+  // The children the entry is not safe for, found when Save was pressed for these fields; a
+  // second Save of the same meal for the same children goes ahead.
+  const [warning, setWarning] = useState<{ key: string; found: Concern[] } | null>(null);
+  const outgoing: EntryFields =
+    what === 'recipe'
+      ? { ...fields, text: '' }
+      : { ...fields, recipeId: null, text: fields.text.trim() };
+  const key = JSON.stringify([outgoing.recipeId, outgoing.text, outgoing.childIds]);
+  const shown = warning?.key === key ? warning.found : [];
 
   const submit = useSubmit(
-    () =>
-      onSave(
-        what === 'recipe'
-          ? { ...fields, text: '' }
-          : { ...fields, recipeId: null, text: fields.text.trim() },
-      ),
+    async (signal) => {
+      if (warning?.key !== key) {
+        const found = await check(outgoing, signal);
+        if (found.length > 0) {
+          setWarning({ key, found });
+          return null;
+        }
+      }
+      return onSave(outgoing);
+    },
     {
       failureTitle: 'Error saving meal plan',
       check: () => {
@@ -187,6 +206,19 @@ export function PlanEntryForm({
           </div>
         </fieldset>
       ) : null}
+      {shown.length > 0 ? (
+        <div role="alert" className="alert alert-warning items-start">
+          <TriangleAlert aria-hidden size={20} />
+          <div className="min-w-0">
+            <p className="font-semibold">Allergy warning</p>
+            <PlanWarnings warnings={shown} className="text-sm" />
+            <p className="text-sm">
+              Plan it anyway only if this is a planned introduction, or change the meal or who it is
+              for.
+            </p>
+          </div>
+        </div>
+      ) : null}
       <div className="flex justify-end gap-2">
         <Button
           variant="ghost"
@@ -198,7 +230,7 @@ export function PlanEntryForm({
           Cancel
         </Button>
         <Button type="submit" busy={submit.busy} busyLabel="Saving...">
-          {editing ? 'Save Changes' : 'Add to Plan'}
+          {shown.length > 0 ? 'Plan Anyway' : editing ? 'Save Changes' : 'Add to Plan'}
         </Button>
       </div>
     </form>

@@ -24,6 +24,9 @@ export const keys = keyFactories({
   meals: (childId: string | null, limit: number) => ['meals', childId ?? 'all', limit] as const,
   /** The built-in ingredient catalogue (the same for everyone). */
   ingredients: () => ['ingredients'] as const,
+  /** The catalogue ingredients a request's allergies and restrictions would leave out. */
+  leftOut: (signedIn: string, allergies: string, restrictions: string) =>
+    ['leftOut', signedIn, allergies, restrictions] as const,
   /** The family's saved recipes, and one of them. */
   recipes: () => ['recipes'] as const,
   recipe: (id: string) => ['recipe', id] as const,

@@ -1,12 +1,14 @@
 import useSWR, { useSWRConfig } from 'swr';
 
 import { ApiFailure, api, unwrap, type Schemas } from '../api/client';
-import { applyChange, type PlanChange } from '../lib/mealPlan';
+import { applyChange, entryInput, type EntryFields, type PlanChange } from '../lib/mealPlan';
 import type { Problem } from '../lib/validation';
 import { keys } from './keys';
 import { readMealPlan } from './reads';
 
 export type MealPlan = Schemas['MealPlanDto'];
+/** A child an entry is not safe for, found before it is saved. */
+export type Concern = Schemas['PlanConcernDto'];
 
 /** A week of the family's plan, with the children's allergy warnings. */
 export function useMealPlan(week: string) {
@@ -56,6 +58,14 @@ export function useMealPlanActions() {
       await mutate(keys.mealPlan(plan.week), saved, { revalidate: false });
       return saved;
     },
+    /** The children an entry is not safe for, before it is saved (empty when none). */
+    check: async (fields: EntryFields, signal?: AbortSignal) =>
+      (
+        await unwrap(
+          api.POST('/meal-plan/check', { body: entryInput(fields), signal }),
+          'Error saving meal plan',
+        )
+      ).warnings,
     groceryDraft: (week: string) =>
       unwrap(
         api.POST('/grocery-lists/from-meal-plan', { body: { week } }),

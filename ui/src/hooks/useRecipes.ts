@@ -21,6 +21,31 @@ export function useIngredients() {
   );
 }
 
+/**
+ * The catalogue ingredients that a request with these allergies and restrictions would leave
+ * out (signed in: the children's allergies too), by name with the server's reason. Asked
+ * again a moment after the parent stops typing.
+ */
+export function useLeftOut(signedIn: boolean, allergies: string[], restrictions: string[]) {
+  const wanted = JSON.stringify([allergies, restrictions]);
+  const [asked, setAsked] = useState(wanted);
+  useEffect(() => {
+    const timer = setTimeout(() => setAsked(wanted), 300);
+    return () => clearTimeout(timer);
+  }, [wanted]);
+  const [a, r] = JSON.parse(asked) as [string[], string[]];
+  const { data } = useSWR(
+    keys.leftOut(signedIn ? 'member' : 'visitor', a.join('\n'), r.join('\n')),
+    () =>
+      unwrap(
+        api.POST('/ingredients/check', { body: { allergies: a, dietaryRestrictions: r } }),
+        'Error loading ingredients',
+      ),
+    { keepPreviousData: true, revalidateOnFocus: false },
+  );
+  return new Map((data?.leftOut ?? []).map((l) => [l.name, l.reason]));
+}
+
 /** The family's saved recipes, newest first; nothing is fetched when signed out. */
 export function useRecipes(signedIn: boolean) {
   return useSWR(signedIn ? keys.recipes() : null, readRecipes);

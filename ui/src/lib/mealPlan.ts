@@ -39,7 +39,8 @@ export interface EntryInput {
   childIds: string[];
 }
 
-function fromFields(fields: EntryFields, id?: string): EntryInput {
+/** An entry as a save (or the check before it) sends it. */
+export function entryInput(fields: EntryFields, id?: string): EntryInput {
   return {
     id,
     date: fields.date,
@@ -69,9 +70,9 @@ function keep(entry: PlanEntry): EntryInput {
 export function applyChange(entries: readonly PlanEntry[], change: PlanChange): EntryInput[] {
   switch (change.kind) {
     case 'add':
-      return [...entries.map(keep), fromFields(change.fields)];
+      return [...entries.map(keep), entryInput(change.fields)];
     case 'edit':
-      return entries.map((e) => (e.id === change.id ? fromFields(change.fields, e.id) : keep(e)));
+      return entries.map((e) => (e.id === change.id ? entryInput(change.fields, e.id) : keep(e)));
     case 'remove':
       return entries.filter((e) => e.id !== change.id).map(keep);
   }

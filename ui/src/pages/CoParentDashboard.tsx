@@ -27,6 +27,8 @@ import { byDay as planByDay, forWhom } from '../lib/mealPlan';
 import { dayLabel, daysOf, weekLabel, weekOf } from '../lib/week';
 import { pathTo, routes } from '../routes';
 import { FoodBadges } from '../components/FoodBadges';
+import { MealSafety } from '../components/MealSafety';
+import { PlanWarnings } from '../components/PlanWarnings';
 
 type Tab = 'meals' | 'groceries';
 
@@ -227,6 +229,7 @@ function SharedMealCard({ meal, childName }: { meal: SharedMeal; childName: stri
             </>
           ) : null}
         </dl>
+        <MealSafety meal={meal} />
         {meal.photoUrl ? (
           <a
             href={meal.mediumUrl ?? meal.photoUrl}
@@ -263,9 +266,12 @@ function WeekPlan({ token, names }: { token: string; names: ReadonlyMap<string, 
                 <p className="font-medium">{dayLabel(day)}</p>
                 <ul className="ml-4 list-disc text-sm">
                   {ofDay.map((e) => (
-                    <li key={e.id}>
+                    <li key={e.id} className="break-words">
                       {e.mealType}: {e.title}{' '}
                       <span className="text-base-content/70">({forWhom(e.childIds, names)})</span>
+                      <PlanWarnings
+                        warnings={(plan.data?.warnings ?? []).filter((w) => w.entryId === e.id)}
+                      />
                     </li>
                   ))}
                 </ul>

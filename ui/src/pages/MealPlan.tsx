@@ -1,17 +1,10 @@
-import {
-  ChevronLeft,
-  ChevronRight,
-  ListPlus,
-  Pencil,
-  Plus,
-  ShieldAlert,
-  Trash2,
-} from 'lucide-react';
+import { ChevronLeft, ChevronRight, ListPlus, Pencil, Plus, Trash2 } from 'lucide-react';
 import { useDeferredValue, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 
 import { GroceryListForm } from '../components/GroceryListForm';
 import { PlanEntryForm } from '../components/PlanEntryForm';
+import { PlanWarnings } from '../components/PlanWarnings';
 import { Button } from '../components/ui/Button';
 import { Modal } from '../components/ui/Modal';
 import { Spinner } from '../components/ui/Spinner';
@@ -235,7 +228,6 @@ function Entry({
   onEdit: () => void;
   onRemove: () => void;
 }) {
-  const warnings = plan.warnings.filter((w) => w.entryId === entry.id);
   return (
     <li
       className="rounded-box bg-base-200 p-2 text-sm"
@@ -254,18 +246,7 @@ function Entry({
       <p className="text-xs text-base-content/70">
         Serves {entry.servings} · {forWhom(entry.childIds, names)}
       </p>
-      {warnings.length > 0 ? (
-        <ul className="mt-1 space-y-1" aria-label="Allergy warnings">
-          {warnings.map((w) => (
-            <li key={w.childId} className="flex gap-1 text-xs text-error">
-              <ShieldAlert aria-hidden size={14} className="mt-0.5 shrink-0" />
-              <span>
-                {w.childName} is allergic: {w.message}
-              </span>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <PlanWarnings warnings={plan.warnings.filter((w) => w.entryId === entry.id)} />
       <div className="mt-1 flex justify-end gap-1">
         <button
           type="button"

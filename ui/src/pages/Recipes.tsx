@@ -17,6 +17,7 @@ import { useFailure } from '../hooks/useFailure';
 import {
   useGeneration,
   useIngredients,
+  useLeftOut,
   useRecipeActions,
   useRecipes,
   type Job,
@@ -85,6 +86,7 @@ function CreateRecipe() {
     ? splitList((children ?? []).flatMap((c) => c.allergies).join(','))
     : [];
   const allergyText = allergies ?? childAllergies.join(', ');
+  const leftOut = useLeftOut(signedIn, splitList(allergyText), splitList(restrictions));
 
   const { job, busy, start } = useGeneration(
     (finished: Job) => {
@@ -143,6 +145,7 @@ function CreateRecipe() {
             selected={ingredients}
             onChange={setIngredients}
             disabled={busy}
+            leftOut={leftOut}
           />
           <div className="grid grid-cols-2 gap-3">
             <Select

@@ -1,0 +1,43 @@
+import { TriangleAlert } from 'lucide-react';
+
+import type { Meal } from '../hooks/useMeals';
+
+const REACTION_LABELS = { mild: 'Mild reaction', severe: 'Severe reaction' } as const;
+
+/**
+ * What a meal meant for the child's safety: the foods that met an allergy when it was saved
+ * (an exposure) and the reaction the child had. The same on every card that shows a meal, the
+ * parents' and the co-parent's.
+ */
+export function MealSafety({
+  meal,
+}: {
+  meal: Pick<Meal, 'exposures' | 'reaction' | 'reactionNote'>;
+}) {
+  return (
+    <>
+      {meal.exposures.length > 0 ? (
+        <div className="rounded-box border border-warning p-3 text-sm">
+          <p className="flex items-center gap-1 font-medium">
+            <TriangleAlert aria-hidden size={16} /> Allergen exposure
+          </p>
+          <ul>
+            {meal.exposures.map((e) => (
+              <li key={`${e.food}-${e.allergy}`} className="break-words">
+                {e.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {meal.reaction !== 'none' ? (
+        <p
+          className={`rounded-box p-3 text-sm break-words ${meal.reaction === 'severe' ? 'bg-error text-error-content' : 'bg-warning text-warning-content'}`}
+        >
+          <span className="font-medium">{REACTION_LABELS[meal.reaction]}</span>
+          {meal.reactionNote ? `: ${meal.reactionNote}` : null}
+        </p>
+      ) : null}
+    </>
+  );
+}
