@@ -180,6 +180,9 @@ pub struct LimitSettings {
     /// Co-parent PIN attempts the whole server takes per hour (bounds the hashing work and
     /// guesses spread over many addresses; parents are never held by it).
     pub pin_attempts_per_hour: u32,
+    /// Co-parent PINs hashed per hour for one family's links (sign-ins, right or wrong, and
+    /// PINs chosen): a family's own links cannot spend more, nor anything of another family's.
+    pub pin_attempts_per_family_per_hour: u32,
     /// Uploads are refused (507) while the data directory's disk has less free space, in MiB.
     pub min_free_disk_mb: u64,
     /// Memory all photos being processed at once may take, in MiB. Uploads queue for it; a
@@ -203,6 +206,7 @@ impl Default for LimitSettings {
             guest_uploads_per_hour: 20,
             pin_attempts_per_ip_per_hour: 20,
             pin_attempts_per_hour: 120,
+            pin_attempts_per_family_per_hour: 30,
             min_free_disk_mb: 1024,
             image_memory_mb: 128,
         }
@@ -569,6 +573,10 @@ impl Settings {
             (
                 "limits.pin_attempts_per_hour",
                 self.limits.pin_attempts_per_hour,
+            ),
+            (
+                "limits.pin_attempts_per_family_per_hour",
+                self.limits.pin_attempts_per_family_per_hour,
             ),
         ] {
             if !(1..=100_000).contains(&value) {

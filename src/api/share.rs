@@ -38,7 +38,8 @@ fn share_cookie(token: &str, value: &str, max_age_secs: i64, secure: bool) -> St
     )
 }
 
-/// Whether the co-parent still has to choose a PIN (pending) or enters it (active).
+/// Whether the co-parent has yet to open the link with the PIN the parent shared (pending) or
+/// has done so (active).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
 #[oai(rename_all = "lowercase")]
 pub enum ShareInvitationState {
@@ -155,19 +156,22 @@ impl ShareApi {
         Ok(Json(ShareInvitation::from(&co_parent)))
     }
 
-    /// The co-parent chooses their PIN (strength rules of spec section 5; only while the link
-    /// is pending, 409 after) and is signed in.
+    /// A co-parent signed in with the PIN the parent shared chooses their own (strength rules
+    /// of spec section 5): it replaces the old one, ends the link's other sessions and signs
+    /// this browser in again. Without a live session of this link: 401.
     #[oai(path = "/:token/pin", method = "post", operation_id = "chooseSharePin")]
     async fn choose_pin(
         &self,
         app: Data<&App>,
         client: Data<&ClientInfo>,
+        req: &Request,
         token: Path<String>,
         body: Json<ChoosePinRequest>,
     ) -> Result<PinChosen, ApiError> {
         let opened = share::choose_pin(
             &app,
             &token.0,
+            session_cookie(req),
             &body.0.pin,
             &body.0.confirm_pin,
             &client.ip_key(),

@@ -20,6 +20,8 @@ pub struct AttemptLimiter {
     clock: UnixClock,
     store: RateLimits,
     name: &'static str,
+    /// How long one attempt takes to come back.
+    replenish: Duration,
 }
 
 impl AttemptLimiter {
@@ -38,6 +40,7 @@ impl AttemptLimiter {
             clock,
             store: store.clone(),
             name,
+            replenish: replenish.max(Duration::from_millis(1)),
         }
     }
 
@@ -46,6 +49,12 @@ impl AttemptLimiter {
         self.inner
             .check_key(&key.to_string())
             .map_err(|not_until| not_until.wait_time_from(self.clock.now()))
+    }
+
+    /// Gives back one attempt `check` counted for `key` (it turned out not to be one to count).
+    pub fn give_back(&self, key: &str) {
+        let nanos = u64::try_from(self.replenish.as_nanos()).unwrap_or(u64::MAX);
+        self.store.give_back(self.name, key, nanos);
     }
 
     /// Forgets `key`'s attempts, as if it had made none.
@@ -88,6 +97,26 @@ mod tests {
         limiter.check("k").unwrap();
         limiter.check("k").unwrap();
         assert!(limiter.check("k").is_err());
+    }
+
+    #[test]
+    fn an_attempt_given_back_can_be_made_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::store::Store::open(dir.path(), 4).unwrap();
+        let limiter = AttemptLimiter::new(&store.rate_limits, "t", 3, Duration::from_secs(3600));
+        for _ in 0..10 {
+            limiter.check("k").unwrap();
+            limiter.give_back("k");
+        }
+        for _ in 0..3 {
+            limiter.check("k").unwrap();
+        }
+        assert!(limiter.check("k").is_err(), "only what was given back");
+        limiter.give_back("k");
+        limiter.check("k").unwrap();
+        assert!(limiter.check("k").is_err());
+        limiter.give_back("nobody");
+        assert!(limiter.check("k").is_err(), "other keys give nothing");
     }
 
     #[test]

@@ -416,15 +416,13 @@ impl CoParent {
         self.updated_at = now;
     }
 
-    /// The co-parent chose their own PIN (spec section 4: only while Pending); it replaces the
-    /// generated one and the link becomes Active. Sessions opened with the generated PIN end.
-    pub fn choose_pin(&mut self, hash: PinHash, now: DateTime<Utc>) -> Result<(), DomainError> {
-        check_pin_open(self)?;
+    /// The co-parent, signed in with the PIN the parent shared, chose their own: it replaces
+    /// that one and the link is Active. Every session opened with the old PIN ends.
+    pub fn choose_pin(&mut self, hash: PinHash, now: DateTime<Utc>) {
         self.pin_hash = Some(hash);
-        self.accepted_at = Some(now);
+        self.accepted_at.get_or_insert(now);
         self.session_epoch += 1;
         self.updated_at = now;
-        Ok(())
     }
 
     /// A right PIN opened a session: the link is Active from now on.
@@ -516,17 +514,6 @@ pub fn check_not_locked(co_parent: &CoParent) -> Result<(), DomainError> {
             // Only the owner unlocks it: a day is a hint not to retry soon.
             retry_after: std::time::Duration::from_secs(24 * 3600),
         });
-    }
-    Ok(())
-}
-
-/// A co-parent chooses a PIN only while the link is Pending (spec section 4).
-pub fn check_pin_open(co_parent: &CoParent) -> Result<(), DomainError> {
-    if co_parent.share_state() == ShareState::Active {
-        return Err(DomainError::conflict(
-            SETUP_TITLE,
-            "A PIN is already set for this invitation. Enter it to continue.",
-        ));
     }
     Ok(())
 }
@@ -788,23 +775,24 @@ mod tests {
     }
 
     #[test]
-    fn a_pin_is_chosen_once_while_pending_and_ends_older_sessions() {
+    fn a_chosen_pin_replaces_the_shared_one_and_ends_older_sessions() {
         let now = Utc::now();
         let mut c = co_parent(now);
         let epoch = c.session_epoch;
         assert!(c.admits(epoch, now));
-        c.choose_pin(PinHash::from_encoded("mine".into()), now)
-            .unwrap();
+        c.choose_pin(PinHash::from_encoded("mine".into()), now);
         assert_eq!(c.share_state(), ShareState::Active);
-        assert!(!c.admits(epoch, now), "a session of the generated PIN ends");
+        assert!(!c.admits(epoch, now), "a session of the shared PIN ends");
         assert!(c.admits(c.session_epoch, now));
         assert!(
             !c.admits(c.session_epoch, c.expires_at),
             "nor past the link's expiry"
         );
-        let again = c.choose_pin(PinHash::from_encoded("again".into()), now);
-        assert!(matches!(again, Err(DomainError::Conflict { .. })));
-        assert_eq!(c.pin_hash, Some(PinHash::from_encoded("mine".into())));
+        let accepted = c.accepted_at;
+        let later = now + Duration::hours(1);
+        c.choose_pin(PinHash::from_encoded("again".into()), later);
+        assert_eq!(c.pin_hash, Some(PinHash::from_encoded("again".into())));
+        assert_eq!(c.accepted_at, accepted, "accepted once");
     }
 
     #[test]

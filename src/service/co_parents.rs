@@ -26,6 +26,15 @@ fn write_error(err: WriteError<CoParent>) -> AppError {
     }
 }
 
+/// Each new PIN is a PBKDF2 hash: a family makes a bounded number an hour (issue 26: 1,263
+/// resets in 15 s from one account slowed every family's sign-in).
+fn spend_pin(app: &Services, family: FamilyId) -> AppResult<()> {
+    app.limits
+        .pins_family
+        .check(&family.to_string())
+        .map_err(|wait| DomainError::too_many(wait).into())
+}
+
 /// `GET /api/co-parents`: newest first.
 pub fn list(app: &Services, family: FamilyId) -> AppResult<Vec<CoParent>> {
     Ok(app.store.co_parents.list(family)?)
@@ -39,6 +48,7 @@ pub async fn invite(app: &Services, me: &User, draft: CoParentDraft) -> AppResul
     // Refuse a duplicate or a full family before spending a PIN hash on it; the write checks
     // again against the family as it is then.
     check_can_add(&app.store.co_parents.list(family)?, &fields.email)?;
+    spend_pin(app, family)?;
     let pin = pin::generate();
     let hash = app.hasher.hash_pin(pin.clone()).await;
     let co_parent = CoParent::new(family, me.id, fields, hash, Utc::now());
@@ -60,6 +70,7 @@ pub async fn reset_pin(app: &Services, family: FamilyId, id: CoParentId) -> AppR
         .co_parents
         .get(family, id)?
         .ok_or(DomainError::NotFound)?;
+    spend_pin(app, family)?;
     let pin = pin::generate();
     let hash = app.hasher.hash_pin(pin.clone()).await;
     let now = Utc::now();

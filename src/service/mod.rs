@@ -81,9 +81,18 @@ pub struct Limits {
     /// PIN attempts (and PIN set-ups) per client IP across every link.
     pub share_ip: AttemptLimiter,
     /// PIN attempts on the whole server: a bound on the PBKDF2 work guessing can cause, and
-    /// on guesses spread over many addresses.
+    /// on guesses spread over many addresses. A right PIN gives its attempt back, so a family
+    /// signing in over and over with its own link spends nothing of it.
     pub share_all: AttemptLimiter,
+    /// PINs hashed for one family's links (sign-ins, right or wrong, and chosen PINs): a
+    /// family's own links cannot spend more, and never another family's budget.
+    pub share_family: AttemptLimiter,
+    /// PINs the owners of one family make (invites and Reset PIN), each a PBKDF2 hash.
+    pub pins_family: AttemptLimiter,
 }
+
+/// Co-parent invites and PIN resets per hour per family.
+const PINS_FAMILY_PER_HOUR: u32 = 20;
 
 impl Limits {
     fn new(store: &Store, limits: &crate::config::LimitSettings) -> Self {
@@ -115,6 +124,8 @@ impl Limits {
             ),
             share_ip: limit("share-ip", limits.pin_attempts_per_ip_per_hour, 60),
             share_all: limit("share-all", limits.pin_attempts_per_hour, 60),
+            share_family: limit("share-family", limits.pin_attempts_per_family_per_hour, 60),
+            pins_family: limit("pins-family", PINS_FAMILY_PER_HOUR, 60),
         }
     }
 }

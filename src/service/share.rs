@@ -1,6 +1,7 @@
-//! A co-parent's access through their link (spec sections 4 and 9): choosing a PIN while the
-//! link is pending, opening a 24-hour share session with the PIN, ending it, and the guard every
-//! share route passes. Guessing is bounded four ways, all kept in the store so a restart resets
+//! A co-parent's access through their link (spec sections 4 and 9): opening a 24-hour share
+//! session with the PIN the parent shared (or the co-parent's own), choosing their own PIN once
+//! signed in, ending the session, and the guard every share route passes. A link without its
+//! PIN opens nothing. Guessing is bounded four ways, all kept in the store so a restart resets
 //! nothing: per client address, per link (3 per 15 minutes, cleared by a success), on the whole
 //! server, and over the link's lifetime (10 wrong PINs lock it until the owner resets the PIN).
 //! A refused attempt costs no PBKDF2 work.
@@ -11,8 +12,8 @@ use super::{AppError, AppResult, Services};
 use crate::auth::tokens::{new_token, token_hash};
 use crate::domain::DomainError;
 use crate::domain::co_parent::{
-    CoParent, Pin, SHARE_SESSION_HOURS, ShareToken, check_link, check_not_locked, check_pin_open,
-    session_expired, unknown_link, wrong_pin,
+    CoParent, Pin, SHARE_SESSION_HOURS, ShareToken, check_link, check_not_locked, session_expired,
+    unknown_link, wrong_pin,
 };
 use crate::domain::ids::{FamilyId, MediaId};
 use crate::store::WriteError;
@@ -71,11 +72,14 @@ fn link(app: &Services, token: &str) -> AppResult<(ShareToken, CoParent)> {
     Ok((token, co_parent))
 }
 
-/// `POST /api/share/{token}/pin`: the co-parent chooses their PIN (only while the link is
-/// Pending) and is signed in with it.
+/// `POST /api/share/{token}/pin`: a co-parent signed in with the PIN the parent shared (or
+/// their own) chooses their own PIN. The link alone opens nothing: without a live session of
+/// this link it is 401. The new PIN replaces the old one, ends the link's other sessions and
+/// opens a new one for this browser.
 pub async fn choose_pin(
     app: &Services,
     token: &str,
+    cookie: Option<&str>,
     pin: &str,
     confirm: &str,
     ip: &str,
@@ -84,26 +88,30 @@ pub async fn choose_pin(
         .share_ip
         .check(ip)
         .map_err(DomainError::too_many)?;
-    let co_parent = invitation(app, token)?;
-    // Before any hashing; the write checks again.
-    check_not_locked(&co_parent)?;
-    check_pin_open(&co_parent)?;
+    let viewer = viewer(app, token, cookie)?;
     let pin = Pin::choose(pin, confirm)?;
     app.limits
-        .share_all
-        .check("all")
+        .share_family
+        .check(&viewer.family().to_string())
         .map_err(DomainError::too_many)?;
     let hash = app.hasher.hash_pin(pin).await;
     let now = Utc::now();
+    let epoch = viewer.co_parent.session_epoch;
     let co_parent = app
         .store
         .co_parents
-        .update(co_parent.family, co_parent.id, |c| {
+        .update(viewer.family(), viewer.co_parent.id, |c| {
             check_link(c, now)?;
-            c.choose_pin(hash.clone(), now)
+            // The owner reset the PIN meanwhile: this session has ended.
+            if c.session_epoch != epoch {
+                return Err(session_expired());
+            }
+            c.choose_pin(hash.clone(), now);
+            Ok(())
         })
         .await
         .map_err(link_write_error)?;
+    app.store.share_sessions.delete(&viewer.session).await?;
     tracing::info!(family = %co_parent.family, co_parent = %co_parent.id, "co-parent chose a PIN");
     open(app, co_parent).await
 }
@@ -135,8 +143,13 @@ pub async fn sign_in(
         .map_err(DomainError::too_many)?;
     let pin = pin.and_then(Pin::parse);
     if pin.is_some() {
-        // Only a PIN that will be hashed spends the server's budget; refused here, nothing is
-        // counted on the link's record.
+        // Only a PIN that will be hashed spends a budget: the family's first (its own links
+        // cannot spend more, nor touch another family's), then the server's. Refused here,
+        // nothing is counted on the link's record.
+        limits
+            .share_family
+            .check(&co_parent.family.to_string())
+            .map_err(DomainError::too_many)?;
         limits
             .share_all
             .check("all")
@@ -171,6 +184,8 @@ pub async fn sign_in(
         return Err(wrong_pin().into());
     }
     limits.share_link.forget(&key);
+    // A right PIN is no guess: the server's budget bounds the work wrong ones cause.
+    limits.share_all.give_back("all");
     let co_parent = app
         .store
         .co_parents
@@ -264,7 +279,10 @@ pub async fn sign_out(app: &Services, token: &str, cookie: Option<&str>) -> AppR
     Ok(link)
 }
 
-/// A photo of one of the family's meals (never an unattached upload).
+/// A photo of one of the family's meals: never an unattached upload, nor a parent's avatar
+/// (issue 26: the share route served it). Meals and avatars are the only records with photos,
+/// so an attached photo that is nobody's avatar is a meal's; every account is read, since an
+/// avatar stays with the family it was uploaded in when its owner moves on.
 pub fn photo(
     app: &Services,
     viewer: &Viewer,
@@ -276,7 +294,9 @@ pub fn photo(
         .media
         .get(viewer.family(), id)?
         .is_some_and(|m| m.attached);
-    if !attached {
+    let avatar =
+        || -> AppResult<bool> { Ok(app.store.users.list()?.iter().any(|u| u.avatar == Some(id))) };
+    if !attached || avatar()? {
         return Err(DomainError::NotFound.into());
     }
     super::photos::read(app, viewer.family(), id, size)

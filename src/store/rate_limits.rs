@@ -82,6 +82,34 @@ impl RateLimits {
         }
     }
 
+    /// Moves limiter `name`'s arrival time for `key` back by `nanos`: attempts given back (a
+    /// right PIN spends nothing of the server's budget). Nothing when there is no state.
+    pub fn give_back(&self, name: &str, key: &str, nanos: u64) {
+        let key = state_key(name, key);
+        loop {
+            let Ok(Some(old)) = self.tree.get(key) else {
+                return;
+            };
+            let Ok(bytes) = <[u8; 8]>::try_from(old.as_ref()) else {
+                return;
+            };
+            let earlier = u64::from_be_bytes(bytes)
+                .saturating_sub(nanos)
+                .to_be_bytes();
+            match self
+                .tree
+                .compare_and_swap(key, Some(old), Some(&earlier[..]))
+            {
+                Ok(Ok(())) => return,
+                Ok(Err(_conflict)) => continue,
+                Err(e) => {
+                    tracing::error!(error = %e, limiter = name, "rate limit state not given back");
+                    return;
+                }
+            }
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.tree.len()
     }

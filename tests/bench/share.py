@@ -68,7 +68,8 @@ ADDRESSES = [f"203.0.113.{i}" for i in range(1, 9)]
 MEALS, LISTS, ITEMS_PER_LIST = 120, 5, 30
 SECONDS = 15
 RAISED = {"HIGHCHAIR_LIMITS_PIN_ATTEMPTS_PER_IP_PER_HOUR": "100000",
-          "HIGHCHAIR_LIMITS_PIN_ATTEMPTS_PER_HOUR": "100000"}
+          "HIGHCHAIR_LIMITS_PIN_ATTEMPTS_PER_HOUR": "100000",
+          "HIGHCHAIR_LIMITS_PIN_ATTEMPTS_PER_FAMILY_PER_HOUR": "100000"}
 HZ = os.sysconf("SC_CLK_TCK")
 
 FOODS = ["Chicken breast", "Broccoli", "Penne", "Whole milk", "Eggs", "Banana", "Carrot", "Cheddar cheese",

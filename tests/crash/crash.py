@@ -338,8 +338,9 @@ class PlanRec:
 
 
 class CoParentRec:
-    def __init__(self, cid, email, token):
+    def __init__(self, cid, email, token, shared_pin):
         self.id, self.email, self.token = cid, email, token
+        self.shared_pin = shared_pin  # the PIN the invite answered, for the first sign-in
         self.pin = "none"        # none | pending | acked | unknown | refused
         self.share_cookie = None
 
@@ -880,7 +881,8 @@ class Trial:
                 or not re.fullmatch(r"\d{6}", str(got.get("pin")))):
             self.fail(f"POST /api/co-parents answered {got} for {email}")
         with fam.lock:
-            fam.co_parents[co["id"]] = CoParentRec(co["id"], email, link.rsplit("/", 1)[-1])
+            fam.co_parents[co["id"]] = CoParentRec(co["id"], email, link.rsplit("/", 1)[-1],
+                                                   str(got.get("pin")))
 
     def op_choose_pin(self, c, fam, rng, tag):
         with fam.lock:
@@ -896,13 +898,26 @@ class Trial:
             with fam.lock:
                 co.pin = "none"
             return
-        path = f"/api/share/{co.token}/pin"
+        # The co-parent signs in with the PIN the parent shared, then chooses their own (a link
+        # alone opens nothing). The sign-in accepts the link: from here the state is not "none".
+        share = Client(self.server.port)
         try:
-            status, data, resp = c.request("POST", path, {"pin": PIN, "confirmPin": PIN})
+            path = f"/api/share/{co.token}/session"
+            status, data, resp = share.request("POST", path, {"pin": co.shared_pin})
+            if status != 200:
+                with fam.lock:
+                    co.pin = "refused"
+                self.check_status(f"POST {path}", status, data, ())
+                return
+            share.cookie = cookie_from(resp, "highchair_share")
+            path = f"/api/share/{co.token}/pin"
+            status, data, resp = share.request("POST", path, {"pin": PIN, "confirmPin": PIN})
         except Lost:
             with fam.lock:
                 co.pin = "unknown"
             raise
+        finally:
+            share.close()
         if status == 201:
             self.ack("co-parent PIN")
             cookie = cookie_from(resp, "highchair_share")

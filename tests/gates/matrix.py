@@ -235,6 +235,13 @@ NO_PARAM_OPS = {
         "body_refs": {"entries.0.recipeId": [Src("recipe")],
                       "entries.0.childIds": [Src("child", many=True)]},
     },
+    # Checks one entry against the caller's own children; A's recipe or child must not count.
+    "POST /api/meal-plan/check": {
+        "kind": "refs",
+        "body_refs": {"recipeId": [Src("recipe")], "childIds": [Src("child", many=True)]},
+    },
+    # Marks catalogue ingredients for the caller's own children's allergies.
+    "POST /api/ingredients/check": {"kind": "own"},
     "POST /api/meals": {
         "kind": "refs",
         "body_refs": {"childId": [Src("child")], "photo": [Src("spare"), Src("photo"), Src("avatar")]},
@@ -294,6 +301,8 @@ NOT_REFS = {
     "POST /api/grocery-lists items.0.id",
     "PUT /api/grocery-lists/{id} items.0.id",
     "PUT /api/meal-plan entries.0.id",
+    # Checking an entry before it is saved does not read its id.
+    "POST /api/meal-plan/check id",
 }
 
 CALLERS = ["B", "admin", "guest", "anon", "stale"]
@@ -449,7 +458,8 @@ class Server:
         env.update(HIGHCHAIR_AUTH_ALLOW_SIGNUP="true", HIGHCHAIR_AUTH_ALLOW_GUESTS="true",
                    HIGHCHAIR_LOG_LEVEL="warn", HIGHCHAIR_LIMITS_MIN_FREE_DISK_MB="0",
                    HIGHCHAIR_LIMITS_PIN_ATTEMPTS_PER_IP_PER_HOUR="100000",
-                   HIGHCHAIR_LIMITS_PIN_ATTEMPTS_PER_HOUR="100000")
+                   HIGHCHAIR_LIMITS_PIN_ATTEMPTS_PER_HOUR="100000",
+                   HIGHCHAIR_LIMITS_PIN_ATTEMPTS_PER_FAMILY_PER_HOUR="100000")
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
                 [BIN, "serve", "--listen", f"127.0.0.1:{self.port}", "--data-dir", str(self.data)],

@@ -222,6 +222,13 @@ async fn a_backup_taken_while_parents_write_restores_every_record_and_photo_of_i
         .unwrap()
         .to_string();
     let phone = server.new_client();
+    let opened = phone
+        .post(server.url(&format!("/api/share/{link}/session")))
+        .json(&json!({"pin": nan["pin"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(opened.status(), 200);
     let chose = phone
         .post(server.url(&format!("/api/share/{link}/pin")))
         .json(&json!({"pin": CO_PARENT_PIN, "confirmPin": CO_PARENT_PIN}))

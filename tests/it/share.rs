@@ -141,13 +141,25 @@ async fn a_co_parent_chooses_a_pin_reads_the_family_and_ticks_an_item() {
         )
     );
 
-    // Choosing a PIN: the strength rules and texts of spec section 5.
     let choose = |pin: &str, confirm: &str| {
         phone
             .post(server.url(&share(&nan.token, "/pin")))
             .json(&json!({"pin": pin, "confirmPin": confirm}))
             .send()
     };
+    // The link alone opens nothing, not even choosing a PIN (issue 26: anyone holding only the
+    // link of a Pending invitation could choose a PIN and get in).
+    let (title, _, _) = error(choose("482913", "482913").await.unwrap(), 401).await;
+    assert_eq!(title, "Session expired");
+    assert_eq!(
+        json(server.get(&share(&nan.token, "")).await, 200).await["state"],
+        "pending"
+    );
+    // The PIN the parent shared opens it; then the co-parent may choose their own, with the
+    // strength rules and texts of spec section 5.
+    let first = sign_in_with(&server, &phone, &nan.token, &nan.pin).await;
+    assert_eq!(first.status(), 200);
+    let shared_session = share_cookie(&first);
     for (pin, confirm, message) in [
         ("1234", "1234", "PIN must be at least 6 characters long"),
         ("12a456", "12a456", "PIN must contain only numbers"),
@@ -174,12 +186,18 @@ async fn a_co_parent_chooses_a_pin_reads_the_family_and_ticks_an_item() {
     let opened = json(opened, 201).await;
     assert_eq!(opened["name"], "Grandma Zoë");
     assert_eq!(opened["state"], "active");
-    // Only once: the link is Active now.
-    let (title, _, _) = error(choose("592817", "592817").await.unwrap(), 409).await;
-    assert_eq!(title, "Error setting up PIN");
+    // The session opened with the shared PIN has ended; this browser has a new one.
+    let ended = server
+        .new_client()
+        .get(server.url(&share(&nan.token, "/session")))
+        .header(COOKIE, format!("highchair_share={shared_session}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ended.status(), 401);
     let shown = json(server.get(&share(&nan.token, "")).await, 200).await;
     assert_eq!(shown["state"], "active");
-    // The owner sees Active, and the generated PIN no longer opens anything.
+    // The owner sees Active, and the shared PIN no longer opens anything.
     let owner = json(
         mum.get(server.url("/api/co-parents")).send().await.unwrap(),
         200,
@@ -764,8 +782,12 @@ async fn wrong_pins_lock_the_link_and_every_limit_holds_across_a_restart() {
 
 #[tokio::test]
 async fn a_thousand_guesses_over_tokens_and_addresses_check_only_the_designed_number() {
-    let server =
-        TestServer::start_with(|s| s.server.trusted_proxies = vec!["127.0.0.1".into()]).await;
+    // The families' own budgets are tested on their own (below): here, the addresses'.
+    let server = TestServer::start_with(|s| {
+        s.server.trusted_proxies = vec!["127.0.0.1".into()];
+        s.limits.pin_attempts_per_family_per_hour = 1000;
+    })
+    .await;
     // 50 links over three families (20 co-parents at most each).
     let mut links = Vec::new();
     for f in 0..3 {
@@ -925,14 +947,19 @@ async fn unknown_and_expired_links_count_and_answer_with_the_spec_texts() {
 
 #[tokio::test]
 async fn racing_pins_and_guesses_lose_nothing() {
-    let server = TestServer::start().await;
+    // Every PIN request from this one address counts against its hourly limit.
+    let server = TestServer::start_with(|s| s.limits.pin_attempts_per_ip_per_hour = 40).await;
     let mum = family(&server, "mum@example.org").await;
     let family_id = family_of(&server, "mum@example.org");
-    // Three rounds: every PIN request from this one address counts against its hourly limit.
     for round in 0..3 {
         let link = invite(&server, &mum, &format!("nan{round}@example.org")).await;
-        // Two phones choose a PIN at the same moment: one wins, the other is told.
+        // Two phones signed in with the shared PIN choose their own at the same moment: one
+        // wins, the other's session has ended with the PIN it was opened with.
         let (a, b) = (server.new_client(), server.new_client());
+        for phone in [&a, &b] {
+            let opened = sign_in_with(&server, phone, &link.token, &link.pin).await;
+            assert_eq!(opened.status(), 200, "round {round}");
+        }
         let body = |pin: &str| json!({"pin": pin, "confirmPin": pin});
         let (ra, rb) = tokio::join!(
             a.post(server.url(&share(&link.token, "/pin")))
@@ -944,7 +971,7 @@ async fn racing_pins_and_guesses_lose_nothing() {
         );
         let mut statuses = [ra.unwrap().status().as_u16(), rb.unwrap().status().as_u16()];
         statuses.sort_unstable();
-        assert_eq!(statuses, [201, 409], "round {round}");
+        assert_eq!(statuses, [201, 401], "round {round}");
         // Three wrong PINs at once are all counted.
         let (x, y, z) = (
             server.new_client(),
@@ -1010,4 +1037,150 @@ async fn a_spent_server_budget_costs_the_real_co_parent_nothing_of_their_own() {
         "no failure on their link's record"
     );
     assert_eq!(stored.last_failure_at, None, "so no backoff either");
+}
+
+/// Issue 26: a co-parent fetched the parent's avatar through the share media route. It serves
+/// only the photos of the family's meals.
+#[tokio::test]
+async fn share_media_serves_meal_photos_and_never_a_parents_avatar() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let child = add_child(&server, &mum, "Ada").await;
+    let photo = json(
+        upload(
+            &server,
+            &mum,
+            "/api/media",
+            highchair::media::fixtures::two_colour_jpeg(64, 48),
+            "tea.jpg",
+        )
+        .await,
+        201,
+    )
+    .await;
+    add_meal(
+        &server,
+        &mum,
+        json!({"childId": child, "mealType": "lunch", "foods": ["Peas"], "photo": photo["id"]}),
+    )
+    .await;
+    let profile = json(
+        upload(
+            &server,
+            &mum,
+            "/api/profile/avatar",
+            highchair::media::fixtures::two_colour_jpeg(64, 64),
+            "me.jpg",
+        )
+        .await,
+        200,
+    )
+    .await;
+    let avatar_url = profile["avatarUrl"].as_str().unwrap();
+    let avatar = avatar_url
+        .trim_start_matches("/api/media/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_string();
+    let nan = invite(&server, &mum, "nan@example.org").await;
+    let phone = server.new_client();
+    assert_eq!(
+        sign_in_with(&server, &phone, &nan.token, &nan.pin)
+            .await
+            .status(),
+        200
+    );
+    let get = |id: String| {
+        phone
+            .get(server.url(&share(&nan.token, &format!("/media/{id}"))))
+            .send()
+    };
+    assert_eq!(
+        get(photo["id"].as_str().unwrap().to_string())
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+    assert_eq!(get(avatar.clone()).await.unwrap().status(), 404);
+    // The parent still sees their own avatar.
+    let own = mum.get(server.url(avatar_url)).send().await.unwrap();
+    assert_eq!(own.status(), 200);
+}
+
+/// Issue 26: a family's own link, its right PIN and a few addresses spent the server's whole
+/// PIN budget in a second and a half, and every other family's co-parent then got 429 for the
+/// hour. A family spends its own budget; right PINs spend nothing of the server's.
+#[tokio::test]
+async fn a_familys_own_links_cannot_lock_out_other_families_co_parents() {
+    let server = TestServer::start_with(|s| {
+        s.server.trusted_proxies = vec!["127.0.0.1".into()];
+        s.limits.pin_attempts_per_hour = 4;
+        s.limits.pin_attempts_per_family_per_hour = 6;
+    })
+    .await;
+    let mallory = family(&server, "mallory@example.org").await;
+    let own = invite(&server, &mallory, "own@example.org").await;
+    let mut refused = 0;
+    for i in 0..20 {
+        let resp = server
+            .new_client()
+            .post(server.url(&share(&own.token, "/session")))
+            .header("x-forwarded-for", format!("198.51.100.{}", i % 6))
+            .json(&json!({"pin": own.pin}))
+            .send()
+            .await
+            .unwrap();
+        match resp.status().as_u16() {
+            200 => {}
+            429 => refused += 1,
+            other => panic!("sign-in {i}: {other}"),
+        }
+    }
+    assert_eq!(refused, 14, "the family's own budget of 6, and no more");
+    // Another family's co-parent signs in, again and again: right PINs spend nothing of the
+    // server's budget (4 here), only their own family's.
+    let mum = family(&server, "mum@example.org").await;
+    let nan = invite(&server, &mum, "nan@example.org").await;
+    for i in 0..6 {
+        let resp = server
+            .new_client()
+            .post(server.url(&share(&nan.token, "/session")))
+            .header("x-forwarded-for", "203.0.113.50")
+            .json(&json!({"pin": nan.pin}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 200, "sign-in {i}");
+    }
+}
+
+/// Issue 26: Reset PIN had no limit (1,263 resets, each a PBKDF2 hash, in 15 s from one
+/// account). A family makes at most 20 new PINs an hour, invites included.
+#[tokio::test]
+async fn new_pins_are_limited_per_family() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let nan = invite(&server, &mum, "nan@example.org").await;
+    let reset = || {
+        mum.post(server.url(&format!("/api/co-parents/{}/pin", nan.id)))
+            .send()
+    };
+    for i in 1..20 {
+        assert_eq!(reset().await.unwrap().status(), 200, "reset {i}");
+    }
+    let held = reset().await.unwrap();
+    assert_eq!(held.status(), 429);
+    assert!(held.headers().contains_key("retry-after"));
+    let resp = mum
+        .post(server.url("/api/co-parents"))
+        .json(&json!({"name": "Grandpa Joe", "email": "joe@example.org"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 429, "invites make PINs too");
+    // Another family is not held.
+    let dad = family(&server, "dad@example.org").await;
+    invite(&server, &dad, "gran@example.org").await;
 }

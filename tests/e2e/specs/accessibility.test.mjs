@@ -109,7 +109,21 @@ const PUBLIC_SCREENS = [
   { route: 'join', name: 'join a family', path: (data) => data.joinPath, heading: 'Join The Khan family' },
   { route: 'join', name: 'join a family, used link', path: '/join/4b0f3c1e-8d1a-4c1e-9a3b-2f6d7e8a9b0c', heading: 'Invite not found' },
   { route: 'coParentAcceptBare', name: 'co-parent link without its token', path: '/co-parent/accept', heading: "Love in Every Bite – Even When You're Not There." },
-  { route: 'coParentAccept', name: 'co-parent link, create a PIN', path: (data) => data.pendingAccept, heading: 'Create your PIN' },
+  { route: 'coParentAccept', name: 'co-parent link, first visit', path: (data) => data.pendingAccept, heading: 'Enter your PIN', text: 'Enter the 6-digit PIN the parent who invited you shared with you.' },
+  {
+    route: 'coParentAccept',
+    name: 'co-parent link, choose a PIN',
+    // A link of its own per screen size: signing in makes a link Active.
+    path: (data) => data.toChoose[0].path,
+    heading: 'Enter your PIN',
+    act: async (page, data) => {
+      const link = data.toChoose.shift();
+      await page.getByRole('group', { name: 'PIN', exact: true }).getByRole('textbox').first().click();
+      await page.keyboard.type(link.pin);
+      await page.getByRole('button', { name: 'Access Dashboard' }).click();
+      await h1(page, 'Choose your own PIN').waitFor();
+    },
+  },
   { route: 'coParentAccept', name: 'co-parent link, enter the PIN', path: (data) => data.shareAccept, heading: 'Enter your PIN' },
   { route: 'coParentAccept', name: 'co-parent link, unknown', path: '/co-parent/accept/4b0f3c1e-8d1a-4c1e-9a3b-2f6d7e8a9b0c', heading: 'Invalid invitation', text: 'Invalid or expired invitation' },
   { route: 'coParentDashboardBare', name: 'co-parent view without its token', path: '/co-parent/dashboard', heading: 'No access', text: 'Invalid or missing access token' },
@@ -349,6 +363,7 @@ const FAMILY_SCREENS = [
       await box.getByRole('tab', { name: 'Manage' }).click();
       const card = box.getByRole('article', { name: 'Jamie Rivera' });
       await card.getByRole('button', { name: 'Reset PIN' }).click();
+      await dialog(page, 'Reset PIN?').getByRole('button', { name: 'Reset PIN' }).click();
       await card.getByRole('status').waitFor();
     },
   },
@@ -474,9 +489,15 @@ async function seed() {
   data.sharePin = '482913';
   data.shareAccept = `/co-parent/accept/${data.shareToken}`;
   data.shareDashboard = `/co-parent/dashboard/${data.shareToken}`;
+  await post(request, `${api}/share/${data.shareToken}/session`, { pin: zoe.pin });
   await post(request, `${api}/share/${data.shareToken}/pin`, { pin: data.sharePin, confirmPin: data.sharePin });
   await request.delete(`${api}/share/${data.shareToken}/session`);
   data.pendingAccept = new URL((await post(request, `${api}/co-parents`, { name: 'Robin Lee', email: 'robin@example.org' })).link).pathname;
+  data.toChoose = [];
+  for (const [name, email] of [['Sam Okafor', 'sam@example.org'], ['Kit Morgan', 'kit@example.org']]) {
+    const made = await post(request, `${api}/co-parents`, { name, email });
+    data.toChoose.push({ path: new URL(made.link).pathname, pin: made.pin });
+  }
   data.recipe = (await post(request, `${api}/recipes`, {
     source: 'own',
     title: 'Sunday Lentil Soup',

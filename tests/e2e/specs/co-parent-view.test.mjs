@@ -1,9 +1,11 @@
 // The co-parent's side: the owner invites from the header and copies the link; a phone opens
-// it, chooses a PIN (two entries, the strength texts), sees the children's meals with their
-// photos and this week's plan, ticks a grocery item the owner sees, and follows the owner's new
-// meal live; removing the co-parent ends the view. Three wrong PINs show the blocked state (and
-// the server keeps the link waiting after a reload); Logout ends the session; a pasted PIN
-// fills all six boxes.
+// it, enters the PIN the parent shared, then chooses their own (New PIN / Repeat new PIN, the
+// strength texts), sees the children's meals with their photos and this week's plan, ticks a
+// grocery item the owner sees, and follows the owner's new meal live; removing the co-parent
+// ends the view. A link without its PIN opens nothing; the header offers a co-parent nothing of
+// an owner's. Three wrong PINs show the blocked state (and the server keeps the link waiting
+// after a reload); Logout ends the session; a pasted PIN fills all six boxes; Reset PIN asks
+// first and signs the co-parent out.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
@@ -99,39 +101,62 @@ test('a co-parent opens the link on a phone, sets a PIN, sees the meals and tick
   await dialog.getByLabel('Email').fill('zoe@example.org');
   await dialog.getByRole('button', { name: 'Send Invite' }).click();
   const shown = dialog.getByRole('region', { name: 'Grandma Zoë has been invited as a co-parent' });
+  const sharedPin = (await shown.locator('dd.font-mono').innerText()).trim();
+  assert.match(sharedPin, /^\d{6}$/);
   await shown.getByRole('button', { name: 'Copy Link' }).click();
   await desk.getByText('Link copied', { exact: true }).waitFor();
   const link = await desk.evaluate(() => navigator.clipboard.readText());
   assert.match(link, /\/co-parent\/accept\/[0-9a-f-]{36}$/);
   await desk.keyboard.press('Escape');
 
-  // The phone opens it and chooses a PIN.
+  // The phone opens it: the link alone opens nothing, and choosing a PIN is not offered yet.
   const phone = await openPage(browser, server.url, PHONE);
   await phone.goto(link);
-  await phone.getByRole('heading', { name: 'Create your PIN' }).waitFor();
-  await phone.getByText('Hello Grandma Zoë', { exact: false }).waitFor();
+  await phone.getByRole('heading', { name: 'Enter your PIN' }).waitFor();
+  await phone.getByText('Hello Grandma Zoë. Enter the 6-digit PIN the parent who invited you shared with you.').waitFor();
+  const token = link.split('/').pop();
+  const bare = await phone.request.post(`${server.url}/api/share/${token}/pin`, { data: { pin: '482913', confirmPin: '482913' } });
+  assert.equal(bare.status(), 401, 'a link without its PIN chooses nothing');
+  // Only what a co-parent can use: no owner links, no Log In or Sign Up, no side menu.
+  const banner = phone.getByRole('banner');
+  for (const name of ['Meal Tracker', 'Recipes', 'Grocery List', 'Log In', 'Sign Up']) {
+    assert.equal(await banner.getByRole('link', { name }).count(), 0, name);
+  }
+  assert.equal(await banner.getByRole('button').count(), 0, 'no menu button');
+  await typePin(phone, pinGroup(phone, 'PIN'), sharedPin);
+  await phone.getByRole('button', { name: 'Access Dashboard' }).click();
+
+  // In: the co-parent may choose their own PIN.
+  await phone.getByRole('heading', { name: 'Choose your own PIN' }).waitFor();
   const setPin = phone.getByRole('button', { name: 'Set PIN' });
-  await typePin(phone, pinGroup(phone, 'PIN'), '482913');
-  await typePin(phone, pinGroup(phone, 'Confirm PIN'), '482914');
+  await typePin(phone, pinGroup(phone, 'New PIN'), '482913');
+  await typePin(phone, pinGroup(phone, 'Repeat new PIN'), '482914');
   await setPin.click();
   await phone.getByRole('alert').getByText('PINs do not match').waitFor();
-  for (const box of await pinGroup(phone, 'Confirm PIN').getByRole('textbox').all()) {
+  for (const box of await pinGroup(phone, 'Repeat new PIN').getByRole('textbox').all()) {
     assert.equal(await box.getAttribute('inputmode'), 'numeric', 'the phone shows its number pad');
   }
-  await pinGroup(phone, 'PIN').getByRole('textbox').last().click();
+  await pinGroup(phone, 'New PIN').getByRole('textbox').last().click();
   for (let i = 0; i < 6; i++) await phone.keyboard.press('Backspace');
-  await typePin(phone, pinGroup(phone, 'PIN'), '123456');
+  await typePin(phone, pinGroup(phone, 'New PIN'), '123456');
   await setPin.click();
   await phone.getByRole('alert').getByText('PIN cannot be a sequential pattern').waitFor();
-  await pinGroup(phone, 'PIN').getByRole('textbox').last().click();
+  await pinGroup(phone, 'New PIN').getByRole('textbox').last().click();
   for (let i = 0; i < 6; i++) await phone.keyboard.press('Backspace');
-  await typePin(phone, pinGroup(phone, 'PIN'), '482913');
-  await pinGroup(phone, 'Confirm PIN').getByRole('textbox').last().click();
+  await typePin(phone, pinGroup(phone, 'New PIN'), '482913');
+  await pinGroup(phone, 'Repeat new PIN').getByRole('textbox').last().click();
   for (let i = 0; i < 6; i++) await phone.keyboard.press('Backspace');
-  await typePin(phone, pinGroup(phone, 'Confirm PIN'), '482913');
+  await typePin(phone, pinGroup(phone, 'Repeat new PIN'), '482913');
   await screenshot(phone, 'co-parent-create-pin');
   await setPin.click();
   await phone.getByText('PIN set successfully', { exact: true }).waitFor();
+  // The shared PIN no longer opens the link; the chosen one does.
+  const old = await fetch(`${server.url}/api/share/${token}/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ pin: sharedPin }),
+  });
+  assert.equal(old.status, 401);
 
   // The dashboard: who, the children's meals grouped by day, the photo.
   await phone.getByRole('heading', { name: 'Viewing as: Grandma Zoë' }).waitFor();
@@ -146,8 +171,19 @@ test('a co-parent opens the link on a phone, sets a PIN, sees the meals and tick
   assert.equal(image.status(), 200);
   assert.equal(image.headers()['content-type'], 'image/jpeg');
   await phone.getByRole('article', { name: 'Breakfast of Ada' }).getByText('No photo').waitFor();
-  const today = new Date().toLocaleDateString('en-US', { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' });
+  // Dates as the parent's screens write them (issue 26: the co-parent's were American).
+  const today = await phone.evaluate(() =>
+    new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date()),
+  );
   await phone.getByRole('heading', { name: today }).waitFor();
+  const at = await phone.getByRole('article', { name: 'Lunch of Ada' }).innerText();
+  assert.match(at, /· \d{2}:\d{2}\n/, 'a 24-hour time');
+  await desk.goto(`${server.url}/meal-tracker`);
+  await desk.getByText(today, { exact: true }).waitFor();
+  const stream = desk.waitForResponse((r) => r.url() === `${server.url}/api/events` && r.status() === 200);
+  await desk.goto(`${server.url}/grocery-list`);
+  await desk.getByRole('article', { name: 'Weekly shop' }).waitFor();
+  await stream;
   await screenshot(phone, 'co-parent-meals');
 
   // The owner records a meal: the phone shows it without a reload.
@@ -189,7 +225,11 @@ test('three wrong PINs block the entry screen; the server still holds the link a
   const desk = await owner();
   const made = await post(desk.request, '/api/co-parents', { name: 'Robin Lee', email: 'robin@example.org' });
   const token = made.link.split('/').pop();
-  await post(desk.request, `/api/share/${token}/pin`, { pin: '592817', confirmPin: '592817' });
+  const robin = await openPage(browser, server.url, PHONE);
+  await robin.goto(`${server.url}/about`);
+  await post(robin.request, `/api/share/${token}/session`, { pin: made.pin });
+  await post(robin.request, `/api/share/${token}/pin`, { pin: '592817', confirmPin: '592817' });
+  await robin.context().close();
   await desk.context().close();
 
   const phone = await openPage(browser, server.url, PHONE);
@@ -231,15 +271,15 @@ test('a pasted PIN fills the six boxes; Logout ends the session', async () => {
   await phone.goto(`${server.url}/co-parent/dashboard/${token.toUpperCase()}`);
   await phone.getByText('Your session has expired. Please enter your PIN again.').waitFor();
   await phone.getByRole('link', { name: 'Enter PIN' }).click();
-  await phone.getByRole('heading', { name: 'Create your PIN' }).waitFor();
-  await phone.evaluate(() => navigator.clipboard.writeText('73 92 64'));
+  await phone.getByRole('heading', { name: 'Enter your PIN' }).waitFor();
+  await phone.evaluate((pin) => navigator.clipboard.writeText(`${pin.slice(0, 2)} ${pin.slice(2, 4)} ${pin.slice(4)}`), made.pin);
   await pinGroup(phone, 'PIN').getByRole('textbox').first().click();
   await phone.keyboard.press('ControlOrMeta+V');
   const boxes = await pinGroup(phone, 'PIN').getByRole('textbox').all();
-  assert.deepEqual(await Promise.all(boxes.map((b) => b.inputValue())), ['7', '3', '9', '2', '6', '4']);
-  await pinGroup(phone, 'Confirm PIN').getByRole('textbox').first().click();
-  await phone.keyboard.press('ControlOrMeta+V');
-  await phone.getByRole('button', { name: 'Set PIN' }).click();
+  assert.deepEqual(await Promise.all(boxes.map((b) => b.inputValue())), [...made.pin]);
+  await phone.getByRole('button', { name: 'Access Dashboard' }).click();
+  // Keeping the PIN the parent shared is a choice too.
+  await phone.getByRole('button', { name: 'Keep the PIN I was given' }).click();
   await phone.getByRole('heading', { name: 'Viewing as: Sam Okafor' }).waitFor();
   await phone.getByRole('article', { name: 'Lunch of Ada' }).waitFor();
 
@@ -250,4 +290,32 @@ test('a pasted PIN fills the six boxes; Logout ends the session', async () => {
   await phone.goto(`${server.url}/co-parent/dashboard/${token}`);
   await phone.getByText('Your session has expired. Please enter your PIN again.').waitFor();
   await phone.context().close();
+});
+
+test('Reset PIN asks first, says the co-parent is signed out, and does so', async () => {
+  const desk = await owner();
+  const made = await post(desk.request, '/api/co-parents', { name: 'Kit Morgan', email: 'kit@example.org' });
+  const token = made.link.split('/').pop();
+  const phone = await openPage(browser, server.url, PHONE);
+  await phone.goto(`${server.url}/about`);
+  await post(phone.request, `/api/share/${token}/session`, { pin: made.pin });
+  await phone.goto(`${server.url}/co-parent/dashboard/${token}`);
+  await phone.getByRole('heading', { name: 'Viewing as: Kit Morgan' }).waitFor();
+
+  await desk.goto(`${server.url}/dashboard`);
+  await desk.getByRole('banner').getByRole('button', { name: 'Co-Parents' }).click();
+  const dialog = desk.getByRole('dialog', { name: 'Co-Parent Access' });
+  await dialog.getByRole('tab', { name: 'Manage' }).click();
+  const card = dialog.getByRole('article', { name: 'Kit Morgan' });
+  await card.getByRole('button', { name: 'Reset PIN' }).click();
+  const confirm = desk.getByRole('dialog', { name: 'Reset PIN?' });
+  assert.match(await confirm.innerText(), /Kit Morgan will be signed out on every device/);
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  assert.equal((await (await phone.request.get(`${server.url}/api/share/${token}/session`)).status()), 200, 'nothing reset');
+  await card.getByRole('button', { name: 'Reset PIN' }).click();
+  await confirm.getByRole('button', { name: 'Reset PIN' }).click();
+  await card.getByText('New PIN for Kit Morgan').waitFor();
+  await phone.getByText('Your session has expired. Please enter your PIN again.').waitFor({ timeout: 10_000 });
+  await phone.context().close();
+  await desk.context().close();
 });

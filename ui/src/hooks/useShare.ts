@@ -114,12 +114,6 @@ export function useShareToken(): string {
   return (useParams().token ?? '').toLowerCase();
 }
 
-/** Checks the link again (a PIN was chosen elsewhere meanwhile). */
-export function useRecheckInvitation(token: string) {
-  const { mutate } = useSWRConfig();
-  return () => mutate(shareKey(token, 'invitation'));
-}
-
 /** PIN set-up, sign-in, sign-out and ticks: the co-parent's actions. */
 export const shareActions = {
   choosePin: (token: string, pin: string, confirmPin: string, signal?: AbortSignal) =>

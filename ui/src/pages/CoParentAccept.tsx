@@ -11,7 +11,6 @@ import {
   shareActions,
   useShareInvitation,
   useShareSession,
-  useRecheckInvitation,
   useShareSignedIn,
   useShareToken,
 } from '../hooks/useShare';
@@ -19,17 +18,30 @@ import { PIN_ATTEMPTS, PIN_LENGTH, pinWeakness, wrongPinMessage } from '../lib/c
 import { pathTo, routes } from '../routes';
 
 /**
- * `/co-parent/accept/:token`: the link a parent shared. Verifies it, then asks the co-parent to
- * create a PIN (a pending link) or to enter theirs (spec sections 2, 4, 8). A browser with a
+ * `/co-parent/accept/:token`: the link a parent shared. Verifies it, then asks for the PIN the
+ * parent shared (or, once chosen, the co-parent's own): the link alone opens nothing. The first
+ * time in, the co-parent may choose their own PIN (spec sections 2, 4, 8). A browser with a
  * live session for the link goes straight on to the dashboard.
  */
 export default function CoParentAccept() {
   const token = useShareToken();
   const invitation = useShareInvitation(token);
   const session = useShareSession(token);
+  const navigate = useNavigate();
+  // Signed in for the first time: the co-parent may choose their own PIN before going on.
+  const [choosing, setChoosing] = useState(false);
   const dashboard = pathTo(routes.coParentDashboard, { token });
 
   if (!token) return <Navigate to={routes.home} replace />;
+  if (choosing && invitation.data) {
+    return (
+      <ChoosePin
+        token={token}
+        name={invitation.data.name}
+        onDone={() => navigate(dashboard, { replace: true })}
+      />
+    );
+  }
   if (invitation.isLoading || session.isLoading) {
     return <Spinner label="Verifying invitation..." />;
   }
@@ -38,10 +50,13 @@ export default function CoParentAccept() {
   }
   if (session.data) return <Navigate to={dashboard} replace />;
   const { name, state } = invitation.data;
-  return state === 'pending' ? (
-    <CreatePin token={token} name={name} />
-  ) : (
-    <EnterPin token={token} name={name} />
+  return (
+    <EnterPin
+      token={token}
+      name={name}
+      firstTime={state === 'pending'}
+      onSignedIn={(first) => (first ? setChoosing(true) : navigate(dashboard, { replace: true }))}
+    />
   );
 }
 
@@ -64,10 +79,9 @@ function InvitationProblem({ error }: { error: ApiFailure | undefined }) {
   );
 }
 
-function CreatePin({ token, name }: { token: string; name: string }) {
-  const navigate = useNavigate();
+/** The co-parent, signed in with the PIN the parent shared, may choose their own. */
+function ChoosePin({ token, name, onDone }: { token: string; name: string; onDone: () => void }) {
   const signedIn = useShareSignedIn(token);
-  const recheck = useRecheckInvitation(token);
   const { toast } = useToast();
   const [pin, setPin] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -84,11 +98,9 @@ function CreatePin({ token, name }: { token: string; name: string }) {
     try {
       await signedIn(await shareActions.choosePin(token, pin, confirm));
       toast({ variant: 'success', title: 'PIN set successfully' });
-      navigate(pathTo(routes.coParentDashboard, { token }), { replace: true });
+      onDone();
     } catch (err) {
       const failure = err instanceof ApiFailure ? err : null;
-      // A PIN was chosen meanwhile (another phone): this link now asks for it.
-      if (failure?.status === 409) void recheck();
       setError(failure?.message ?? 'An unexpected error occurred');
       toast({
         variant: 'error',
@@ -102,13 +114,13 @@ function CreatePin({ token, name }: { token: string; name: string }) {
 
   return (
     <AuthCard
-      title="Create your PIN"
-      subtitle={`Hello ${name}. Choose a ${PIN_LENGTH}-digit PIN to see the children's meals and shared grocery lists.`}
+      title="Choose your own PIN"
+      subtitle={`You're in, ${name}. You can keep using the PIN you were given, or choose your own ${PIN_LENGTH}-digit PIN now.`}
     >
       <form className="flex flex-col gap-4" onSubmit={(e) => void submit(e)} noValidate>
         <p className="text-sm text-base-content/70">PIN must be at least 6 digits</p>
         <PinInput
-          label="PIN"
+          label="New PIN"
           value={pin}
           onChange={setPin}
           invalid={Boolean(error)}
@@ -116,7 +128,7 @@ function CreatePin({ token, name }: { token: string; name: string }) {
           autoFocus
         />
         <PinInput
-          label="Confirm PIN"
+          label="Repeat new PIN"
           value={confirm}
           onChange={setConfirm}
           invalid={Boolean(error)}
@@ -130,13 +142,23 @@ function CreatePin({ token, name }: { token: string; name: string }) {
         <Button type="submit" block busy={busy} busyLabel="Saving...">
           Set PIN
         </Button>
+        <Button variant="ghost" block onClick={onDone} disabled={busy}>
+          Keep the PIN I was given
+        </Button>
       </form>
     </AuthCard>
   );
 }
 
-function EnterPin({ token, name }: { token: string; name: string }) {
-  const navigate = useNavigate();
+interface EnterPinProps {
+  token: string;
+  name: string;
+  /** The link has never been opened: the PIN is the one the parent shared. */
+  firstTime: boolean;
+  onSignedIn: (firstTime: boolean) => void;
+}
+
+function EnterPin({ token, name, firstTime, onSignedIn }: EnterPinProps) {
   const signedIn = useShareSignedIn(token);
   const { toast } = useToast();
   const [pin, setPin] = useState('');
@@ -157,8 +179,9 @@ function EnterPin({ token, name }: { token: string; name: string }) {
     if (pin.length < PIN_LENGTH) return setError('PIN must be at least 6 digits');
     setBusy(true);
     try {
-      await signedIn(await shareActions.signIn(token, pin));
-      navigate(pathTo(routes.coParentDashboard, { token }), { replace: true });
+      const session = await shareActions.signIn(token, pin);
+      onSignedIn(firstTime);
+      await signedIn(session);
     } catch (err) {
       const failure = err instanceof ApiFailure ? err : null;
       setPin('');
@@ -189,7 +212,14 @@ function EnterPin({ token, name }: { token: string; name: string }) {
   };
 
   return (
-    <AuthCard title="Enter your PIN" subtitle={`Welcome back, ${name}.`}>
+    <AuthCard
+      title="Enter your PIN"
+      subtitle={
+        firstTime
+          ? `Hello ${name}. Enter the ${PIN_LENGTH}-digit PIN the parent who invited you shared with you.`
+          : `Welcome back, ${name}.`
+      }
+    >
       <form className="flex flex-col gap-4" onSubmit={(e) => void submit(e)} noValidate>
         <PinInput
           label="PIN"

@@ -3,6 +3,7 @@ import { Navigate, Route, Routes, matchPath } from 'react-router-dom';
 
 import { Spinner } from '../components/ui/Spinner';
 import { preloadReads as read } from '../hooks/reads';
+import { CoParentLayout } from '../layouts/CoParentLayout';
 import { MainLayout } from '../layouts/MainLayout';
 // Eager: an unknown path shows the not-found page at once, without another download.
 import NotFound from '../pages/NotFound';
@@ -85,7 +86,7 @@ Root.load = Landing.load;
  */
 type Reads = (params: Record<string, string | undefined>, search: URLSearchParams) => void;
 
-const pages: Record<RouteName, { page: Page; owner?: true; reads?: Reads }> = {
+const pages: Record<RouteName, { page: Page; owner?: true; coParent?: true; reads?: Reads }> = {
   home: { page: Root },
   about: { page: page(() => import('../pages/About')) },
   privacy: { page: page(() => import('../pages/Privacy')) },
@@ -144,9 +145,10 @@ const pages: Record<RouteName, { page: Page; owner?: true; reads?: Reads }> = {
   coParent: { page: page(() => import('../pages/CoParents')), owner: true },
   // A co-parent has no account: the link and a PIN are the key (the server checks both).
   coParentAcceptBare: { page: ToHome },
-  coParentAccept: { page: page(() => import('../pages/CoParentAccept')) },
-  coParentDashboard: { page: page(() => import('../pages/CoParentDashboard')) },
+  coParentAccept: { page: page(() => import('../pages/CoParentAccept')), coParent: true },
+  coParentDashboard: { page: page(() => import('../pages/CoParentDashboard')), coParent: true },
   coParentDashboardBare: {
+    coParent: true,
     page: page(() =>
       import('../pages/CoParentDashboard').then((m) => ({
         default: m.CoParentDashboardWithoutToken,
@@ -175,21 +177,29 @@ export function preloadPageReads(pathname: string, search: string) {
   }
 }
 
+function routesOf(coParent: boolean) {
+  return (Object.keys(pages) as RouteName[])
+    .filter((name) => Boolean(pages[name].coParent) === coParent)
+    .map((name) => {
+      const { page: Page, owner } = pages[name];
+      const element = owner ? (
+        <RequireAuth>
+          <Page />
+        </RequireAuth>
+      ) : (
+        <Page />
+      );
+      return <Route key={name} path={routes[name]} element={element} />;
+    });
+}
+
 export function AppRouter() {
   return (
     <Routes>
+      {/* A co-parent's pages offer nothing of an owner's. */}
+      <Route element={<CoParentLayout />}>{routesOf(true)}</Route>
       <Route element={<MainLayout />}>
-        {(Object.keys(pages) as RouteName[]).map((name) => {
-          const { page: Page, owner } = pages[name];
-          const element = owner ? (
-            <RequireAuth>
-              <Page />
-            </RequireAuth>
-          ) : (
-            <Page />
-          );
-          return <Route key={name} path={routes[name]} element={element} />;
-        })}
+        {routesOf(false)}
         <Route path="*" element={<NotFound />} />
       </Route>
     </Routes>

@@ -10,6 +10,7 @@ import {
 import { useSubmit } from '../../hooks/useSubmit';
 import { accessBadge, canExtend, expiryBadge, formatExpiry } from '../../lib/coParents';
 import { Button } from '../ui/Button';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { useToast } from '../ui/toast-context';
 import { LinkField, useCopyLink } from './CopyLink';
 
@@ -41,6 +42,8 @@ export function CoParentCard({ coParent, now, onRemove }: CoParentCardProps) {
   const { toast } = useToast();
   const titleId = useId();
   const [newPin, setNewPin] = useState<string | null>(null);
+  // A reset signs the co-parent out everywhere: it is asked first.
+  const [confirmReset, setConfirmReset] = useState(false);
   const { copy, field, shown } = useCopyLink(coParent.link);
   const { name } = coParent;
 
@@ -129,7 +132,7 @@ export function CoParentCard({ coParent, now, onRemove }: CoParentCardProps) {
             size="sm"
             busy={reset.busy}
             busyLabel="Generating..."
-            onClick={() => void reset.run()}
+            onClick={() => (coParent.pinSet ? setConfirmReset(true) : void reset.run())}
           >
             <KeyRound aria-hidden size={16} /> {coParent.pinSet ? 'Reset PIN' : 'Generate PIN'}
           </Button>
@@ -148,6 +151,18 @@ export function CoParentCard({ coParent, now, onRemove }: CoParentCardProps) {
             <Trash2 aria-hidden size={16} /> Remove
           </Button>
         </div>
+        <ConfirmDialog
+          open={confirmReset}
+          title="Reset PIN?"
+          message={`Reset ${name}'s PIN?`}
+          detail={`${name} will be signed out on every device and the old PIN stops working. The new PIN is shown once, for you to share with them.`}
+          confirmLabel="Reset PIN"
+          onConfirm={() => {
+            setConfirmReset(false);
+            void reset.run();
+          }}
+          onCancel={() => setConfirmReset(false)}
+        />
       </div>
     </article>
   );

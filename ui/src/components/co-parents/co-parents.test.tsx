@@ -267,7 +267,7 @@ describe('the Manage tab', () => {
     await within(dialog).findByRole('article', { name: 'Jamie Rivera' });
 
     expect(badges('Jamie Rivera')).toEqual([
-      expect.stringMatching(/^Expires: [A-Z][a-z]{2} \d{1,2}, \d{4}$/),
+      expect.stringMatching(/^Expires: \d{1,2} [A-Z][a-z]{2} \d{4}$/),
       'Pending',
       'PIN Set',
     ]);
@@ -294,7 +294,7 @@ describe('the Manage tab', () => {
     }
   });
 
-  it('resets a PIN and shows the new one in the card until dismissed', async () => {
+  it('asks before a reset (the co-parent is signed out), then shows the new PIN until dismissed', async () => {
     const fetch = mockApi({
       'GET /api/auth/session': signedIn,
       'GET /api/co-parents': { status: 200, body: [jamie] },
@@ -304,6 +304,16 @@ describe('the Manage tab', () => {
     await user.click(within(dialog).getByRole('tab', { name: 'Manage' }));
     const card = await within(dialog).findByRole('article', { name: 'Jamie Rivera' });
     await user.click(within(card).getByRole('button', { name: 'Reset PIN' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Reset PIN?' });
+    expect(confirm).toHaveTextContent('Jamie Rivera will be signed out on every device');
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(calls(fetch, 'POST', '/api/co-parents/cp1/pin')).toHaveLength(0);
+    await user.click(within(card).getByRole('button', { name: 'Reset PIN' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Reset PIN?' })).getByRole('button', {
+        name: 'Reset PIN',
+      }),
+    );
     expect(await screen.findByText('PIN generated')).toBeInTheDocument();
     expect(screen.getByText(/New PIN for Jamie Rivera: 730461\. Share it securely/)).toBeVisible();
     expect(within(card).getByText('730461')).toBeVisible();
@@ -325,6 +335,11 @@ describe('the Manage tab', () => {
     await user.click(within(dialog).getByRole('tab', { name: 'Manage' }));
     const card = await within(dialog).findByRole('article', { name: 'Jamie Rivera' });
     await user.click(within(card).getByRole('button', { name: 'Reset PIN' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Reset PIN?' })).getByRole('button', {
+        name: 'Reset PIN',
+      }),
+    );
     expect(await screen.findByText('Error generating PIN')).toBeInTheDocument();
     expect(screen.getByText('It may have been removed.')).toBeInTheDocument();
   });
@@ -368,7 +383,7 @@ describe('the Manage tab', () => {
     const card = await within(dialog).findByRole('article', { name: 'Sam Okafor' });
     await user.click(within(card).getByRole('button', { name: 'Extend link' }));
     expect(await screen.findByText('Link extended')).toBeInTheDocument();
-    expect(screen.getByText("Sam Okafor's link now works until May 20, 2030.")).toBeVisible();
+    expect(screen.getByText("Sam Okafor's link now works until 20 May 2030.")).toBeVisible();
     expect(calls(fetch, 'POST', '/api/co-parents/cp2/extend')).toHaveLength(1);
   });
 
