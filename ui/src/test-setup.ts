@@ -11,3 +11,10 @@ if (!URL.createObjectURL) {
 afterEach(() => {
   cleanup();
 });
+
+// A UK family's browser: dates follow the browser's locale (lib/dates.ts). Node-only suites
+// (the schema check) have no navigator.
+if (typeof navigator !== 'undefined') {
+  Object.defineProperty(navigator, 'language', { value: 'en-GB', configurable: true });
+  Object.defineProperty(navigator, 'languages', { value: ['en-GB', 'en'], configurable: true });
+}

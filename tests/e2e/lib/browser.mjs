@@ -26,11 +26,13 @@ export async function launch() {
 }
 
 /**
- * A page that records every request and console error, so tests can check that nothing left
+ * A page (in a UK browser unless `locale` says otherwise) that records every request and console error, so tests can check that nothing left
  * the server and that no script or style was blocked by the Content-Security-Policy.
  */
-export async function openPage(browser, serverUrl, viewport = DESKTOP) {
+export async function openPage(browser, serverUrl, viewport = DESKTOP, { locale = 'en-GB' } = {}) {
   const context = await browser.newContext({
+    // A UK family's browser unless a test says otherwise: dates follow the browser's locale.
+    locale,
     viewport,
     isMobile: viewport === PHONE,
     hasTouch: viewport === PHONE,

@@ -3,14 +3,14 @@ import { useRef, useState } from 'react';
 
 import { useFamily, useFamilyActions, type CreatedInvite, type Member } from '../hooks/useFamily';
 import { useSubmit } from '../hooks/useSubmit';
+import { formatDate } from '../lib/dates';
 import { Button } from './ui/Button';
 import { ConfirmDialog } from './ui/ConfirmDialog';
 import { useToast } from './ui/toast-context';
 
 const ROLE_LABELS: Record<Member['role'], string> = { mom: 'Mom', dad: 'Dad', guest: 'Guest' };
 
-const day = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+const day = (iso: string) => formatDate(iso, 'medium');
 
 /** The whole name, or the first name when there is no last one. */
 const nameOf = (m: Member) => `${m.firstName} ${m.lastName}`.trim();

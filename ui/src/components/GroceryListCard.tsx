@@ -1,6 +1,7 @@
 import { CloudOff, Pencil, Trash2 } from 'lucide-react';
 
 import type { GroceryItem, GroceryList } from '../hooks/useGroceryLists';
+import { formatDate } from '../lib/dates';
 import { checkedSummary } from '../lib/grocery';
 import { formatMoney } from '../lib/recipes';
 
@@ -15,15 +16,9 @@ interface CardProps {
   onDelete?: () => void;
 }
 
-const CREATED = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-});
-
 /** Created on "24 Nov 2026". */
 function created(iso: string): string {
-  return CREATED.format(new Date(iso));
+  return formatDate(iso, 'medium');
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   toLocalInput,
   withPending,
 } from '../lib/meals';
+import { formatDate } from '../lib/dates';
 import { TagInput } from './TagInput';
 import { Button } from './ui/Button';
 import { Input, Select, TextArea } from './ui/Input';
@@ -191,6 +192,8 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
       <Input
         label="When eaten"
         type="datetime-local"
+        // The picker draws the date its own way; this says it as every other screen does.
+        hint={eatenAt ? formatDate(new Date(eatenAt), 'fullTime') : undefined}
         error={submit.fieldErrors.mealDate}
         value={eatenAt}
         max={latest}

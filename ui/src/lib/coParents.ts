@@ -2,6 +2,7 @@
  * Co-parents as the owner sees them (spec sections 2, 4 and 5): the expiry and state badges,
  * when a link may be extended, and the invite form's checks. The server checks the same rules.
  */
+import { formatDate, formatDay } from './dates';
 import { EMAIL_MAX, NAME_MAX, isValidEmail, tooLong } from './validation';
 
 /** How long an invitation link works (spec section 9), and what Extend adds. */
@@ -9,15 +10,9 @@ export const LINK_DAYS = 7;
 /** A link with less than this left is "expiring": the card offers to extend it. */
 export const EXPIRING_WITHIN_MS = 3 * 24 * 60 * 60 * 1000;
 
-const EXPIRY_FORMAT = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-});
-
-/** A date in abbreviated month, day, year: 'May 20, 2025'. */
+/** A date in abbreviated month, day and year, in the browser's order: '20 May 2025'. */
 export function formatExpiry(iso: string): string {
-  return EXPIRY_FORMAT.format(new Date(iso));
+  return formatDate(iso, 'medium');
 }
 
 /** Expired when the expiry is not after now (spec section 4). */
@@ -179,20 +174,14 @@ export function localDay(iso: string): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
-/** 'Monday, November 23, 2026' for a YYYY-MM-DD day. */
-export function fullDate(day: string, locale = 'en-US'): string {
-  const [y = 0, m = 1, d = 1] = day.split('-').map(Number);
-  return new Date(y, m - 1, d).toLocaleDateString(locale, {
-    weekday: 'long',
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-  });
+/** 'Monday 23 November 2026' for a YYYY-MM-DD day. */
+export function fullDate(day: string): string {
+  return formatDay(day, 'full');
 }
 
-/** '6:05 PM' */
-export function timeOf(iso: string, locale = 'en-US'): string {
-  return new Date(iso).toLocaleTimeString(locale, { hour: 'numeric', minute: '2-digit' });
+/** '18:05' */
+export function timeOf(iso: string): string {
+  return formatDate(iso, 'time');
 }
 
 /** Meals (newest first) grouped by local day, in the order they come. */

@@ -1,5 +1,7 @@
 /** Meal vocabulary and labels (spec section 9). */
 
+import { formatDate } from './dates';
+
 export const MEAL_TYPES = [
   'Breakfast',
   'Morning Snack',
@@ -56,34 +58,14 @@ export function ageBadge(age: number): string {
   return `${age} ${age === 1 ? 'year' : 'years'}`;
 }
 
-/**
- * Date formats, made once: `toLocaleDateString` builds a new formatter on every call, which a
- * list of fifty meals on a slow phone notices (Lighthouse's blocking time).
- */
-const TODAY = new Intl.DateTimeFormat('en-GB', {
-  weekday: 'long',
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-});
-const SHORT_DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' });
-const TIME = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
-const DAY_HEADING = new Intl.DateTimeFormat('en-GB', {
-  weekday: 'short',
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-});
-
-/** Today's date as the meal tracker shows it: "Sunday, 22 November 2026". */
+/** Today's date as the meal tracker shows it: "Sunday 22 November 2026". */
 export function formatToday(now = new Date()): string {
-  return TODAY.format(now);
+  return formatDate(now, 'full');
 }
 
 /** A meal's short date: "22 Nov, 18:30". */
 export function formatShortDate(iso: string): string {
-  const d = new Date(iso);
-  return `${SHORT_DAY.format(d)}, ${TIME.format(d)}`;
+  return formatDate(iso, 'dayMonthTime');
 }
 
 /**
@@ -122,7 +104,7 @@ export function dayHeading(iso: string, now: Date = new Date()): string {
   const days = Math.round((start(now) - start(d)) / 86_400_000);
   if (days === 0) return 'Today';
   if (days === 1) return 'Yesterday';
-  return DAY_HEADING.format(d);
+  return formatDate(d, 'dayHeading');
 }
 
 /** Meals (newest first) in runs of the same local day, in order. */

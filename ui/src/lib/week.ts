@@ -1,5 +1,7 @@
 /** ISO 8601 weeks ("2026-W48", Monday first) for the meal plan, in the browser's local dates. */
 
+import { formatDay } from './dates';
+
 const DAY_MS = 86_400_000;
 
 /** The Monday of an ISO week as a UTC date, or null when the text is not a week that exists. */
@@ -57,29 +59,14 @@ export function daysOf(week: string): string[] {
   );
 }
 
-// Made once: `toLocaleDateString` builds a formatter on every call (the plan labels every day
-// several times per render).
-const WEEK_OF = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
-const DAY = new Intl.DateTimeFormat('en-GB', {
-  weekday: 'long',
-  day: 'numeric',
-  month: 'short',
-  timeZone: 'UTC',
-});
-
 /** "Week of 23 Nov 2026". */
 export function weekLabel(week: string): string {
   const monday = mondayOf(week);
   if (!monday) return week;
-  return `Week of ${WEEK_OF.format(monday)}`;
+  return `Week of ${formatDay(monday.toISOString().slice(0, 10), 'medium')}`;
 }
 
 /** "Monday 23 Nov" for a YYYY-MM-DD day. */
 export function dayLabel(day: string): string {
-  return DAY.format(new Date(`${day}T00:00:00Z`));
+  return formatDay(day, 'weekday');
 }

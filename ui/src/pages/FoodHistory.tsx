@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router-dom';
 
 import { Input } from '../components/ui/Input';
 import { useChildren, useFoodHistory, type FoodHistory as History } from '../hooks/useChildren';
+import { formatDate } from '../lib/dates';
 import { routes } from '../routes';
 
 type Food = History['foods'][number];
@@ -14,9 +15,7 @@ const LIKING: Record<Food['liking'], { emoji: string; label: string }> = {
   disliked: { emoji: '😞', label: 'Did not like it' },
 };
 
-// Made once: `toLocaleDateString` builds a formatter on every call, for every food.
-const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
-const day = (iso: string) => DATE.format(new Date(iso));
+const day = (iso: string) => formatDate(iso, 'medium');
 
 /** `/children/:id/foods`: every food the child has had, what weaning parents ask for. */
 export default function FoodHistory() {

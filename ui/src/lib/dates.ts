@@ -1,0 +1,72 @@
+/**
+ * Every date and time a screen shows, from one place: in the browser's locale (en-GB when it
+ * names none that Intl knows), so a UK family reads "23 Nov 2026, 18:30" on every screen, a
+ * co-parent's included, and an American one "Nov 23, 2026, 6:30 PM". Each format is made once:
+ * a formatter per call is slow on a phone with fifty meals to label.
+ */
+
+/** The locale dates follow. */
+export function dateLocale(): string {
+  const asked =
+    typeof navigator === 'undefined' ? [] : [...(navigator.languages ?? []), navigator.language];
+  for (const tag of asked) {
+    if (!tag) continue;
+    try {
+      if (Intl.DateTimeFormat.supportedLocalesOf(tag).length > 0) return tag;
+    } catch {
+      // Not a language tag Intl reads.
+    }
+  }
+  return 'en-GB';
+}
+
+const STYLES = {
+  /** "Monday 23 November 2026" */
+  full: { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' },
+  /** "23 Nov 2026" */
+  medium: { day: 'numeric', month: 'short', year: 'numeric' },
+  /** "23 Nov" */
+  dayMonth: { day: 'numeric', month: 'short' },
+  /** "Mon 23 Nov 2026" */
+  dayHeading: { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' },
+  /** "Monday 23 Nov" */
+  weekday: { weekday: 'long', day: 'numeric', month: 'short' },
+  /** "18:30" */
+  time: { hour: '2-digit', minute: '2-digit' },
+  /** "23 Nov, 18:30" */
+  dayMonthTime: { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' },
+  /** "Monday 23 November 2026 at 18:30" */
+  fullTime: {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  },
+} as const satisfies Record<string, Intl.DateTimeFormatOptions>;
+
+export type DateStyle = keyof typeof STYLES;
+
+const made = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(style: DateStyle, utc: boolean): Intl.DateTimeFormat {
+  const locale = dateLocale();
+  const key = `${locale}|${style}|${utc}`;
+  let f = made.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, { ...STYLES[style], ...(utc ? { timeZone: 'UTC' } : {}) });
+    made.set(key, f);
+  }
+  return f;
+}
+
+/** An instant (an ISO time or a Date) in the browser's time zone. */
+export function formatDate(value: string | Date, style: DateStyle): string {
+  return formatter(style, false).format(typeof value === 'string' ? new Date(value) : value);
+}
+
+/** A calendar day (YYYY-MM-DD): the same day wherever the browser is. */
+export function formatDay(day: string, style: DateStyle): string {
+  return formatter(style, true).format(new Date(`${day}T00:00:00Z`));
+}
