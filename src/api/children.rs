@@ -70,8 +70,8 @@ pub struct ChildRequest {
     pub allergies: Vec<String>,
     /// "YYYY-MM" (optional): babies' ages are then shown in months.
     pub birth_month: Option<String>,
-    /// On update: the version the change was made on. A stale one answers 409 with the
-    /// current child and changes nothing.
+    /// On update, required: the version the change was made on (400 without it). A stale one
+    /// answers 409 with the current child and changes nothing.
     pub version: Option<u64>,
 }
 

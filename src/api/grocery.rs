@@ -122,7 +122,8 @@ pub struct ListInput {
     pub name: String,
     #[oai(default)]
     pub items: Vec<ItemInput>,
-    /// The version the edit was made from (a save); a stale one answers 409.
+    /// On a save, required: the version the edit was made from (400 without it); a stale one
+    /// answers 409.
     pub version: Option<u64>,
 }
 
@@ -280,8 +281,8 @@ impl GroceryApi {
         Ok(Json(list_dto(&app, &list)))
     }
 
-    /// Saves the whole list; with `version`, only if nobody changed it since (409 otherwise,
-    /// with the list as it is now).
+    /// Saves the whole list, only if nobody changed it since `version` (required; 409
+    /// otherwise, with the list as it is now).
     #[oai(
         path = "/grocery-lists/:id",
         method = "put",

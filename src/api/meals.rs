@@ -246,8 +246,8 @@ pub struct MealRequest {
     /// none (default), mild or severe.
     pub reaction: Option<String>,
     pub reaction_note: Option<String>,
-    /// On update: the version the change was made on. A stale one answers 409 with the
-    /// current meal and changes nothing.
+    /// On update, required: the version the change was made on (400 without it). A stale one
+    /// answers 409 with the current meal and changes nothing.
     pub version: Option<u64>,
 }
 

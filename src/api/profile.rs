@@ -65,7 +65,8 @@ impl From<&User> for Profile {
 pub struct ProfileUpdate {
     pub first_name: Option<String>,
     pub last_name: Option<String>,
-    /// The version this change was made on; a stale one answers 409 with the current profile.
+    /// Required: the version this change was made on (400 without it); a stale one answers
+    /// 409 with the current profile.
     pub version: Option<u64>,
 }
 

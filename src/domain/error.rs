@@ -30,6 +30,19 @@ impl Invalid {
     }
 }
 
+/// The version an update was made on (DESIGN: every update carries it, and a stale one is a
+/// 409 with the record as it is now). Without one, a save would overwrite silently whatever
+/// another parent saved meanwhile: 400 naming the field.
+pub fn required_version(version: Option<u64>, title: &str) -> Result<u64, Invalid> {
+    version.ok_or_else(|| {
+        Invalid::new(
+            title,
+            "Please send the version this change was made on (reload and try again)",
+            "version",
+        )
+    })
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DomainError {
     #[error(transparent)]

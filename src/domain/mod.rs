@@ -22,4 +22,4 @@ pub mod tags;
 pub mod text;
 pub mod user;
 
-pub use error::{DomainError, Invalid};
+pub use error::{DomainError, Invalid, required_version};

@@ -5,15 +5,55 @@ pub const GENERAL_TEXT_MAX: usize = 1000;
 /// Maximum for names (spec section 9).
 pub const NAME_MAX: usize = 100;
 
-/// Trims, drops control characters (keeping line breaks and tabs) and normalises line endings.
-/// Markup is kept as typed: the UI never renders it as HTML.
+/// Trims, drops control characters (keeping line breaks and tabs) and the bidirectional
+/// override and isolate characters (U+202A-U+202E, U+2066-U+2069: they reorder what a screen or
+/// an export shows, "gpj.exe" for "exe.jpg"), and normalises line endings. A text of nothing
+/// but invisible characters (zero-width spaces and joiners, soft hyphens, fillers) is empty, so
+/// a required name made of them is refused. Markup is kept as typed: the UI never renders it
+/// as HTML.
 pub fn sanitize(input: &str) -> String {
     let unified = input.replace("\r\n", "\n").replace('\r', "\n");
     let cleaned: String = unified
         .chars()
-        .filter(|c| !c.is_control() || *c == '\n' || *c == '\t')
+        .filter(|c| (!c.is_control() || *c == '\n' || *c == '\t') && !is_bidi_control(*c))
         .collect();
-    cleaned.trim().to_string()
+    let trimmed = cleaned.trim_matches(|c: char| c.is_whitespace() || is_invisible(c));
+    if trimmed
+        .chars()
+        .all(|c| c.is_whitespace() || is_invisible(c))
+    {
+        return String::new();
+    }
+    trimmed.to_string()
+}
+
+/// Characters that change the direction text is shown in.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Characters that take no room on a screen: a text of only these reads as empty.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{034F}'
+            | '\u{061C}'
+            | '\u{115F}'
+            | '\u{1160}'
+            | '\u{17B4}'
+            | '\u{17B5}'
+            | '\u{180B}'..='\u{180F}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{206A}'..='\u{206F}'
+            | '\u{2800}'
+            | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{E0000}'..='\u{E007F}'
+    )
 }
 
 /// Sanitises a one-line value: like `sanitize`, and runs of whitespace become one space.
@@ -69,6 +109,31 @@ mod tests {
         assert_eq!(sanitize("line one\r\nline two"), "line one\nline two");
         assert_eq!(sanitize("<b>kept</b>"), "<b>kept</b>");
         assert_eq!(sanitize_line("  many   spaces\n here "), "many spaces here");
+    }
+
+    /// Issue 26: names of only invisible characters were accepted, and direction overrides
+    /// spoofed what a screen or an export showed.
+    #[test]
+    fn invisible_only_text_is_empty_and_direction_overrides_are_dropped() {
+        for blank in [
+            "\u{200B}",
+            "\u{200B}\u{200C}\u{200D}",
+            " \u{FEFF} \u{2060} ",
+            "\u{3164}",
+            "\u{00AD}\u{00AD}",
+            "\u{202E}",
+            "\u{2067}\u{2069}",
+            "\u{E0041}",
+        ] {
+            assert_eq!(sanitize(blank), "", "{blank:?}");
+            assert_eq!(sanitize_line(blank), "", "{blank:?}");
+        }
+        assert_eq!(sanitize("Ava\u{202E}gpj.exe"), "Avagpj.exe");
+        assert_eq!(sanitize_line("\u{2066}Milk\u{2069}"), "Milk");
+        assert_eq!(sanitize("\u{200B}Ava\u{200B}"), "Ava");
+        // Joiners inside a word or an emoji stay: they are part of it.
+        assert_eq!(sanitize("👩\u{200D}👧"), "👩\u{200D}👧");
+        assert_eq!(sanitize("Zoë"), "Zoë");
     }
 
     #[test]

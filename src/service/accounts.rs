@@ -6,13 +6,13 @@ use chrono::{Duration, Utc};
 use super::{AppError, AppResult, Services};
 use crate::auth::password::PasswordHash;
 use crate::auth::tokens::{new_token, random_alphanumeric, token_hash};
-use crate::domain::DomainError;
 use crate::domain::email::Email;
 use crate::domain::ids::UserId;
 use crate::domain::user::{
     GUEST_DOMAIN, GuestDraft, ParentRole, Signup, SignupDraft, User, check_password, email_taken,
     validate_login, validate_profile,
 };
+use crate::domain::{DomainError, required_version};
 use crate::store::reset_tokens::ResetToken;
 use crate::store::users::InsertUserError;
 
@@ -266,8 +266,8 @@ pub async fn forgot_password(app: &Services, ip: &str, email: &str) -> AppResult
     Ok(FORGOT_PASSWORD_MESSAGE)
 }
 
-/// `PATCH /api/profile`: names missing from the request keep their current value. With
-/// `version`, only if nobody changed the profile since.
+/// `PATCH /api/profile`: names missing from the request keep their current value; only if
+/// nobody changed the profile since `version` (required).
 pub async fn update_profile(
     app: &Services,
     user: UserId,
@@ -281,10 +281,11 @@ pub async fn update_profile(
         first.as_deref().unwrap_or("x"),
         last.as_deref().unwrap_or(""),
     )?;
+    let version = required_version(version, TITLE)?;
     let now = Utc::now();
     app.store
         .users
-        .update(user, version, |u| {
+        .update(user, Some(version), |u| {
             let first = first.clone().unwrap_or_else(|| u.first_name.clone());
             let last = last.clone().unwrap_or_else(|| u.last_name.clone());
             let (first, last) = validate_profile(&first, &last)?;

@@ -3,10 +3,10 @@
 use chrono::Utc;
 
 use super::{AppError, AppResult, Services};
-use crate::domain::DomainError;
 use crate::domain::child::{Child, ChildDraft, SAVE_TITLE, UPDATE_TITLE};
 use crate::domain::food_history::{FoodHistory, FoodStats};
 use crate::domain::ids::{ChildId, FamilyId};
+use crate::domain::{DomainError, required_version};
 
 pub fn list(app: &Services, family: FamilyId) -> AppResult<Vec<Child>> {
     Ok(app.store.children.list(family)?)
@@ -30,7 +30,7 @@ pub async fn create(app: &Services, family: FamilyId, draft: ChildDraft) -> AppR
         .map_err(|e| AppError::from_write(e, SAVE_TITLE))
 }
 
-/// Replaces the child's details; with `version`, only if nobody changed it since.
+/// Replaces the child's details, only if nobody changed them since `version` (required).
 pub async fn update(
     app: &Services,
     family: FamilyId,
@@ -39,10 +39,11 @@ pub async fn update(
     draft: ChildDraft,
 ) -> AppResult<Child> {
     let fields = draft.validate(UPDATE_TITLE, Utc::now().date_naive())?;
+    let version = required_version(version, UPDATE_TITLE)?;
     let now = Utc::now();
     app.store
         .children
-        .update(family, id, version, |child| {
+        .update(family, id, Some(version), |child| {
             child.apply(fields.clone(), now);
             Ok(())
         })

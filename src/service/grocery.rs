@@ -4,7 +4,6 @@
 use chrono::{DateTime, Utc};
 
 use super::{AppError, AppResult, Services, Stale};
-use crate::domain::DomainError;
 use crate::domain::grocery::{
     self, GroceryList, ItemDraft, ItemEdit, Row, draft_name, estimate, merge, validate_list,
 };
@@ -12,6 +11,7 @@ use crate::domain::ids::{FamilyId, GroceryItemId, GroceryListId, RecipeId};
 use crate::domain::meal_plan::{Week, grocery_list_name, planned_ingredients};
 use crate::domain::quantity::Quantity;
 use crate::domain::recipe::Recipe;
+use crate::domain::{DomainError, required_version};
 use crate::recipes::catalogue::{Catalogue, Unit};
 use crate::store::WriteError;
 
@@ -54,8 +54,8 @@ fn refused(app: &Services, e: WriteError<GroceryList>, title: &str) -> AppError 
     })
 }
 
-/// A whole-list save. Items name their ids (an unknown id is a new item); with `version`, only
-/// if nobody changed the list since.
+/// A whole-list save. Items name their ids (an unknown id is a new item); only if nobody changed
+/// the list since `version` (required).
 pub async fn update(
     app: &Services,
     family: FamilyId,
@@ -66,6 +66,7 @@ pub async fn update(
 ) -> AppResult<GroceryList> {
     let drafts: Vec<ItemDraft> = items.iter().map(|(_, d)| d.clone()).collect();
     let (name, fields) = validate_list(name, &drafts)?;
+    let version = required_version(version, UPDATE_TITLE)?;
     let edits = items
         .iter()
         .zip(fields)
@@ -76,7 +77,7 @@ pub async fn update(
         .collect();
     app.store
         .grocery_lists
-        .update(family, id, version, name, edits, Utc::now())
+        .update(family, id, Some(version), name, edits, Utc::now())
         .await
         .map_err(|e| refused(app, e, UPDATE_TITLE))
 }

@@ -5,7 +5,7 @@ use chrono::Utc;
 use super::{AppError, AppResult, Services};
 use crate::domain::ids::{ChildId, FamilyId, MealId};
 use crate::domain::meal::{Exposure, Meal, MealDraft, SAVE_TITLE, UPDATE_TITLE, exposures};
-use crate::domain::{DomainError, Invalid};
+use crate::domain::{DomainError, Invalid, required_version};
 use crate::store::meals::Cursor;
 
 pub const PAGE_DEFAULT: usize = 50;
@@ -106,10 +106,11 @@ pub async fn update(
 ) -> AppResult<Meal> {
     let now = Utc::now();
     let fields = draft.validate(UPDATE_TITLE, now)?;
+    let version = required_version(version, UPDATE_TITLE)?;
     let found = exposures(&fields.foods, &allergies_of(app, family, fields.child_id)?);
     app.store
         .meals
-        .update(family, id, version, |meal| {
+        .update(family, id, Some(version), |meal| {
             meal.apply(fields.clone(), now);
             meal.exposures = found.clone();
             Ok(())

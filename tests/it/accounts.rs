@@ -793,7 +793,8 @@ async fn profile_shows_and_changes_names_but_not_the_email() {
     let resp = server
         .client
         .patch(server.url("/api/profile"))
-        .json(&json!({"firstName": " Ami ", "lastName": "Khan-Lee", "email": "evil@example.org"}))
+        .json(&json!({"firstName": " Ami ", "lastName": "Khan-Lee", "email": "evil@example.org",
+                      "version": profile["version"]}))
         .send()
         .await
         .unwrap();
@@ -1012,4 +1013,32 @@ async fn signing_in_counts_as_being_seen() {
         .unwrap()
         .last_seen_at;
     assert!(seen >= before, "LAST SEEN moved to the sign-in ({seen})");
+}
+
+/// Issue 26: behind a proxy that appends its own `X-Forwarded-For` line (HAProxy's `option
+/// forwardfor`) and writes ports, only the first line was read, so a client picked its address
+/// and made 14 guests where 10 an hour are allowed.
+#[tokio::test]
+async fn a_client_cannot_pick_its_address_through_a_proxy_that_appends_a_line() {
+    let server =
+        TestServer::start_with(|s| s.server.trusted_proxies = vec!["127.0.0.1".into()]).await;
+    let mut made = 0;
+    for i in 0..14 {
+        let resp = server
+            .new_client()
+            .post(server.url("/api/auth/guest"))
+            // The client's own line, a new address each time...
+            .header("x-forwarded-for", format!("203.0.113.{i}"))
+            // ...and the proxy's, with the client's real address and port.
+            .header("x-forwarded-for", format!("198.51.100.7:{}", 40_000 + i))
+            .json(&json!({"firstName": "Kim"}))
+            .send()
+            .await
+            .unwrap();
+        match resp.status().as_u16() {
+            201 => made += 1,
+            status => assert_eq!(status, 429, "guest {i}"),
+        }
+    }
+    assert_eq!(made, 10, "the proxy's address counts, not the client's");
 }

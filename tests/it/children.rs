@@ -66,7 +66,7 @@ async fn validation_uses_the_spec_texts() {
         .to_string();
     let resp = mum
         .put(server.url(&format!("/api/children/{id}")))
-        .json(&json!({"name": "Emma", "age": 40}))
+        .json(&json!({"name": "Emma", "age": 40, "version": 1}))
         .send()
         .await
         .unwrap();
@@ -125,7 +125,7 @@ async fn children_are_created_listed_by_name_updated_and_kept() {
     let id = noah["id"].as_str().unwrap();
     let resp = mum
         .put(server.url(&format!("/api/children/{id}")))
-        .json(&json!({"name": "Noah James", "age": 4, "allergies": ["Sesame"]}))
+        .json(&json!({"name": "Noah James", "age": 4, "allergies": ["Sesame"], "version": 1}))
         .send()
         .await
         .unwrap();

@@ -145,3 +145,90 @@ async fn a_stale_profile_update_is_refused_with_the_current_profile() {
     .await;
     assert_eq!(now["firstName"], "Amira");
 }
+
+/// Issue 26: a PUT of a meal or a grocery list without `version` overwrote silently. Every
+/// update names the version it was made on: without one it is a 400 naming the field, and the
+/// record is unchanged.
+#[tokio::test]
+async fn an_update_without_its_version_is_refused_and_changes_nothing() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let child = add_child(&server, &mum, "Emma").await;
+    let meal = json(
+        mum.post(server.url("/api/meals"))
+            .json(&json!({"childId": child, "mealType": "Lunch", "foods": ["Rice"]}))
+            .send()
+            .await
+            .unwrap(),
+        201,
+    )
+    .await;
+    let list = json(
+        mum.post(server.url("/api/grocery-lists"))
+            .json(&json!({"name": "Shop", "items": [{"name": "Milk"}]}))
+            .send()
+            .await
+            .unwrap(),
+        201,
+    )
+    .await;
+    let cases = [
+        (
+            "PUT",
+            format!("/api/meals/{}", meal["id"].as_str().unwrap()),
+            json!({"childId": child, "mealType": "Lunch", "foods": ["Soup"]}),
+            "Error updating meal",
+        ),
+        (
+            "PUT",
+            format!("/api/grocery-lists/{}", list["id"].as_str().unwrap()),
+            json!({"name": "Renamed", "items": [{"name": "Bread"}]}),
+            "Error updating grocery list",
+        ),
+        (
+            "PUT",
+            format!("/api/children/{child}"),
+            json!({"name": "Emmy"}),
+            "Error updating child profile",
+        ),
+        (
+            "PATCH",
+            "/api/profile".to_string(),
+            json!({"firstName": "Someone"}),
+            "Update failed",
+        ),
+    ];
+    for (method, path, body, title) in cases {
+        let resp = mum
+            .request(method.parse().unwrap(), server.url(&path))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let refused = json(resp, 400).await;
+        assert_eq!(refused["title"], title, "{path}");
+        assert_eq!(refused["field"], "version", "{path}");
+    }
+    let meal_now = json(
+        mum.get(server.url(&format!("/api/meals/{}", meal["id"].as_str().unwrap())))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(meal_now["foods"], json!(["Rice"]));
+    assert_eq!(meal_now["version"], 1);
+    let list_now = json(
+        mum.get(server.url(&format!(
+            "/api/grocery-lists/{}",
+            list["id"].as_str().unwrap()
+        )))
+        .send()
+        .await
+        .unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(list_now["name"], "Shop");
+}

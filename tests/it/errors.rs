@@ -243,3 +243,63 @@ async fn no_response_leaks_rust_internals() {
         );
     }
 }
+
+/// Issue 26: names and foods made only of invisible characters were accepted, and direction
+/// overrides (U+202E) were stored and then spoofed what a screen or an export showed.
+#[tokio::test]
+async fn invisible_names_are_refused_and_direction_overrides_are_dropped() {
+    use serde_json::json;
+    let server = TestServer::start().await;
+    let mum = crate::harness::family(&server, "mum@example.org").await;
+    let post = |path: &'static str, body: serde_json::Value| {
+        let mum = mum.clone();
+        let url = server.url(path);
+        async move { mum.post(url).json(&body).send().await.unwrap() }
+    };
+    let (_, message, field) = error(
+        post("/api/children", json!({"name": "\u{200B}\u{200C}\u{FEFF}"})).await,
+        400,
+    )
+    .await;
+    assert_eq!(
+        (message.as_str(), field.as_deref()),
+        ("Please enter the child's name", Some("name"))
+    );
+    let (_, _, field) = error(
+        post("/api/children", json!({"name": "\u{202E}\u{2066}"})).await,
+        400,
+    )
+    .await;
+    assert_eq!(field.as_deref(), Some("name"));
+    let child = crate::harness::json(
+        post(
+            "/api/children",
+            json!({"name": "Ava\u{202E}gpj.exe", "allergies": ["\u{2067}milk\u{2069}"]}),
+        )
+        .await,
+        201,
+    )
+    .await;
+    assert_eq!(child["name"], "Avagpj.exe");
+    assert_eq!(child["allergies"], json!(["milk"]));
+    let (_, _, field) = error(
+        post(
+            "/api/meals",
+            json!({"childId": child["id"], "mealType": "Lunch", "foods": ["\u{200B}"]}),
+        )
+        .await,
+        400,
+    )
+    .await;
+    assert_eq!(field.as_deref(), Some("foods"));
+    let (_, _, field) = error(
+        post(
+            "/api/grocery-lists",
+            json!({"name": "\u{3164}", "items": [{"name": "Milk"}]}),
+        )
+        .await,
+        400,
+    )
+    .await;
+    assert_eq!(field.as_deref(), Some("name"));
+}

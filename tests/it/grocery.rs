@@ -297,7 +297,11 @@ async fn exports_are_real_files_and_other_families_get_404_everywhere() {
             .unwrap(),
         other
             .put(server.url(&format!("/api/grocery-lists/{id}")))
-            .json(&weekly())
+            .json(&{
+                let mut edit = weekly();
+                edit["version"] = json!(1);
+                edit
+            })
             .send()
             .await
             .unwrap(),

@@ -57,8 +57,9 @@ async fn another_familys_records_are_not_found_anywhere() {
     .await;
     let b_child = add_child(&server, &b, "Noah").await;
 
-    let child_body = json!({"name": "Taken"});
-    let meal_body = json!({"childId": b_child, "mealType": "Dinner", "foods": ["Rice"]});
+    let child_body = json!({"name": "Taken", "version": 1});
+    let meal_body =
+        json!({"childId": b_child, "mealType": "Dinner", "foods": ["Rice"], "version": 1});
     let requests: Vec<(reqwest::Method, String, Option<serde_json::Value>)> = vec![
         (
             reqwest::Method::GET,

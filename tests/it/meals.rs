@@ -279,7 +279,7 @@ async fn updating_a_meal_moves_it_in_the_lists() {
 
     let resp = mum
         .put(server.url(&format!("/api/meals/{id}")))
-        .json(&json!({"childId": noah, "mealType": "Dinner", "foods": ["Soup", "Bread"], "mood": "neutral", "mealDate": "2025-01-03T18:00:00Z"}))
+        .json(&json!({"childId": noah, "mealType": "Dinner", "foods": ["Soup", "Bread"], "mood": "neutral", "mealDate": "2025-01-03T18:00:00Z", "version": 1}))
         .send()
         .await
         .unwrap();
@@ -304,7 +304,7 @@ async fn updating_a_meal_moves_it_in_the_lists() {
     assert_eq!(emmas["items"].as_array().unwrap().len(), 1);
     let (t, _, _) = error(
         mum.put(server.url(&format!("/api/meals/{id}")))
-            .json(&json!({"childId": noah, "mealType": "Dinner", "foods": []}))
+            .json(&json!({"childId": noah, "mealType": "Dinner", "foods": [], "version": 2}))
             .send()
             .await
             .unwrap(),

@@ -271,7 +271,7 @@ async fn replacing_or_deleting_a_meal_photo_removes_the_old_one() {
     let id = meal["id"].as_str().unwrap();
     let resp = mum
         .put(server.url(&format!("/api/meals/{id}")))
-        .json(&json!({"childId": child, "mealType": "Lunch", "foods": ["Soup"], "photo": second["id"]}))
+        .json(&json!({"childId": child, "mealType": "Lunch", "foods": ["Soup"], "photo": second["id"], "version": 1}))
         .send()
         .await
         .unwrap();
