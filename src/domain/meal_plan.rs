@@ -395,6 +395,17 @@ impl MealPlan {
         Ok(())
     }
 
+    /// Another family's week joins this one (a parent who moved in brought their plan): its
+    /// entries come after this week's, as many as fit under `ENTRIES_MAX`. Returns how many
+    /// did not fit.
+    pub fn take_in(&mut self, entries: Vec<PlanEntry>, now: DateTime<Utc>) -> usize {
+        let room = ENTRIES_MAX.saturating_sub(self.entries.len());
+        let left = entries.len().saturating_sub(room);
+        self.entries.extend(entries.into_iter().take(room));
+        self.updated_at = now;
+        left
+    }
+
     /// The entries by day, then by meal of the day (in the order given within one meal).
     pub fn in_order(&self) -> Vec<&PlanEntry> {
         let mut entries: Vec<&PlanEntry> = self.entries.iter().collect();

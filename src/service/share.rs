@@ -281,8 +281,8 @@ pub async fn sign_out(app: &Services, token: &str, cookie: Option<&str>) -> AppR
 
 /// A photo of one of the family's meals: never an unattached upload, nor a parent's avatar
 /// (issue 26: the share route served it). Meals and avatars are the only records with photos,
-/// so an attached photo that is nobody's avatar is a meal's; every account is read, since an
-/// avatar stays with the family it was uploaded in when its owner moves on.
+/// so an attached photo of the family that is no member's avatar is a meal's (an avatar moves
+/// with its owner to another family).
 pub fn photo(
     app: &Services,
     viewer: &Viewer,

@@ -12,9 +12,13 @@ use super::write::{
 use super::{Record, StoreError};
 use crate::domain::DomainError;
 use crate::domain::change::{Change, ChangeId, Kind};
+use crate::domain::co_parent::CoParent;
 use crate::domain::email::Email;
 use crate::domain::family::{FamilyInvite, JOIN_TITLE, MEMBERS_MAX, check_can_move, check_link};
+use crate::domain::grocery::GroceryList;
 use crate::domain::ids::{FamilyId, MediaId, UserId};
+use crate::domain::meal_plan::MealPlan;
+use crate::domain::recipe::Recipe;
 use crate::domain::user::{User, email_taken};
 
 impl Record for User {
@@ -241,51 +245,59 @@ impl Users {
                 .ok_or(Abort::NotFound)?;
             let members = member_ids(core, invite.family)?.len();
             let own = match &joining {
-                Joining::New(_) => (0, 0),
+                Joining::New(_) => (0, 0, Belongings::default()),
                 Joining::Existing(id) => {
                     let user = read_user(core, *id)?.ok_or(Abort::NotFound)?;
                     let children = core
                         .keys(TreeId::Children, user.family_id.as_bytes(), 1)?
                         .len();
-                    (children, member_ids(core, user.family_id)?.len())
+                    (
+                        children,
+                        member_ids(core, user.family_id)?.len(),
+                        Belongings::of(core, user.family_id)?,
+                    )
                 }
             };
             Ok((members, own))
         };
         self.core
-            .commit_scanned(scan, |tx, (members, (children, own_members))| {
-                let Some(invite) = super::invites::by_token(tx, token_hash)? else {
-                    return abort(Abort::NotFound);
-                };
-                check_link(&invite, now).map_err(broken)?;
-                tx.check_family(invite.family)?;
-                if *members >= MEMBERS_MAX {
-                    return Err(broken(DomainError::conflict(
-                        JOIN_TITLE,
-                        "This family already has 10 adults.",
-                    )));
-                }
-                tx.delete::<FamilyInvite>(&invite.key(), true)?;
-                match &joining {
-                    Joining::New(user) => {
-                        if tx.exists(TreeId::UsersByEmail, user.email.as_str().as_bytes())? {
-                            return Err(broken(email_taken()));
+            .commit_scanned(
+                scan,
+                |tx, (members, (children, own_members, belongings))| {
+                    let Some(invite) = super::invites::by_token(tx, token_hash)? else {
+                        return abort(Abort::NotFound);
+                    };
+                    check_link(&invite, now).map_err(broken)?;
+                    tx.check_family(invite.family)?;
+                    if *members >= MEMBERS_MAX {
+                        return Err(broken(DomainError::conflict(
+                            JOIN_TITLE,
+                            "This family already has 10 adults.",
+                        )));
+                    }
+                    tx.delete::<FamilyInvite>(&invite.key(), true)?;
+                    match &joining {
+                        Joining::New(user) => {
+                            if tx.exists(TreeId::UsersByEmail, user.email.as_str().as_bytes())? {
+                                return Err(broken(email_taken()));
+                            }
+                            let mut user = (*user).clone();
+                            user.family_id = invite.family;
+                            user.joined_family_at = Some(now);
+                            tx.insert(&user)
                         }
-                        let mut user = (*user).clone();
-                        user.family_id = invite.family;
-                        user.joined_family_at = Some(now);
-                        tx.insert(&user)
+                        Joining::Existing(id) => {
+                            let Some(user) = tx.get::<User>(id.as_bytes())? else {
+                                return abort(Abort::NotFound);
+                            };
+                            check_can_move(&user, invite.family, *children, *own_members)
+                                .map_err(broken)?;
+                            belongings.bring(tx, invite.family, now)?;
+                            change_family(tx, *id, invite.family, now, false)
+                        }
                     }
-                    Joining::Existing(id) => {
-                        let Some(user) = tx.get::<User>(id.as_bytes())? else {
-                            return abort(Abort::NotFound);
-                        };
-                        check_can_move(&user, invite.family, *children, *own_members)
-                            .map_err(broken)?;
-                        change_family(tx, *id, invite.family, now, false)
-                    }
-                }
-            })
+                },
+            )
             .await
             .map_err(super::write::write_error)
     }
@@ -394,6 +406,74 @@ impl Users {
             self.core.flush().await?;
         }
         Ok(user)
+    }
+}
+
+/// What an account alone in its family keeps there besides children (which keep it from
+/// joining another): its recipes, grocery lists and meal plan come along when it joins one;
+/// its co-parents' links and adult invites end, since nobody is left to share.
+#[derive(Default)]
+struct Belongings {
+    recipes: Vec<sled::IVec>,
+    lists: Vec<sled::IVec>,
+    plans: Vec<sled::IVec>,
+    co_parents: Vec<sled::IVec>,
+    invites: Vec<sled::IVec>,
+}
+
+/// More than any family keeps; a transaction moving it stays bounded.
+const BELONGINGS_MAX: usize = 20_000;
+
+impl Belongings {
+    fn of(core: &Core, family: FamilyId) -> Result<Belongings, Abort> {
+        let keys = |tree| core.keys(tree, family.as_bytes(), BELONGINGS_MAX);
+        Ok(Belongings {
+            recipes: keys(TreeId::Recipes)?,
+            lists: keys(TreeId::GroceryLists)?,
+            plans: keys(TreeId::MealPlans)?,
+            co_parents: keys(TreeId::CoParents)?,
+            invites: keys(TreeId::FamilyInvites)?,
+        })
+    }
+
+    /// Moves the recipes, lists and weeks to `to` (a week `to` has already planned takes the
+    /// entries in after its own), and ends the links.
+    fn bring(&self, tx: &Tx<'_>, to: FamilyId, now: DateTime<Utc>) -> TxResult<()> {
+        for key in &self.recipes {
+            if let Some(mut recipe) = tx.delete::<Recipe>(key, true)? {
+                recipe.family = to;
+                tx.put_moved(&recipe)?;
+            }
+        }
+        for key in &self.lists {
+            if let Some(mut list) = tx.delete::<GroceryList>(key, true)? {
+                list.family = to;
+                tx.put_moved(&list)?;
+            }
+        }
+        for key in &self.plans {
+            let Some(mut plan) = tx.delete::<MealPlan>(key, true)? else {
+                continue;
+            };
+            plan.family = to;
+            let theirs = plan.key();
+            if tx.exists(TreeId::MealPlans, &theirs)? {
+                let entries = plan.entries.clone();
+                tx.update::<MealPlan>(&theirs, None, &|week| {
+                    week.take_in(entries.clone(), now);
+                    Ok(())
+                })?;
+            } else {
+                tx.put_moved(&plan)?;
+            }
+        }
+        for key in &self.co_parents {
+            tx.delete::<CoParent>(key, true)?;
+        }
+        for key in &self.invites {
+            tx.delete::<FamilyInvite>(key, true)?;
+        }
+        Ok(())
     }
 }
 

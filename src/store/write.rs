@@ -435,6 +435,21 @@ impl<'a> Tx<'a> {
         Ok(new)
     }
 
+    /// Stores a record that moved from another family (its old home removed with `delete`):
+    /// same id and version, indexes written, announced to its new family. Only for records
+    /// without photos: `delete` removes those.
+    pub(crate) fn put_moved<R: Entity>(&self, record: &R) -> TxResult<()> {
+        if !record.photos().is_empty() || self.exists(R::TREE, &record.key())? {
+            return abort(Abort::Other("record cannot move"));
+        }
+        for (tree, k, v) in record.index() {
+            self.insert_raw(tree, &k, &v)?;
+        }
+        self.put_quietly(record)?;
+        self.announce(record.family(), R::KIND, record.id())?;
+        Ok(())
+    }
+
     /// Removes a record with its index entries and photos. `None` when it does not exist.
     pub(crate) fn delete<R: Entity>(&self, key: &[u8], announce: bool) -> TxResult<Option<R>> {
         let Some(record) = self.get::<R>(key)? else {

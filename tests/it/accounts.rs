@@ -793,8 +793,10 @@ async fn profile_shows_and_changes_names_but_not_the_email() {
     let resp = server
         .client
         .patch(server.url("/api/profile"))
-        .json(&json!({"firstName": " Ami ", "lastName": "Khan-Lee", "email": "evil@example.org",
-                      "version": profile["version"]}))
+        .json(
+            &json!({"firstName": " Ami ", "lastName": "Khan-Lee", "email": "evil@example.org",
+                      "version": profile["version"]}),
+        )
         .send()
         .await
         .unwrap();

@@ -650,3 +650,143 @@ async fn a_link_raced_by_many_is_used_once() {
         assert_eq!(members, 2, "one adult per link");
     }
 }
+
+/// Issue 26: an account with its own recipes, grocery lists, meal plan and a co-parent link
+/// joined another family, and nobody saw those again while the old link still signed in, to a
+/// family with no members. They come along; the old links end.
+#[tokio::test]
+async fn joining_brings_the_recipes_lists_and_plan_along_and_ends_the_old_links() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let (_, token) = invite(&server, &mum).await;
+    let week = "2026-W48";
+    let plan = |client: &reqwest::Client, text: &str| {
+        client
+            .put(server.url(&format!("/api/meal-plan?week={week}")))
+            .json(&json!({"version": 0, "entries": [
+                {"date": "2026-11-24", "mealType": "Dinner", "text": text}]}))
+            .send()
+    };
+    json(plan(&mum, "Fish pie").await.unwrap(), 200).await;
+
+    let dad = family(&server, "dad@example.org").await;
+    let recipe = json(
+        dad.post(server.url("/api/recipes"))
+            .json(&json!({"source": "own", "title": "Dad's chilli",
+                "ingredients": [{"name": "Beans", "quantity": "1 tin"}],
+                "instructions": ["Simmer."]}))
+            .send()
+            .await
+            .unwrap(),
+        201,
+    )
+    .await;
+    json(
+        dad.post(server.url("/api/grocery-lists"))
+            .json(&json!({"name": "Dad's list", "items": [{"name": "Beans"}]}))
+            .send()
+            .await
+            .unwrap(),
+        201,
+    )
+    .await;
+    json(plan(&dad, "Dad's chilli night").await.unwrap(), 200).await;
+    let link = json(
+        dad.post(server.url("/api/co-parents"))
+            .json(&json!({"name": "Grandma Zoe", "email": "zoe@example.org"}))
+            .send()
+            .await
+            .unwrap(),
+        201,
+    )
+    .await;
+    let share = link["link"]
+        .as_str()
+        .unwrap()
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_string();
+    let gran = server.new_client();
+    let opened = gran
+        .post(server.url(&format!("/api/share/{share}/session")))
+        .json(&json!({"pin": link["pin"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(opened.status(), 200);
+
+    json(
+        dad.post(server.url(&format!("/api/family/join/{token}")))
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    // Both parents see Dad's recipe, list and planned meal beside Mum's.
+    for parent in [&mum, &dad] {
+        let recipes = json(
+            parent.get(server.url("/api/recipes")).send().await.unwrap(),
+            200,
+        )
+        .await;
+        assert_eq!(recipes[0]["title"], "Dad's chilli");
+        assert_eq!(recipes[0]["id"], recipe["id"]);
+        let lists = json(
+            parent
+                .get(server.url("/api/grocery-lists"))
+                .send()
+                .await
+                .unwrap(),
+            200,
+        )
+        .await;
+        let names: Vec<&str> = lists
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["Dad's list"]);
+        let week = json(
+            parent
+                .get(server.url(&format!("/api/meal-plan?week={week}")))
+                .send()
+                .await
+                .unwrap(),
+            200,
+        )
+        .await;
+        let titles: Vec<&str> = week["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["title"].as_str().unwrap())
+            .collect();
+        assert_eq!(titles, ["Fish pie", "Dad's chilli night"]);
+    }
+    // The old family's co-parent link has ended, and its session with it.
+    let ended = gran
+        .get(server.url(&format!("/api/share/{share}/children")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ended.status(), 404);
+    let again = server
+        .new_client()
+        .post(server.url(&format!("/api/share/{share}/session")))
+        .json(&json!({"pin": link["pin"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 404);
+    // And no co-parent of the old family is left to list.
+    let co_parents = json(
+        dad.get(server.url("/api/co-parents")).send().await.unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(co_parents, json!([]));
+}

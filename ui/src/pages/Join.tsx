@@ -72,6 +72,10 @@ export default function Join() {
               You are signed in as {state.user.email}. Joining works for an account that has no
               children of its own yet.
             </p>
+            <p className="text-sm text-base-content/70">
+              Your saved recipes, grocery lists and meal plan come with you and are shared with the
+              family. Links you gave co-parents stop working.
+            </p>
             <Button block busy={join.busy} busyLabel="Joining..." onClick={() => void join.run()}>
               Join Family
             </Button>
