@@ -162,6 +162,43 @@ pub struct ListDraft {
     pub items: Vec<ItemInput>,
 }
 
+/// An item being written, to be estimated.
+#[derive(Debug, Clone, Object)]
+pub struct EstimateItemInput {
+    #[oai(default)]
+    pub name: String,
+    #[oai(default)]
+    pub quantity: String,
+}
+
+#[derive(Debug, Clone, Object)]
+pub struct EstimateInput {
+    /// The items as the form holds them (at most 500).
+    #[oai(default)]
+    pub items: Vec<EstimateItemInput>,
+}
+
+/// What the saved list would show of an item.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct EstimatedItem {
+    /// The category a shopper would look for it under (the parent may choose another).
+    pub suggested_category: String,
+    #[oai(nullable)]
+    pub known_price: Option<f64>,
+}
+
+/// Items estimated the way a saved list is.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ListEstimate {
+    /// In the order sent.
+    pub items: Vec<EstimatedItem>,
+    /// The estimated total in the configured currency, 2 decimals.
+    pub estimated_total: f64,
+    pub priced_items: u32,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
 #[oai(rename_all = "lowercase")]
 pub enum ExportFormat {
@@ -346,6 +383,40 @@ impl GroceryApi {
     ) -> Result<Json<TickResult>, ApiError> {
         let me = user.require_to_save("save grocery lists")?;
         tick_item(&app, me.user.family_id, &id, &item_id, body.0).await
+    }
+
+    /// Estimates items not saved yet exactly as a saved list is estimated (the form and the
+    /// card show one total), and suggests each item's category from its name.
+    #[oai(
+        path = "/grocery-lists/estimate",
+        method = "post",
+        operation_id = "estimateGroceryItems"
+    )]
+    async fn estimate(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        body: Json<EstimateInput>,
+    ) -> Result<Json<ListEstimate>, ApiError> {
+        user.require_to_view("view grocery lists")?;
+        let items: Vec<(String, String)> = body
+            .0
+            .items
+            .into_iter()
+            .map(|i| (i.name, i.quantity))
+            .collect();
+        let (priced, total, known) = grocery::estimate_items(&app, &items)?;
+        Ok(Json(ListEstimate {
+            items: priced
+                .into_iter()
+                .map(|p| EstimatedItem {
+                    suggested_category: p.category.to_string(),
+                    known_price: p.known_price,
+                })
+                .collect(),
+            estimated_total: total,
+            priced_items: known as u32,
+        }))
     }
 
     /// An unsaved list merged from saved recipes (spec section 3's rules, amounts added where

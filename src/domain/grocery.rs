@@ -288,6 +288,371 @@ fn new_item(f: ItemFields, now: DateTime<Utc>) -> GroceryItem {
     }
 }
 
+/// Words shoppers write for what the ingredient catalogue does not sell (nappies, soap) or
+/// names another way (pasta, yogurt), by the category they are shopped under. Singular; a
+/// plural matches too. Phrases win over their words ("baby wipes", "frozen peas").
+const SHOPPING_WORDS: &[(&str, &[&str])] = &[
+    (
+        "Baby",
+        &[
+            "nappy",
+            "nappies",
+            "diaper",
+            "wipe",
+            "baby wipe",
+            "baby food",
+            "formula",
+            "formula milk",
+            "baby milk",
+            "follow-on milk",
+            "teether",
+            "dummy",
+            "baby bottle",
+            "pouch",
+            "rusk",
+            "baby rice",
+            "nappy cream",
+            "baby shampoo",
+            "baby lotion",
+            "puree",
+        ],
+    ),
+    (
+        "Cleaning",
+        &[
+            "soap",
+            "washing-up liquid",
+            "washing up liquid",
+            "detergent",
+            "bleach",
+            "washing powder",
+            "laundry",
+            "fabric softener",
+            "dishwasher tablet",
+            "sponge",
+            "cloth",
+            "bin bag",
+            "bin liner",
+            "kitchen roll",
+            "spray",
+            "polish",
+            "cleaner",
+            "disinfectant",
+            "limescale",
+            "foil",
+            "cling film",
+            "bin",
+        ],
+    ),
+    (
+        "Personal Care",
+        &[
+            "shampoo",
+            "conditioner",
+            "toothpaste",
+            "toothbrush",
+            "deodorant",
+            "shower gel",
+            "razor",
+            "plaster",
+            "toilet roll",
+            "toilet paper",
+            "tissue",
+            "sun cream",
+            "suncream",
+            "moisturiser",
+            "lotion",
+            "cotton bud",
+            "floss",
+            "mouthwash",
+            "sanitary",
+            "tampon",
+            "paracetamol",
+            "ibuprofen",
+            "calpol",
+            "vitamin",
+        ],
+    ),
+    (
+        "Pet",
+        &[
+            "dog food",
+            "cat food",
+            "cat litter",
+            "dog treat",
+            "pet food",
+            "kibble",
+            "fish food",
+            "bird seed",
+            "dog biscuit",
+            "litter",
+        ],
+    ),
+    (
+        "Beverages",
+        &[
+            "juice",
+            "water",
+            "squash",
+            "cordial",
+            "tea",
+            "tea bag",
+            "coffee",
+            "lemonade",
+            "cola",
+            "fizzy drink",
+            "smoothie",
+            "sparkling water",
+            "wine",
+            "beer",
+            "drink",
+            "hot chocolate",
+        ],
+    ),
+    (
+        "Snacks",
+        &[
+            "crisp",
+            "biscuit",
+            "cracker",
+            "popcorn",
+            "cereal bar",
+            "rice cake",
+            "chocolate",
+            "sweet",
+            "snack",
+            "breadstick",
+            "cookie",
+            "flapjack",
+        ],
+    ),
+    (
+        "Frozen",
+        &[
+            "frozen",
+            "ice cream",
+            "ice lolly",
+            "fish finger",
+            "frozen pea",
+            "oven chip",
+            "frozen berry",
+            "frozen pizza",
+            "ice",
+        ],
+    ),
+    (
+        "Bakery",
+        &[
+            "bread",
+            "loaf",
+            "bagel",
+            "roll",
+            "bun",
+            "croissant",
+            "crumpet",
+            "muffin",
+            "wrap",
+            "pitta",
+            "naan",
+            "baguette",
+            "brioche",
+            "sourdough",
+            "tortilla",
+            "scone",
+            "teacake",
+            "cake",
+            "pancake",
+        ],
+    ),
+    (
+        "Dairy",
+        &[
+            "milk",
+            "cheese",
+            "yoghurt",
+            "yogurt",
+            "butter",
+            "cream",
+            "egg",
+            "fromage frais",
+            "creme fraiche",
+            "custard",
+            "margarine",
+            "spread",
+        ],
+    ),
+    (
+        "Meat & Seafood",
+        &[
+            "chicken",
+            "beef",
+            "pork",
+            "lamb",
+            "mince",
+            "sausage",
+            "bacon",
+            "ham",
+            "turkey",
+            "steak",
+            "fish",
+            "salmon",
+            "cod",
+            "tuna steak",
+            "prawn",
+            "meatball",
+            "burger",
+        ],
+    ),
+    (
+        "Dry Goods & Pasta",
+        &[
+            "pasta",
+            "rice",
+            "flour",
+            "spaghetti",
+            "noodle",
+            "oat",
+            "porridge",
+            "cereal",
+            "couscous",
+            "lentil",
+            "sugar",
+            "quinoa",
+            "granola",
+            "muesli",
+            "cornflakes",
+        ],
+    ),
+    (
+        "Canned Goods",
+        &["tin", "tinned", "can", "canned", "baked bean", "soup"],
+    ),
+    (
+        "Condiments & Spices",
+        &[
+            "ketchup",
+            "mayo",
+            "mayonnaise",
+            "sauce",
+            "salt",
+            "spice",
+            "herb",
+            "oil",
+            "vinegar",
+            "mustard",
+            "stock",
+            "gravy",
+            "jam",
+            "honey",
+            "peanut butter",
+            "black pepper",
+        ],
+    ),
+    (
+        "Produce",
+        &[
+            "apple",
+            "banana",
+            "orange",
+            "grape",
+            "berry",
+            "strawberry",
+            "blueberry",
+            "raspberry",
+            "pear",
+            "melon",
+            "mango",
+            "kiwi",
+            "lemon",
+            "lime",
+            "potato",
+            "carrot",
+            "onion",
+            "garlic",
+            "tomato",
+            "cucumber",
+            "lettuce",
+            "salad",
+            "pepper",
+            "broccoli",
+            "spinach",
+            "pea",
+            "bean",
+            "courgette",
+            "mushroom",
+            "avocado",
+            "fruit",
+            "veg",
+            "vegetable",
+            "satsuma",
+            "clementine",
+            "plum",
+            "peach",
+        ],
+    ),
+];
+
+/// The category a shopper would look for `name` under: what the ingredient catalogue says
+/// (`catalogue`, which knows "Cheddar cheese" and "chicken"), else the shopping words (the
+/// longest phrase of the name that names one), else the catalogue again for each word from the
+/// last (the head noun: "Greek yoghurt pots" are yoghurt), else Other. The parent can change
+/// it.
+pub fn suggest_category(
+    name: &str,
+    catalogue: impl Fn(&str) -> Option<&'static str>,
+) -> &'static str {
+    let name = sanitize_line(name).to_lowercase();
+    if name.is_empty() {
+        return DEFAULT_CATEGORY;
+    }
+    if let Some(c) = catalogue(&name) {
+        return c;
+    }
+    let words: Vec<&str> = name
+        .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let same = |word: &str, term: &str| {
+        word == term
+            || word.strip_suffix('s') == Some(term)
+            || word.strip_suffix("es") == Some(term)
+            || (word
+                .strip_suffix("ies")
+                .is_some_and(|stem| term.strip_suffix('y') == Some(stem)))
+    };
+    // The longest phrase first, then the word nearest the end (the head noun).
+    let mut best: Option<(usize, usize, &'static str)> = None;
+    for (category, terms) in SHOPPING_WORDS {
+        for term in *terms {
+            let parts: Vec<&str> = term.split([' ']).collect();
+            for start in 0..words.len() {
+                let end = start + parts.len();
+                if end <= words.len()
+                    && words[start..end]
+                        .iter()
+                        .zip(&parts)
+                        .all(|(w, t)| same(w, t))
+                {
+                    let better = best.is_none_or(|(len, at, _)| {
+                        parts.len() > len || (parts.len() == len && start > at)
+                    });
+                    if better {
+                        best = Some((parts.len(), start, category));
+                    }
+                }
+            }
+        }
+    }
+    if let Some((_, _, category)) = best {
+        return category;
+    }
+    words
+        .iter()
+        .rev()
+        .find_map(|w| catalogue(w))
+        .unwrap_or(DEFAULT_CATEGORY)
+}
+
 /// The name of a draft made from recipes (spec section 3, word for word).
 pub fn draft_name(recipes: usize) -> String {
     format!("List from {recipes} recipe(s)")
@@ -325,14 +690,10 @@ pub fn merge<'a>(
 
 /// The estimated total: the catalogue's price where it knows the item, else the configured
 /// estimate per item. Returns the total (2 decimals) and how many prices were known.
-pub fn estimate(
-    names: impl IntoIterator<Item = impl AsRef<str>>,
-    price_of: impl Fn(&str) -> Option<f64>,
-    per_item: f64,
-) -> (f64, usize) {
+pub fn estimate(prices: impl IntoIterator<Item = Option<f64>>, per_item: f64) -> (f64, usize) {
     let (mut total, mut known) = (0.0, 0);
-    for name in names {
-        match price_of(name.as_ref()) {
+    for price in prices {
+        match price {
             Some(p) => {
                 total += p;
                 known += 1;
@@ -580,8 +941,7 @@ mod tests {
 
     #[test]
     fn the_estimate_uses_known_prices_and_the_default_for_the_rest() {
-        let price = |n: &str| (n == "Milk").then_some(1.2);
-        assert_eq!(estimate(["Milk", "Soap", "Bread"], price, 2.5), (6.2, 1));
+        assert_eq!(estimate([Some(1.2), None, None], 2.5), (6.2, 1));
     }
 
     #[test]

@@ -225,6 +225,8 @@ NO_PARAM_OPS = {
     "POST /api/grocery-lists": {"kind": "own"},
     "POST /api/grocery-lists/from-recipes": {"kind": "refs",
                                              "body_refs": {"recipeIds": [Src("recipe", many=True)]}},
+    # Estimates the items in the body; reads nothing of a family.
+    "POST /api/grocery-lists/estimate": {"kind": "own"},
     # Reads only the caller's own plan of the week the body names.
     "POST /api/grocery-lists/from-meal-plan": {"kind": "own"},
     "GET /api/meal-plan": {"kind": "scan", "week": [None, PLAN_WEEK, "2026-W53", "junk"],

@@ -481,3 +481,56 @@ async fn a_browser_gets_the_lists_gzip_compressed_and_the_same_etag() {
         .unwrap();
     assert_eq!(revalidated.status(), 304);
 }
+
+/// Issue 26: a new list's dialog showed £30.00 (2.50 an item) and the saved card £13.68
+/// (catalogue prices) for the same items, and a typed item started at Other. The form asks the
+/// server, which estimates as it does a saved list and suggests each item's category.
+#[tokio::test]
+async fn items_being_written_are_estimated_as_the_saved_list_and_get_a_category() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let items = json!([
+        {"name": "Eggs", "quantity": "6"},
+        {"name": "Nappies size 4", "quantity": ""},
+        {"name": "bagels", "quantity": "1"},
+        {"name": "Soap", "quantity": "2"},
+        {"name": "cheese", "quantity": "200 g"}
+    ]);
+    let estimate = json(
+        mum.post(server.url("/api/grocery-lists/estimate"))
+            .json(&json!({"items": items}))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    let categories: Vec<&str> = estimate["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["suggestedCategory"].as_str().unwrap())
+        .collect();
+    assert_eq!(categories, ["Dairy", "Baby", "Bakery", "Cleaning", "Dairy"]);
+    // Saved as written (the quantity left empty becomes '1'), the card's total is the same.
+    let saved_items: Vec<Value> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(&categories)
+        .map(|(i, c)| json!({"name": i["name"], "quantity": i["quantity"], "category": c}))
+        .collect();
+    let saved = create(&server, &mum, json!({"name": "Shop", "items": saved_items})).await;
+    assert_eq!(saved["estimatedTotal"], estimate["estimatedTotal"]);
+    assert_eq!(saved["pricedItems"], estimate["pricedItems"]);
+    assert!(estimate["pricedItems"].as_u64().unwrap() >= 1, "{estimate}");
+    // Signed out: nothing to estimate for.
+    let resp = server
+        .new_client()
+        .post(server.url("/api/grocery-lists/estimate"))
+        .json(&json!({"items": []}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 401);
+}

@@ -84,6 +84,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("patch", "/grocery-lists/{id}/items/{itemId}"),
     ("post", "/grocery-lists/from-recipes"),
     ("post", "/grocery-lists/from-meal-plan"),
+    ("post", "/grocery-lists/estimate"),
     ("get", "/grocery-lists/{id}/export"),
     ("get", "/meal-plan"),
     ("put", "/meal-plan"),

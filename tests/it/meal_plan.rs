@@ -852,7 +852,7 @@ async fn a_grocery_draft_from_the_week_scales_and_merges() {
     assert_eq!(
         items,
         [
-            ("Pasta", "450 g", "Other"),
+            ("Pasta", "450 g", "Dry Goods & Pasta"),
             ("Whole milk", "200 ml", "Dairy"),
             ("Salt", "a pinch", "Condiments & Spices"),
         ]

@@ -194,6 +194,43 @@ test('a parent makes, ticks, edits, exports and prints a list on a phone', async
   await page.context().close();
 });
 
+test('a typed item gets the category a shopper expects, and the dialog estimates as the card', async () => {
+  const page = await phone();
+  await openLists(page);
+  await page.getByRole('button', { name: 'New List' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create Grocery List' });
+  await dialog.getByLabel('List name').fill('Corner shop');
+  // Export waits for a saved list, and says so on screen.
+  await dialog.getByText('Export works once the list is saved.').waitFor();
+  const suggested = async (name, category) => {
+    await dialog.getByLabel('Item name').fill(name);
+    await expectEventually(async () => assert.equal(await dialog.getByLabel('Category').inputValue(), category));
+    await dialog.getByRole('button', { name: 'Add item' }).click();
+  };
+  await suggested('cheese', 'Dairy');
+  await suggested('nappies', 'Baby');
+  await suggested('bagels', 'Bakery');
+  await dialog.getByLabel('Item name').fill('Eggs');
+  await dialog.getByLabel('Quantity').fill('6');
+  await dialog.getByRole('button', { name: 'Add item' }).click();
+  // The parent can still choose: a chosen category is kept.
+  await dialog.getByLabel('Item name').fill('milk');
+  await dialog.getByLabel('Category').selectOption('Beverages');
+  await dialog.getByRole('button', { name: 'Add item' }).click();
+  await dialog.getByRole('region', { name: 'Beverages' }).getByText('milk').waitFor();
+  await dialog.getByRole('region', { name: 'Baby' }).getByText('nappies').waitFor();
+  // The dialog's estimate, once the server has priced what is known (the eggs), is the card's.
+  let shown = '';
+  await expectEventually(async () => {
+    shown = (await dialog.innerText()).match(/Estimated total: (£\d+\.\d\d)/)?.[1] ?? '';
+    assert.match(await dialog.innerText(), /1 priced from the catalogue/);
+  });
+  await dialog.getByRole('button', { name: 'Save List' }).click();
+  await page.getByText('Grocery list created successfully').waitFor();
+  assert.match(await card(page, 'Corner shop').innerText(), new RegExp(`Est\\. ${shown.replace('.', '\\.')}`));
+  await page.context().close();
+});
+
 test('a list made from two saved recipes merges their ingredients', async () => {
   const page = await phone();
   const api = `${server.url}/api`;

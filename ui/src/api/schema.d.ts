@@ -710,6 +710,26 @@ export interface paths {
         patch: operations["tickGroceryItem"];
         trace?: never;
     };
+    "/grocery-lists/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimates items not saved yet exactly as a saved list is estimated (the form and the
+         *     card show one total), and suggests each item's category from its name.
+         */
+        post: operations["estimateGroceryItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/grocery-lists/from-recipes": {
         parameters: {
             query?: never;
@@ -1272,6 +1292,34 @@ export interface components {
             /** @description The request field the error is about, when there is one. */
             field?: string | null;
         };
+        /** EstimateInput */
+        EstimateInput: {
+            /**
+             * @description The items as the form holds them (at most 500).
+             * @default []
+             */
+            items: components["schemas"]["EstimateItemInput"][];
+        };
+        /**
+         * EstimateItemInput
+         * @description An item being written, to be estimated.
+         */
+        EstimateItemInput: {
+            /** @default  */
+            name: string;
+            /** @default  */
+            quantity: string;
+        };
+        /**
+         * EstimatedItem
+         * @description What the saved list would show of an item.
+         */
+        EstimatedItem: {
+            /** @description The category a shopper would look for it under (the parent may choose another). */
+            suggestedCategory: string;
+            /** Format: double */
+            knownPrice?: number | null;
+        };
         /** @enum {string} */
         ExportFormat: "txt" | "csv" | "md";
         /**
@@ -1620,6 +1668,21 @@ export interface components {
         ListDraft: {
             name: string;
             items: components["schemas"]["ItemInput"][];
+        };
+        /**
+         * ListEstimate
+         * @description Items estimated the way a saved list is.
+         */
+        ListEstimate: {
+            /** @description In the order sent. */
+            items: components["schemas"]["EstimatedItem"][];
+            /**
+             * Format: double
+             * @description The estimated total in the configured currency, 2 decimals.
+             */
+            estimatedTotal: number;
+            /** Format: uint32 */
+            pricedItems: number;
         };
         /** ListInput */
         ListInput: {
@@ -8772,6 +8835,138 @@ export interface operations {
                 };
                 content: {
                     "application/json; charset=utf-8": components["schemas"]["TickResult"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused (for example a request from another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or not yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
+                };
+            };
+            /** @description The link has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or upload is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a supported image. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; `Retry-After` says how many seconds to wait. */
+            429: {
+                headers: {
+                    "RETRY-AFTER": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something failed on the server; nothing was saved. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A needed service (such as the recipe model) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The family's storage quota or the server's disk is full. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    estimateGroceryItems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["EstimateInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ListEstimate"];
                 };
             };
             /** @description The request is malformed or a field is invalid. */

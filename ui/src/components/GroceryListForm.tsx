@@ -3,7 +3,12 @@ import { useRef, useState } from 'react';
 
 import { savedElsewhere } from '../api/client';
 import { useSubmit } from '../hooks/useSubmit';
-import { useGroceryActions, type GroceryList, type ListDraft } from '../hooks/useGroceryLists';
+import {
+  useEstimate,
+  useGroceryActions,
+  type GroceryList,
+  type ListDraft,
+} from '../hooks/useGroceryLists';
 import {
   CATEGORIES,
   DEFAULT_CATEGORY,
@@ -54,7 +59,15 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
   const [itemName, setItemName] = useState('');
   const [quantity, setQuantity] = useState('');
   const [category, setCategory] = useState<string>(DEFAULT_CATEGORY);
+  // Chosen by the parent for the item being written: no suggestion replaces it.
+  const [categoryChosen, setCategoryChosen] = useState(false);
   const itemInput = useRef<HTMLInputElement>(null);
+  // The server estimates the list as it will estimate it saved, and suggests a category for
+  // the item being written (from its name: "cheese" is Dairy, "nappies" Baby).
+  const listEstimate = useEstimate(items);
+  const typed = useEstimate(itemName.trim() ? [{ name: itemName, quantity }] : []);
+  const suggested = typed.current?.items[0]?.suggestedCategory;
+  const shownCategory = categoryChosen ? category : (suggested ?? category);
 
   const submit = useSubmit(
     (signal) => {
@@ -102,7 +115,7 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
   );
 
   const add = () => {
-    const made = newItem(itemName, quantity, category);
+    const made = newItem(itemName, quantity, shownCategory);
     if (!('key' in made)) {
       toast({ title: made.title, description: made.message });
       itemInput.current?.focus();
@@ -111,13 +124,26 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
     setItems((all) => [...all, made]);
     setItemName('');
     setQuantity('');
+    setCategory(DEFAULT_CATEGORY);
+    setCategoryChosen(false);
     itemInput.current?.focus();
   };
 
   const set = (key: string, change: Partial<FormItem>) =>
     setItems((all) => all.map((i) => (i.key === key ? { ...i, ...change } : i)));
 
-  const { total, priced } = estimate(items, perItem);
+  // The server's answer for exactly these items; until it comes, the prices already known.
+  const current = listEstimate.current;
+  const priceOf = (index: number, item: FormItem) =>
+    current ? current.items[index]?.knownPrice : item.knownPrice;
+  const local = estimate(
+    items.map((item, i) => ({ knownPrice: priceOf(i, item) })),
+    perItem,
+  );
+  const { total, priced } = current
+    ? { total: current.estimatedTotal, priced: current.pricedItems }
+    : local;
+  const prices = new Map(items.map((item, i) => [item.key, priceOf(i, item)]));
 
   return (
     <form className="space-y-4" onSubmit={submit.onSubmit} noValidate>
@@ -166,7 +192,14 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
             }}
             autoComplete="off"
           />
-          <Select label="Category" value={category} onChange={(e) => setCategory(e.target.value)}>
+          <Select
+            label="Category"
+            value={shownCategory}
+            onChange={(e) => {
+              setCategory(e.target.value);
+              setCategoryChosen(true);
+            }}
+          >
             {CATEGORIES.map((c) => (
               <option key={c} value={c}>
                 {c}
@@ -201,9 +234,9 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
                       {item.name}
                     </span>
                     <span className="badge badge-ghost">{item.quantity}</span>
-                    {typeof item.knownPrice === 'number' ? (
+                    {typeof prices.get(item.key) === 'number' ? (
                       <span className="text-xs text-base-content/70" title="Catalogue price">
-                        {formatMoney(item.knownPrice, currency)}
+                        {formatMoney(prices.get(item.key) ?? 0, currency)}
                       </span>
                     ) : null}
                     <button
@@ -247,6 +280,11 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
           Save List
         </Button>
       </div>
+      {list ? null : (
+        <p className="text-right text-xs text-base-content/70">
+          Export works once the list is saved.
+        </p>
+      )}
     </form>
   );
 }

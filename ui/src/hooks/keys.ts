@@ -33,6 +33,8 @@ export const keys = keyFactories({
   /** The family's grocery lists, and one of them (the print view). */
   groceryLists: () => ['groceryLists'] as const,
   groceryList: (id: string) => ['groceryList', id] as const,
+  /** Items being written (name and quantity pairs, as JSON), estimated by the server. */
+  groceryEstimate: (items: string) => ['groceryEstimate', items] as const,
   /** A week of the meal plan ("2026-W48"). */
   mealPlan: (week: string) => ['mealPlan', week] as const,
   /** The family's co-parents (the owner's view: states, PIN set, expiry, links). */

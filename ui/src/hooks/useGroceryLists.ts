@@ -3,6 +3,7 @@ import useSWR, { useSWRConfig } from 'swr';
 
 import { ApiFailure, api, unwrap, type Schemas } from '../api/client';
 import { keys } from './keys';
+import { useDebounced } from './useDebounced';
 import { readGroceryLists } from './reads';
 import { useRevalidate } from './revalidate';
 
@@ -10,6 +11,40 @@ export type GroceryList = Schemas['GroceryListDto'];
 export type GroceryItem = Schemas['GroceryItemDto'];
 export type ListInput = Schemas['ListInput'];
 export type ListDraft = Schemas['ListDraft'];
+
+export type ListEstimate = Schemas['ListEstimate'];
+
+/**
+ * Items being written, estimated by the server exactly as a saved list is (one total on the
+ * form and the card), each with the category a shopper would look for it under. Asked again a
+ * moment after typing stops. `current` is the answer for exactly these items, or null while
+ * it is on its way.
+ */
+export function useEstimate(items: readonly { name: string; quantity: string }[]): {
+  current: ListEstimate | null;
+} {
+  const wanted = JSON.stringify(items.map((i) => [i.name.trim(), i.quantity.trim()]));
+  const asked = useDebounced(wanted, 250);
+  const { data } = useSWR(
+    keys.groceryEstimate(asked),
+    async () => ({
+      for: asked,
+      estimate: await unwrap(
+        api.POST('/grocery-lists/estimate', {
+          body: {
+            items: (JSON.parse(asked) as [string, string][]).map(([name, quantity]) => ({
+              name,
+              quantity,
+            })),
+          },
+        }),
+        'Error fetching grocery lists',
+      ),
+    }),
+    { keepPreviousData: true, revalidateOnFocus: false },
+  );
+  return { current: data?.for === wanted ? data.estimate : null };
+}
 
 /** The family's grocery lists, newest first. */
 export function useGroceryLists() {

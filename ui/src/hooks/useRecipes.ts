@@ -3,6 +3,7 @@ import useSWR from 'swr';
 
 import { api, unwrap, type Schemas } from '../api/client';
 import { keys } from './keys';
+import { useDebounced } from './useDebounced';
 import { readRecipes } from './reads';
 import { useRevalidate } from './revalidate';
 
@@ -27,12 +28,7 @@ export function useIngredients() {
  * again a moment after the parent stops typing.
  */
 export function useLeftOut(signedIn: boolean, allergies: string[], restrictions: string[]) {
-  const wanted = JSON.stringify([allergies, restrictions]);
-  const [asked, setAsked] = useState(wanted);
-  useEffect(() => {
-    const timer = setTimeout(() => setAsked(wanted), 300);
-    return () => clearTimeout(timer);
-  }, [wanted]);
+  const asked = useDebounced(JSON.stringify([allergies, restrictions]), 300);
   const [a, r] = JSON.parse(asked) as [string[], string[]];
   const { data } = useSWR(
     keys.leftOut(signedIn ? 'member' : 'visitor', a.join('\n'), r.join('\n')),
