@@ -36,10 +36,14 @@ impl Images {
     pub async fn process(&self, bytes: Vec<u8>, long_edge: u32) -> Result<Processed, MediaError> {
         let plan = pipeline::plan(&bytes)?;
         let needed_mb = plan.memory_cost(bytes.len(), long_edge).div_ceil(MIB);
-        if needed_mb > self.budget_mb {
+        // One request never takes more than REQUEST_MAX_BYTES, however large the budget.
+        let most_mb = self
+            .budget_mb
+            .min(pipeline::REQUEST_MAX_BYTES.div_ceil(MIB));
+        if needed_mb > most_mb {
             return Err(MediaError::NeedsTooMuchMemory {
                 needed_mb,
-                budget_mb: self.budget_mb,
+                budget_mb: most_mb,
             });
         }
         let permit = self

@@ -397,6 +397,28 @@ async fn photos_wait_for_the_memory_budget_and_one_too_big_for_it_is_refused() {
     assert!(message.contains("too many pixels"), "{message}");
 }
 
+/// Issue 26: a 44 KB lossy WebP with alpha, 4000 px square, took a request past 170 MiB. Its
+/// decode is planned at what it really takes, and no request may take more than 96 MiB,
+/// whatever the server's budget.
+#[tokio::test]
+async fn a_webp_whose_decode_would_take_a_request_over_its_limit_is_refused() {
+    let server = TestServer::start_with(|s| s.limits.image_memory_mb = 1024).await;
+    let mum = family(&server, "mum@example.org").await;
+    let webp = include_bytes!("../fixtures/webp-lossy-alpha-4000.webp").to_vec();
+    let resp = upload(&server, &mum, "/api/media", webp, "sticker.webp").await;
+    let (title, message, _) = error(resp, 413).await;
+    assert_eq!(title, "Photo upload failed");
+    assert!(message.contains("too many pixels"), "{message}");
+    // A 12 MP JPEG still goes through under the same ceiling.
+    let photo = two_colour_jpeg(4000, 3000);
+    assert_eq!(
+        upload(&server, &mum, "/api/media", photo, "big.jpg")
+            .await
+            .status(),
+        201
+    );
+}
+
 #[tokio::test]
 async fn a_medium_size_keeps_meal_photos_sharp_on_phones() {
     let server = TestServer::start().await;
