@@ -8,7 +8,7 @@ use super::error::Invalid;
 use super::ids::{ChildId, FamilyId};
 use super::number::NumberInput;
 use super::tags;
-use super::text::{NAME_MAX, char_len, sanitize_line, too_long_message};
+use super::text::{NAME_MAX, char_len, natural_cmp, sanitize_line, too_long_message};
 
 pub const AGE_MAX: u8 = 18;
 
@@ -72,7 +72,11 @@ impl ChildDraft {
             ));
         }
         if char_len(&name) > NAME_MAX {
-            return Err(Invalid::new(title, too_long_message(NAME_MAX), "name"));
+            return Err(Invalid::new(
+                title,
+                too_long_message("Name", NAME_MAX),
+                "name",
+            ));
         }
         let age = parse_age(&self.age)
             .map_err(|()| Invalid::new(title, "Age must be a whole number from 0 to 18", "age"))?;
@@ -159,14 +163,10 @@ impl Child {
     }
 }
 
-/// Children are listed by name, ignoring case (spec section 7).
+/// Children are listed by name (spec section 7), ignoring case and with numbers in order:
+/// a guest's "Child 2" before "Child 10".
 pub fn sort_by_name(children: &mut [Child]) {
-    children.sort_by(|a, b| {
-        a.name
-            .to_lowercase()
-            .cmp(&b.name.to_lowercase())
-            .then(a.id.cmp(&b.id))
-    });
+    children.sort_by(|a, b| natural_cmp(&a.name, &b.name).then(a.id.cmp(&b.id)));
 }
 
 #[cfg(test)]
@@ -265,7 +265,7 @@ mod tests {
         let e = draft(&"n".repeat(101), None)
             .validate(SAVE_TITLE, day())
             .unwrap_err();
-        assert_eq!(e.message, "Input must be 100 characters or less");
+        assert_eq!(e.message, "Name must be 100 characters or less");
     }
 
     #[test]
@@ -292,5 +292,16 @@ mod tests {
         sort_by_name(&mut list);
         let names: Vec<_> = list.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["ava", "Emma", "noah"]);
+        // Issue 26: a guest's ten children came as Child 1, Child 10, Child 2.
+        let mut list: Vec<Child> = [10, 2, 1, 9, 3]
+            .iter()
+            .map(|n| mk(&format!("Child {n}")))
+            .collect();
+        sort_by_name(&mut list);
+        let names: Vec<_> = list.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["Child 1", "Child 2", "Child 3", "Child 9", "Child 10"]
+        );
     }
 }

@@ -222,7 +222,7 @@ impl CoParentDraft {
         if char_len(&email) > EMAIL_MAX {
             return Err(Invalid::new(
                 EMAIL_TITLE,
-                too_long_message(EMAIL_MAX),
+                too_long_message("Email", EMAIL_MAX),
                 "email",
             ));
         }
@@ -238,7 +238,11 @@ impl CoParentDraft {
 pub fn clean_name(input: &str) -> Result<String, Invalid> {
     let name = sanitize_line(&strip_markup(input));
     if char_len(&name) > NAME_MAX {
-        return Err(Invalid::new(NAME_TITLE, too_long_message(NAME_MAX), "name"));
+        return Err(Invalid::new(
+            NAME_TITLE,
+            too_long_message("Name", NAME_MAX),
+            "name",
+        ));
     }
     let mut previous_is_letter = false;
     let mut letters = 0;
@@ -643,7 +647,7 @@ mod tests {
             assert_eq!(e.field.as_deref(), Some("name"));
         }
         let long = clean_name(&"é".repeat(101)).unwrap_err();
-        assert_eq!(long.message, "Input must be 100 characters or less");
+        assert_eq!(long.message, "Name must be 100 characters or less");
     }
 
     #[test]
@@ -666,7 +670,7 @@ mod tests {
         );
         let long = format!("{}@example.org", "a".repeat(250));
         let e = draft("Ann", &long).validate().unwrap_err();
-        assert_eq!(e.message, "Input must be 254 characters or less");
+        assert_eq!(e.message, "Email must be 254 characters or less");
         let ok = draft(" Ann ", " Ann@Example.ORG ").validate().unwrap();
         assert_eq!(ok.email.as_str(), "ann@example.org");
         assert_eq!(ok.name, "Ann");

@@ -44,10 +44,18 @@ impl ContactDraft {
             ));
         }
         if char_len(&name) > NAME_MAX {
-            return Err(Invalid::new(TITLE, too_long_message(NAME_MAX), "name"));
+            return Err(Invalid::new(
+                TITLE,
+                too_long_message("Name", NAME_MAX),
+                "name",
+            ));
         }
         if char_len(self.email.trim()) > EMAIL_MAX {
-            return Err(Invalid::new(TITLE, too_long_message(EMAIL_MAX), "email"));
+            return Err(Invalid::new(
+                TITLE,
+                too_long_message("Email", EMAIL_MAX),
+                "email",
+            ));
         }
         let email = Email::parse(&self.email)
             .ok_or_else(|| Invalid::new(TITLE, "Please enter a valid email address", "email"))?;
@@ -62,7 +70,7 @@ impl ContactDraft {
         if char_len(&message) > GENERAL_TEXT_MAX {
             return Err(Invalid::new(
                 TITLE,
-                too_long_message(GENERAL_TEXT_MAX),
+                too_long_message("Message", GENERAL_TEXT_MAX),
                 "message",
             ));
         }
@@ -128,12 +136,12 @@ mod tests {
             field_error(draft("Sam", "a@b.io", &"x".repeat(1001))),
             (
                 "message".into(),
-                "Input must be 1000 characters or less".into()
+                "Message must be 1000 characters or less".into()
             )
         );
         assert_eq!(
             field_error(draft(&"n".repeat(101), "a@b.io", "long enough text")),
-            ("name".into(), "Input must be 100 characters or less".into())
+            ("name".into(), "Name must be 100 characters or less".into())
         );
         let err = draft("Sam", "nope", "x").validate(Utc::now()).unwrap_err();
         assert_eq!(err.title, "Error sending message");

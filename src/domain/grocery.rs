@@ -101,7 +101,7 @@ impl ItemDraft {
         if char_len(&name) > NAME_MAX {
             return Err(Invalid::new(
                 SAVE_TITLE,
-                too_long_message(NAME_MAX),
+                too_long_message("Item name", NAME_MAX),
                 "items",
             ));
         }
@@ -109,7 +109,7 @@ impl ItemDraft {
         if char_len(&quantity) > QUANTITY_MAX {
             return Err(Invalid::new(
                 SAVE_TITLE,
-                too_long_message(QUANTITY_MAX),
+                too_long_message("Quantity", QUANTITY_MAX),
                 "items",
             ));
         }
@@ -136,7 +136,11 @@ pub fn validate_list(
         return Err(Invalid::new(SAVE_TITLE, "List name is required.", "name"));
     }
     if char_len(&name) > NAME_MAX {
-        return Err(Invalid::new(SAVE_TITLE, too_long_message(NAME_MAX), "name"));
+        return Err(Invalid::new(
+            SAVE_TITLE,
+            too_long_message("List name", NAME_MAX),
+            "name",
+        ));
     }
     if items.is_empty() {
         return Err(Invalid::new(

@@ -329,7 +329,7 @@ impl MealDraft {
         if char_len(&notes) > GENERAL_TEXT_MAX {
             return Err(Invalid::new(
                 title,
-                too_long_message(GENERAL_TEXT_MAX),
+                too_long_message("Notes", GENERAL_TEXT_MAX),
                 "notes",
             ));
         }
@@ -367,7 +367,7 @@ impl MealDraft {
         if char_len(&reaction_note) > GENERAL_TEXT_MAX {
             return Err(Invalid::new(
                 title,
-                too_long_message(GENERAL_TEXT_MAX),
+                too_long_message("Reaction note", GENERAL_TEXT_MAX),
                 "reactionNote",
             ));
         }
@@ -600,7 +600,7 @@ mod tests {
                 ..draft()
             },
             "notes",
-            "Input must be 1000 characters or less",
+            "Notes must be 1000 characters or less",
         );
         check(
             MealDraft {

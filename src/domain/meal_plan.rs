@@ -291,7 +291,9 @@ impl EntryDraft {
             (Some(id), None) => Planned::Recipe(id.parse().map_err(|_| recipe_not_found())?),
             (None, Some(text)) => {
                 if char_len(&text) > TEXT_MAX {
-                    return Err(invalid(too_long_message(TEXT_MAX), "text").into());
+                    return Err(
+                        invalid(too_long_message("What's planned", TEXT_MAX), "text").into(),
+                    );
                 }
                 Planned::Text(text)
             }
@@ -606,7 +608,10 @@ mod tests {
         d.text = Some("x".repeat(TEXT_MAX + 1));
         assert_eq!(
             invalid(d.validate(w, &[]).unwrap_err()),
-            ("Input must be 100 characters or less".into(), "text".into())
+            (
+                "What's planned must be 100 characters or less".into(),
+                "text".into()
+            )
         );
         d.text = Some("é".repeat(TEXT_MAX));
         assert!(d.validate(w, &[]).is_ok(), "100 characters, not bytes");

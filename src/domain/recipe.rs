@@ -10,7 +10,9 @@ use super::change::first_version;
 use super::error::Invalid;
 use super::ids::{FamilyId, RecipeId, UserId};
 use super::tags;
-use super::text::{GENERAL_TEXT_MAX, char_len, sanitize, sanitize_line, too_long_message};
+use super::text::{
+    GENERAL_TEXT_MAX, char_len, field_label, sanitize, sanitize_line, too_long_message,
+};
 
 /// Servings a parent can ask for (spec section 9).
 pub const SERVINGS: [u32; 8] = [1, 2, 3, 4, 5, 6, 8, 10];
@@ -251,7 +253,11 @@ impl RecipeContent {
 fn line(text: &str, max: usize, field: &str) -> Result<String, Invalid> {
     let text = sanitize_line(text);
     if char_len(&text) > max {
-        return Err(Invalid::new(SAVE_TITLE, too_long_message(max), field));
+        return Err(Invalid::new(
+            SAVE_TITLE,
+            too_long_message(field_label(field), max),
+            field,
+        ));
     }
     Ok(text)
 }
@@ -261,7 +267,7 @@ fn block(text: &str, field: &str) -> Result<String, Invalid> {
     if char_len(&text) > GENERAL_TEXT_MAX {
         return Err(Invalid::new(
             SAVE_TITLE,
-            too_long_message(GENERAL_TEXT_MAX),
+            too_long_message(field_label(field), GENERAL_TEXT_MAX),
             field,
         ));
     }
@@ -527,7 +533,7 @@ pub(crate) mod tests {
             ..fields(&["Rice"])
         };
         let err = GenerateRequest::new(f).unwrap_err();
-        assert_eq!(err.message, "Input must be 1000 characters or less");
+        assert_eq!(err.message, "Each allergy must be 1000 characters or less");
     }
 
     #[test]

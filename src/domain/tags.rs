@@ -2,7 +2,7 @@
 //! entry added only when it is not already in the list (ignoring case).
 
 use super::error::Invalid;
-use super::text::{char_len, sanitize_line, too_long_message};
+use super::text::{char_len, field_label, sanitize_line, too_long_message};
 
 /// Longest single entry.
 pub const TAG_MAX: usize = 100;
@@ -43,7 +43,11 @@ pub fn clean_within(
             continue;
         }
         if char_len(&entry) > entry_max {
-            return Err(Invalid::new(title, too_long_message(entry_max), field));
+            return Err(Invalid::new(
+                title,
+                too_long_message(field_label(field), entry_max),
+                field,
+            ));
         }
         if seen.insert(entry.to_lowercase()) {
             out.push(entry);

@@ -89,14 +89,79 @@ pub fn strip_markup(input: &str) -> String {
     out
 }
 
+/// Compares as a person sorts names: ignoring case, and runs of digits by their value
+/// ("Child 2" before "Child 10").
+pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let (a, b) = (a.to_lowercase(), b.to_lowercase());
+    let (mut x, mut y) = (a.chars().peekable(), b.chars().peekable());
+    loop {
+        match (x.peek().copied(), y.peek().copied()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
+                let take = |it: &mut std::iter::Peekable<std::str::Chars<'_>>| {
+                    let mut run = String::new();
+                    while let Some(c) = it.next_if(char::is_ascii_digit) {
+                        run.push(c);
+                    }
+                    run
+                };
+                let (m, n) = (take(&mut x), take(&mut y));
+                let (m, n) = (m.trim_start_matches('0'), n.trim_start_matches('0'));
+                let by_value = m.len().cmp(&n.len()).then_with(|| m.cmp(n));
+                if by_value != Ordering::Equal {
+                    return by_value;
+                }
+            }
+            (Some(c), Some(d)) => {
+                if c != d {
+                    return c.cmp(&d);
+                }
+                x.next();
+                y.next();
+            }
+        }
+    }
+}
+
 /// Number of characters as a person counts them.
 pub fn char_len(text: &str) -> usize {
     text.chars().count()
 }
 
-/// The spec's message for text over a limit.
-pub fn too_long_message(max: usize) -> String {
-    format!("Input must be {max} characters or less")
+/// The spec's message for text over a limit, naming what it is about: "Name must be 100
+/// characters or less" (issue 26: the spec's "Input must be..." left a parent guessing which
+/// field, in a toast).
+pub fn too_long_message(label: &str, max: usize) -> String {
+    format!("{label} must be {max} characters or less")
+}
+
+/// How a message names an API field.
+pub fn field_label(field: &str) -> &'static str {
+    match field {
+        "name" => "Name",
+        "email" => "Email",
+        "password" => "Password",
+        "firstName" => "First name",
+        "lastName" => "Last name",
+        "message" => "Message",
+        "notes" => "Notes",
+        "reactionNote" => "Reaction note",
+        "foods" => "Each food",
+        "allergies" => "Each allergy",
+        "dietaryRestrictions" => "Each dietary restriction",
+        "ingredients" => "Each ingredient",
+        "instructions" => "Each step",
+        "tips" => "Each tip",
+        "substitutions" => "Each substitution",
+        "text" => "What's planned",
+        "title" => "Title",
+        "description" => "Description",
+        "difficulty" => "Difficulty",
+        _ => "Input",
+    }
 }
 
 #[cfg(test)]
@@ -153,8 +218,8 @@ mod tests {
     fn length_counts_characters_not_bytes() {
         assert_eq!(char_len("crème brûlée"), 12);
         assert_eq!(
-            too_long_message(1000),
-            "Input must be 1000 characters or less"
+            too_long_message(field_label("notes"), 1000),
+            "Notes must be 1000 characters or less"
         );
     }
 }

@@ -8,7 +8,7 @@ use super::email::{EMAIL_MAX, Email};
 use super::error::Invalid;
 use super::ids::{FamilyId, MediaId, UserId};
 use super::number::NumberInput;
-use super::text::{NAME_MAX, char_len, sanitize_line, too_long_message};
+use super::text::{NAME_MAX, char_len, field_label, sanitize_line, too_long_message};
 
 pub const PASSWORD_MIN: usize = 8;
 /// Hashing cost grows with length; nobody needs a longer password than this.
@@ -141,7 +141,11 @@ const MISSING: &str = "Missing information";
 fn check_name(value: &str, field: &str, title: &str) -> Result<String, Invalid> {
     let name = sanitize_line(value);
     if char_len(&name) > NAME_MAX {
-        return Err(Invalid::new(title, too_long_message(NAME_MAX), field));
+        return Err(Invalid::new(
+            title,
+            too_long_message(field_label(field), NAME_MAX),
+            field,
+        ));
     }
     Ok(name)
 }
@@ -158,7 +162,7 @@ pub fn check_password(password: &str, title: &str) -> Result<(), Invalid> {
     if char_len(password) > PASSWORD_MAX {
         return Err(Invalid::new(
             title,
-            too_long_message(PASSWORD_MAX),
+            too_long_message("Password", PASSWORD_MAX),
             "password",
         ));
     }
@@ -167,7 +171,11 @@ pub fn check_password(password: &str, title: &str) -> Result<(), Invalid> {
 
 fn check_email(value: &str, title: &str) -> Result<Email, Invalid> {
     if char_len(value.trim()) > EMAIL_MAX {
-        return Err(Invalid::new(title, too_long_message(EMAIL_MAX), "email"));
+        return Err(Invalid::new(
+            title,
+            too_long_message("Email", EMAIL_MAX),
+            "email",
+        ));
     }
     let email = Email::parse(value).ok_or_else(|| {
         Invalid::new(
@@ -308,7 +316,7 @@ impl GuestDraft {
         if char_len(&first_name) > NAME_MAX {
             return Err(Invalid::new(
                 GUEST,
-                too_long_message(NAME_MAX - 6),
+                too_long_message("First name", NAME_MAX - 6),
                 "firstName",
             ));
         }
@@ -452,7 +460,7 @@ mod tests {
             first_name: "n".repeat(101),
             ..draft()
         });
-        assert_eq!(e.message, "Input must be 100 characters or less");
+        assert_eq!(e.message, "First name must be 100 characters or less");
     }
 
     #[test]

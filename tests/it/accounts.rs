@@ -69,7 +69,7 @@ async fn signup_validation_uses_the_spec_texts() {
         (
             json!({"firstName": "x".repeat(101)}),
             "Sign up failed",
-            "Input must be 100 characters or less",
+            "First name must be 100 characters or less",
             Some("firstName"),
         ),
     ];

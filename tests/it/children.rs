@@ -58,7 +58,7 @@ async fn validation_uses_the_spec_texts() {
         );
     }
     let (_, m, _) = error(post(json!({"name": "x".repeat(101)})).await.unwrap(), 400).await;
-    assert_eq!(m, "Input must be 100 characters or less");
+    assert_eq!(m, "Name must be 100 characters or less");
 
     let id = json(post(json!({"name": "Emma"})).await.unwrap(), 201).await["id"]
         .as_str()

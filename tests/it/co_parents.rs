@@ -299,7 +299,7 @@ async fn names_and_emails_are_checked_with_the_spec_texts() {
         (
             json!({"name": long, "email": "x@example.org"}),
             "Invalid name",
-            "Input must be 100 characters or less",
+            "Name must be 100 characters or less",
             "name",
         ),
         (
@@ -317,7 +317,7 @@ async fn names_and_emails_are_checked_with_the_spec_texts() {
         (
             json!({"name": "Nan", "email": format!("{}@example.org", "a".repeat(250))}),
             "Invalid email",
-            "Input must be 254 characters or less",
+            "Email must be 254 characters or less",
             "email",
         ),
         (

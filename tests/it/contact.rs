@@ -20,7 +20,7 @@ async fn every_field_is_validated_with_the_spec_texts() {
         (
             message(&"n".repeat(101), "sam@example.org", "Hello there, friends"),
             "name",
-            "Input must be 100 characters or less",
+            "Name must be 100 characters or less",
         ),
         (
             message("Sam", "sam@", "Hello there, friends"),
@@ -35,7 +35,7 @@ async fn every_field_is_validated_with_the_spec_texts() {
         (
             message("Sam", "sam@example.org", &"m".repeat(1001)),
             "message",
-            "Input must be 1000 characters or less",
+            "Message must be 1000 characters or less",
         ),
         (json!({}), "name", "Name must be at least 2 characters"),
     ];

@@ -345,7 +345,7 @@ async fn invalid_entries_are_refused_with_clear_texts() {
         ),
         (
             entry(json!({"text": "x".repeat(101)})),
-            "Input must be 100 characters or less",
+            "What's planned must be 100 characters or less",
             "text",
         ),
         (

@@ -58,7 +58,7 @@ async fn every_field_is_validated() {
         (
             with(meal(&child), "notes", json!("n".repeat(1001))),
             "notes",
-            "Input must be 1000 characters or less",
+            "Notes must be 1000 characters or less",
         ),
         (
             with(meal(&child), "mealDate", json!("yesterday")),

@@ -248,7 +248,7 @@ async fn bad_requests_get_the_specs_texts() {
         400,
     )
     .await;
-    assert_eq!(message, "Input must be 1000 characters or less");
+    assert_eq!(message, "Each allergy must be 1000 characters or less");
     let resp = post(json!({"ingredients": "Rice"})).await;
     assert_eq!(resp.status(), 400);
 }
