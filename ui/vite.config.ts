@@ -1,4 +1,6 @@
 /// <reference types="vitest/config" />
+import { readFileSync } from 'node:fs';
+
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -15,6 +17,19 @@ const apiTarget = process.env.HIGHCHAIR_API ?? 'http://127.0.0.1:8080';
  * (AuthProvider).
  */
 const OFFLINE_API = /\/api\/(auth\/session|site|grocery-lists|recipes)$/;
+
+/**
+ * The app's own screens (routes.json, the list the server also reads): only these are answered
+ * from the cached shell. Any other path goes to the server, which logs it (spec: the attempted
+ * path is logged) and answers the not-found page; once the worker was active, unknown paths
+ * never reached it.
+ */
+const SCREENS = Object.values(
+  JSON.parse(readFileSync(new URL('./src/routes.json', import.meta.url), 'utf8')) as Record<
+    string,
+    string
+  >,
+).map((route) => new RegExp(`^${route.replace(/:[^/]+/g, '[^/]+')}/?$`));
 
 export default defineConfig({
   plugins: [
@@ -49,6 +64,7 @@ export default defineConfig({
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
         navigateFallback: '/index.html',
+        navigateFallbackAllowlist: SCREENS,
         navigateFallbackDenylist: [/^\/api\//],
         cleanupOutdatedCaches: true,
         clientsClaim: true,

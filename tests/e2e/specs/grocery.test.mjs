@@ -424,5 +424,12 @@ test('the app installs: a manifest with icons, and a service worker', async () =
   assert.equal(worker.status(), 200);
   assert.match(worker.headers()['cache-control'], /no-cache/);
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  // With the worker in control, the app's screens still open from it, and a path that is no
+  // screen reaches the server, which logs it (issue 26: it never did once the worker was there).
+  await page.reload();
+  assert.ok(await page.evaluate(() => Boolean(navigator.serviceWorker.controller)), 'the worker controls the page');
+  await page.goto(`${server.url}/no-such-shelf`);
+  await page.getByText('Oops! Page not found').waitFor();
+  await expectEventually(async () => assert.match(server.logs(), /page not found.*\/no-such-shelf|\/no-such-shelf.*page not found/));
   await page.context().close();
 });
