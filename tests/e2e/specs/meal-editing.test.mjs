@@ -114,6 +114,23 @@ test('an allergen is named before saving, and a meal is edited and back-dated', 
   assert.deepEqual(page.problems(), []);
 });
 
+test('a file that is no photo is refused in the form, with the spec\'s title', async () => {
+  const page = await openPage(browser, server.url, PHONE);
+  await page.goto(`${server.url}/about`);
+  const login = await page.request.post(`${server.url}/api/auth/login`, {
+    data: { email: 'amira@example.org', password: 'correct horse' },
+  });
+  assert.equal(login.status(), 200);
+  await page.goto(`${server.url}/meal-tracker`);
+  await page.getByRole('button', { name: 'Record Meal' }).first().click();
+  const form = page.getByRole('dialog', { name: 'Record Meal' });
+  await form.getByLabel('Photo').setInputFiles({ name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 not a photo') });
+  await page.getByText('Photo upload failed').waitFor();
+  await form.getByRole('alert').getByText('Please choose an image file (JPEG, PNG, WebP or GIF).').waitFor();
+  assert.equal(await form.getByRole('img', { name: 'Selected photo' }).count(), 0, 'no broken preview');
+  await page.context().close();
+});
+
 test('a phone gets the medium photo size, sharp at 3x', async () => {
   const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
   const page = await context.newPage();

@@ -33,6 +33,11 @@ interface MealFormProps {
   cancelRef?: { current: (() => void) | null };
 }
 
+/** The images the server reads (its pipeline's formats). */
+const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
+/** The server's words for a file it cannot read as a photo. */
+const NOT_A_PHOTO = 'Please choose an image file (JPEG, PNG, WebP or GIF).';
+
 /** What the allergen check is about: the child and the foods, as one comparable key. */
 const checkKey = (child: string, foods: string[]) => JSON.stringify([child, foods]);
 
@@ -61,6 +66,7 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
   const [reaction, setReaction] = useState<string>(meal?.reaction ?? 'none');
   const [reactionNote, setReactionNote] = useState(meal?.reactionNote ?? '');
   const [photo, setPhoto] = useState<{ file: File; preview: string } | null>(null);
+  const [photoProblem, setPhotoProblem] = useState<string | null>(null);
   const [keepPhoto, setKeepPhoto] = useState(Boolean(meal?.photo));
   const [version, setVersion] = useState(meal?.version);
   // The matches shown for a child and foods, and the ones the parent chose to save anyway.
@@ -298,11 +304,24 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
             aria-label="Photo"
             onChange={(e) => {
               const file = e.target.files?.[0];
+              // Only what the server can read: anything else showed as a broken image.
+              if (file && !PHOTO_TYPES.includes(file.type)) {
+                e.target.value = '';
+                toast({ title: 'Photo upload failed', description: NOT_A_PHOTO });
+                setPhotoProblem(NOT_A_PHOTO);
+                return;
+              }
+              setPhotoProblem(null);
               setPhoto(file ? { file, preview: URL.createObjectURL(file) } : null);
               if (file) setKeepPhoto(false);
             }}
           />
         </label>
+        {photoProblem ? (
+          <p role="alert" className="mt-1 text-sm text-error">
+            {photoProblem}
+          </p>
+        ) : null}
         {photo ? (
           <img
             src={photo.preview}
