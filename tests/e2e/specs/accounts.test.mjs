@@ -46,7 +46,8 @@ describe('a parent', () => {
     await screenshot(page, 'signup');
     await signUp(page, { email: 'amira@example.org', password: 'correct horse' });
     await page.getByText('Account created').waitFor();
-    await page.getByRole('heading', { name: 'Welcome back, Amira!' }).waitFor();
+    // A new account is welcomed, not welcomed back.
+    await page.getByRole('heading', { name: 'Welcome, Amira!' }).waitFor();
     for (const card of ['Recipe Generator', 'Meal Tracker', 'Grocery List']) {
       assert.ok(await page.getByRole('heading', { name: card }).isVisible(), card);
     }
@@ -54,7 +55,7 @@ describe('a parent', () => {
     await screenshot(page, 'dashboard');
 
     await page.reload();
-    await page.getByRole('heading', { name: 'Welcome back, Amira!' }).waitFor();
+    await page.getByRole('heading', { name: 'Welcome, Amira!' }).waitFor();
     const cookies = await page.context().cookies();
     const session = cookies.find((c) => c.name === 'highchair_session');
     assert.ok(session?.httpOnly, 'the session cookie is HttpOnly');
@@ -72,6 +73,7 @@ describe('a parent', () => {
     await page.waitForURL(`${server.url}/dashboard`);
     await page.getByText('Welcome back!', { exact: true }).waitFor();
     await page.getByText('You have successfully signed in').waitFor();
+    await page.getByRole('heading', { name: 'Welcome back, Amira!' }).waitFor();
     assert.deepEqual(page.problems(), []);
     await page.context().close();
   });
@@ -156,7 +158,7 @@ describe('a visitor', () => {
     await page.getByRole('button', { name: 'Continue as Guest' }).click();
     await page.waitForURL(`${server.url}/dashboard`);
     await page.getByText("You're using the app as a guest").waitFor();
-    await page.getByRole('heading', { name: 'Welcome back, Sam!' }).waitFor();
+    await page.getByRole('heading', { name: 'Welcome, Sam!' }).waitFor();
     await screenshot(page, 'dashboard');
     await page.getByRole('button', { name: 'Open menu' }).click();
     const menu = page.getByRole('dialog', { name: 'Menu' });

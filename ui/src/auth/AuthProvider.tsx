@@ -10,6 +10,7 @@ import {
   type AuthState,
   type SignupForm,
   type User,
+  rememberNewAccount,
 } from './auth-context';
 
 /** Signed in, joining needs no sign-up fields. */
@@ -88,9 +89,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const settled = useDeferredValue(state);
   const shown = settled.status === 'loading' ? settled : state;
 
+  /** `created`: a new account (sign-up, guest), greeted as new; false: a sign-in. */
   const signedIn = useCallback(
-    async (call: Promise<{ user: User; expiresAt: string }>): Promise<User> => {
+    async (call: Promise<{ user: User; expiresAt: string }>, created = false): Promise<User> => {
       const session = await call;
+      rememberNewAccount(created ? session.user : null);
       await mutate(session, { revalidate: false });
       return session.user;
     },
@@ -103,13 +106,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       login: (email, password) =>
         signedIn(unwrap(api.POST('/auth/login', { body: { email, password } }), 'Sign in failed')),
       signup: (form: SignupForm) =>
-        signedIn(unwrap(api.POST('/auth/signup', { body: form }), 'Sign up failed')),
+        signedIn(unwrap(api.POST('/auth/signup', { body: form }), 'Sign up failed'), true),
       startGuest: (firstName, childCount) =>
         signedIn(
           unwrap(
             api.POST('/auth/guest', { body: { firstName, children: childCount } }),
             'Guest access failed',
           ),
+          true,
         ),
       resetPassword: (token, password) =>
         signedIn(
@@ -130,9 +134,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
             }),
             'Join failed',
           ),
+          form !== undefined,
         ),
       logout: async () => {
         await unwrap(api.POST('/auth/logout'), 'Sign out failed');
+        rememberNewAccount(null);
         await forgetOfflineCopies();
         await mutate(null, { revalidate: false });
       },

@@ -48,3 +48,25 @@ export function greetingName(user: User | null): string {
   const name = user?.firstName.replace(/^Guest_/, '').trim();
   return name || 'there';
 }
+
+/** Where this tab remembers an account it has just created (sign-up, guest entry). */
+const NEW_ACCOUNT = 'highchair.newAccount';
+
+/** Remembers that `user` was created in this tab, or (null) that the last entry was a sign-in. */
+export function rememberNewAccount(user: User | null) {
+  try {
+    if (user) sessionStorage.setItem(NEW_ACCOUNT, user.id);
+    else sessionStorage.removeItem(NEW_ACCOUNT);
+  } catch {
+    // No storage (private mode): a new account is greeted as a returning one.
+  }
+}
+
+/** Whether `user` was created in this tab: greeted 'Welcome', not 'Welcome back'. */
+export function isNewAccount(user: User | null): boolean {
+  try {
+    return user !== null && sessionStorage.getItem(NEW_ACCOUNT) === user.id;
+  } catch {
+    return false;
+  }
+}

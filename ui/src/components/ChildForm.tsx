@@ -1,12 +1,13 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 
 import { savedElsewhere } from '../api/client';
 import { useChildActions, type Child } from '../hooks/useChildren';
 import { useDraft } from '../hooks/useDraft';
 import { useSubmit } from '../hooks/useSubmit';
+import { dateLocale } from '../lib/dates';
 import { withPending } from '../lib/meals';
 import { Button } from './ui/Button';
-import { Input } from './ui/Input';
+import { Input, Select } from './ui/Input';
 import { SavedElsewhere, type SavedValue } from './ui/SavedElsewhere';
 import { useToast } from './ui/toast-context';
 import { TagInput } from './TagInput';
@@ -131,13 +132,10 @@ export function ChildForm({ child, onDone, onCancel }: ChildFormProps) {
           onChange={(e) => set('age', e.target.value)}
         />
       </div>
-      <Input
-        label="Birth month (optional)"
-        type="month"
-        hint="For babies: their age is then shown in months."
-        error={submit.fieldErrors.birthMonth}
+      <BirthMonth
         value={values.birthMonth}
-        onChange={(e) => set('birthMonth', e.target.value)}
+        error={submit.fieldErrors.birthMonth}
+        onChange={(v) => set('birthMonth', v)}
       />
       <TagInput
         label="Dietary Restrictions"
@@ -172,5 +170,76 @@ export function ChildForm({ child, onDone, onCancel }: ChildFormProps) {
         </Button>
       </div>
     </form>
+  );
+}
+
+/** The month names in the browser's language: January, February... */
+function monthNames(): string[] {
+  const format = new Intl.DateTimeFormat(dateLocale(), { month: 'long', timeZone: 'UTC' });
+  return Array.from({ length: 12 }, (_, m) => format.format(Date.UTC(2000, m, 1)));
+}
+
+/**
+ * The birth month ("YYYY-MM", or '' when not given) as a month and a year to choose: a month
+ * input showed a raw "--------- ----" in Chrome and was a plain text box in other browsers.
+ */
+function BirthMonth({
+  value,
+  error,
+  onChange,
+}: {
+  value: string;
+  error: string | undefined;
+  onChange: (value: string) => void;
+}) {
+  // A month without its year (or the other way round) is kept here until both are chosen.
+  const [partial, setPartial] = useState({ year: '', month: '' });
+  const hint = useId();
+  const year = value ? value.slice(0, 4) : partial.year;
+  const month = value ? value.slice(5, 7) : partial.month;
+  const choose = (next: { year: string; month: string }) => {
+    setPartial(next);
+    onChange(next.year && next.month ? `${next.year}-${next.month}` : '');
+  };
+  const thisYear = new Date().getFullYear();
+  const years = Array.from({ length: 19 }, (_, k) => String(thisYear - k));
+  if (year && !years.includes(year)) years.push(year);
+  return (
+    <fieldset aria-describedby={hint}>
+      <legend className="label pb-1">
+        <span className="label-text font-medium text-base-content">Birth month (optional)</span>
+      </legend>
+      <div className="grid grid-cols-2 gap-3">
+        <Select
+          label="Month"
+          value={month}
+          invalid={Boolean(error)}
+          onChange={(e) => choose({ year, month: e.target.value })}
+        >
+          <option value="">Not set</option>
+          {monthNames().map((name, m) => (
+            <option key={name} value={String(m + 1).padStart(2, '0')}>
+              {name}
+            </option>
+          ))}
+        </Select>
+        <Select
+          label="Year"
+          value={year}
+          invalid={Boolean(error)}
+          onChange={(e) => choose({ month, year: e.target.value })}
+        >
+          <option value="">Not set</option>
+          {years.map((y) => (
+            <option key={y} value={y}>
+              {y}
+            </option>
+          ))}
+        </Select>
+      </div>
+      <p id={hint} className={`mt-1 text-sm ${error ? 'text-error' : 'text-base-content/70'}`}>
+        {error ?? 'e.g. March 2025. For babies: their age is then shown in months.'}
+      </p>
+    </fieldset>
   );
 }

@@ -1,5 +1,5 @@
 import { Download, Printer } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 
 import { exportUrl, type GroceryList } from '../hooks/useGroceryLists';
@@ -15,12 +15,18 @@ const FORMATS = [
 /**
  * Export of a saved list: a real file download in three formats, or the print view. The choices
  * open below the buttons, in the flow of the dialog (a floating menu would be cut off in a
- * scrolling sheet on a phone). A list not saved yet has nothing to export.
+ * scrolling sheet on a phone), and are scrolled into view as they open: at the bottom edge of a
+ * phone's sheet they opened off the screen. A list not saved yet has nothing to export.
  */
 export function ExportMenu({ list }: { list: GroceryList | null }) {
   const { toast } = useToast();
   const [open, setOpen] = useState(false);
   const panel = useId();
+  const choices = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // The nearest edge only: nothing moves when the choices are already on the screen.
+    if (open) choices.current?.scrollIntoView({ block: 'nearest' });
+  }, [open]);
   if (!list) {
     return (
       <button type="button" className="btn btn-outline" disabled title="Save the list to export it">
@@ -46,11 +52,13 @@ export function ExportMenu({ list }: { list: GroceryList | null }) {
         <Download aria-hidden size={18} /> Export
       </button>
       <div
+        ref={choices}
         id={panel}
         hidden={!open}
         role="group"
         aria-label="Export as"
-        className="order-last flex basis-full flex-wrap justify-end gap-2"
+        // Scrolled into view with a margin: not flush with the screen's edge.
+        className="order-last flex basis-full scroll-my-4 flex-wrap justify-end gap-2"
       >
         {FORMATS.map((f) => (
           <a

@@ -100,7 +100,7 @@ export function FamilyMembers() {
           {family.members.map((m) => (
             <li key={m.id} className="flex flex-wrap items-center gap-3 py-3">
               <span className="min-w-0 flex-1">
-                <span className="block break-words font-medium">
+                <span className="block wrap-anywhere font-medium">
                   {nameOf(m)}
                   {m.isYou ? ' (you)' : ''}
                 </span>

@@ -33,7 +33,7 @@ export function GroceryListCard({ list, pending, currency, onTick, onEdit, onDel
       <div className="card-body gap-3 p-4 sm:p-6">
         <header className="flex items-start justify-between gap-2">
           <div className="min-w-0">
-            <h2 className="card-title break-words">{list.name}</h2>
+            <h2 className="card-title wrap-anywhere">{list.name}</h2>
             <p className="text-sm text-base-content/70">Created {created(list.createdAt)}</p>
           </div>
           {onEdit && onDelete ? (
@@ -120,7 +120,7 @@ function ItemRow({
           onChange={(e) => onTick(item, e.target.checked)}
         />
         <span
-          className={`min-w-0 flex-1 break-words ${item.checked ? 'text-base-content/70 line-through' : ''}`}
+          className={`min-w-0 flex-1 wrap-anywhere ${item.checked ? 'text-base-content/70 line-through' : ''}`}
         >
           {item.name}
         </span>

@@ -76,7 +76,7 @@ export function IngredientPicker({
             .map((name) => (
               <li key={name} className="flex gap-1">
                 <ShieldAlert aria-hidden size={16} className="mt-0.5 shrink-0" />
-                <span className="min-w-0 break-words">{leftOut.get(name)}</span>
+                <span className="min-w-0 wrap-anywhere">{leftOut.get(name)}</span>
               </li>
             ))}
         </ul>

@@ -26,7 +26,7 @@ export function MealCard({ meal, childName, onEdit, onDelete }: MealCardProps) {
     >
       <div className="card-body gap-3 p-4">
         <header className="flex items-start justify-between gap-2">
-          <div>
+          <div className="min-w-0">
             <p className="font-semibold">
               {childName ?? 'Unknown Child'}{' '}
               <span role="img" aria-label={moodLabel(meal.mood)}>
@@ -111,7 +111,7 @@ function ActionsMenu({ onEdit, onDelete }: { onEdit?: () => void; onDelete: () =
 
   return (
     <div
-      className="relative"
+      className="relative shrink-0"
       onBlur={(e) => {
         if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setOpen(false);
       }}

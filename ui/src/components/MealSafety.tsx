@@ -23,7 +23,7 @@ export function MealSafety({
           </p>
           <ul>
             {meal.exposures.map((e) => (
-              <li key={`${e.food}-${e.allergy}`} className="break-words">
+              <li key={`${e.food}-${e.allergy}`} className="wrap-anywhere">
                 {e.message}
               </li>
             ))}
@@ -32,7 +32,7 @@ export function MealSafety({
       ) : null}
       {meal.reaction !== 'none' ? (
         <p
-          className={`rounded-box p-3 text-sm break-words ${meal.reaction === 'severe' ? 'bg-error text-error-content' : 'bg-warning text-warning-content'}`}
+          className={`rounded-box p-3 text-sm wrap-anywhere ${meal.reaction === 'severe' ? 'bg-error text-error-content' : 'bg-warning text-warning-content'}`}
         >
           <span className="font-medium">{REACTION_LABELS[meal.reaction]}</span>
           {meal.reactionNote ? `: ${meal.reactionNote}` : null}

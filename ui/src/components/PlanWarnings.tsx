@@ -23,7 +23,7 @@ export function PlanWarnings({
       {warnings.map((w) => (
         <li key={w.childId} className="flex gap-1 text-error">
           <ShieldAlert aria-hidden size={14} className="mt-0.5 shrink-0" />
-          <span className="min-w-0 break-words">
+          <span className="min-w-0 wrap-anywhere">
             {w.childName} is allergic: {w.message}
           </span>
         </li>

@@ -22,7 +22,7 @@ export function RecipeDetails({ recipe, currency, as: Title = 'h2' }: RecipeDeta
   return (
     <article className="space-y-4">
       <header>
-        <Title className="break-words text-2xl font-bold">{recipe.title}</Title>
+        <Title className="wrap-anywhere text-2xl font-bold">{recipe.title}</Title>
         {recipe.description ? (
           <p className="mt-1 text-base-content/80">{recipe.description}</p>
         ) : null}
@@ -67,14 +67,14 @@ export function RecipeDetails({ recipe, currency, as: Title = 'h2' }: RecipeDeta
             {recipe.ingredients.map((i, k) => (
               <li key={`${i.name}-${k}`} className="flex gap-2">
                 <span className="min-w-16 font-medium">{i.quantity}</span>
-                <span className="break-words">{i.name}</span>
+                <span className="wrap-anywhere">{i.name}</span>
               </li>
             ))}
           </ul>
         ) : (
           <ol className="list-decimal space-y-2 pl-5">
             {recipe.instructions.map((step, k) => (
-              <li key={k} className="break-words">
+              <li key={k} className="wrap-anywhere">
                 {step}
               </li>
             ))}

@@ -85,7 +85,8 @@ export function SignupForm({ create, onCreated, submitLabel }: SignupFormProps) 
       <label className="flex cursor-pointer items-start gap-3 text-sm">
         <input
           type="checkbox"
-          className="checkbox checkbox-primary mt-0.5"
+          // Square: the theme's round selectors made it look like a radio button.
+          className="checkbox checkbox-primary mt-0.5 [--radius-selector:0.25rem]"
           aria-invalid={invalid('acceptTerms')}
           checked={form.acceptTerms}
           onChange={(e) => set('acceptTerms', e.target.checked)}

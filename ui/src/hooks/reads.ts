@@ -37,15 +37,23 @@ export const readSite = () => unwrap(api.GET('/site'), 'Error');
 export const readMealPlan = (week: string) =>
   unwrap(api.GET('/meal-plan', { params: { query: { week } } }), 'Error loading meal plan');
 
+/**
+ * Starts a read. A failure (an unknown child's foods) is the screen's to show when its hook takes
+ * the answer; unhandled here, it would be an uncaught error in the page meanwhile.
+ */
+function start(read: Promise<unknown> | undefined) {
+  void read?.catch(() => undefined);
+}
+
 /** What a screen reads first; each key exactly as its hook asks for it. */
 export const preloadReads = {
-  children: () => void preload(keys.children(), readChildren),
-  foods: (childId: string) => void preload(keys.foods(childId), () => readFoods(childId)),
+  children: () => start(preload(keys.children(), readChildren)),
+  foods: (childId: string) => start(preload(keys.foods(childId), () => readFoods(childId))),
   /** The first page of all the children's meals (the meal tracker's first tab). */
   meals: () =>
-    void preload([...keys.meals(null, MEALS_PAGE), ''], () => readMeals(null, MEALS_PAGE, '')),
-  groceryLists: () => void preload(keys.groceryLists(), readGroceryLists),
-  recipes: () => void preload(keys.recipes(), readRecipes),
-  site: () => void preload(keys.site(), readSite),
-  mealPlan: (week: string) => void preload(keys.mealPlan(week), () => readMealPlan(week)),
+    start(preload([...keys.meals(null, MEALS_PAGE), ''], () => readMeals(null, MEALS_PAGE, ''))),
+  groceryLists: () => start(preload(keys.groceryLists(), readGroceryLists)),
+  recipes: () => start(preload(keys.recipes(), readRecipes)),
+  site: () => start(preload(keys.site(), readSite)),
+  mealPlan: (week: string) => start(preload(keys.mealPlan(week), () => readMealPlan(week))),
 };

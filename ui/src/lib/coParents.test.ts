@@ -144,11 +144,11 @@ describe('the invite form', () => {
     expect(checkCoParent({ name: 'a'.repeat(100), email: 'sam@example.org' })).toBeNull();
     expect(checkCoParent({ name: 'a'.repeat(101), email: 'sam@example.org' })).toMatchObject({
       title: 'Invalid name',
-      message: 'Input must be 100 characters or less',
+      message: 'Name must be 100 characters or less',
     });
     expect(
       checkCoParent({ name: 'Sam', email: `${'a'.repeat(64)}@${'b'.repeat(190)}.org` }),
-    ).toMatchObject({ title: 'Invalid email', message: 'Input must be 254 characters or less' });
+    ).toMatchObject({ title: 'Invalid email', message: 'Email must be 254 characters or less' });
   });
 
   it('passes a good invite', () => {

@@ -105,13 +105,13 @@ export function checkCoParent(values: CoParentValues): InviteProblem | null {
   }
   const problems: InviteProblem[] = [];
   if ([...name].length > NAME_MAX) {
-    const message = tooLong(NAME_MAX);
+    const message = tooLong('Name', NAME_MAX);
     problems.push({ title: 'Invalid name', message, fields: { name: message } });
   } else if (!isValidCoParentName(name)) {
     problems.push({ title: 'Invalid name', message: NAME_MESSAGE, fields: { name: NAME_MESSAGE } });
   }
   if ([...email].length > EMAIL_MAX) {
-    const message = tooLong(EMAIL_MAX);
+    const message = tooLong('Email', EMAIL_MAX);
     problems.push({ title: 'Invalid email', message, fields: { email: message } });
   } else if (!isValidEmail(email)) {
     problems.push({

@@ -88,7 +88,7 @@ export function checkList(name: string, items: readonly FormItem[]): Problem | n
   const title = 'Error saving grocery list';
   if (!name.trim()) return { title, message: 'List name is required.', field: 'name' };
   if ([...name.trim()].length > NAME_MAX)
-    return { title, message: tooLong(NAME_MAX), field: 'name' };
+    return { title, message: tooLong('List name', NAME_MAX), field: 'name' };
   if (items.length === 0) {
     return {
       title: 'No items in list',

@@ -8,7 +8,9 @@ import {
   feedbackLabel,
   formatShortDate,
   formatToday,
+  likingMood,
   moodEmoji,
+  moodLabel,
   portionLabel,
   removeTag,
 } from './meals';
@@ -25,6 +27,15 @@ describe('meal labels', () => {
     expect(feedbackLabel(null)).toBe('');
     expect(moodEmoji('happy')).toBe('😋');
     expect(moodEmoji('sad')).toBe('😞');
+  });
+
+  it("give a food history's liking the meal cards' mood words and emoji", () => {
+    expect(moodLabel(likingMood('liked'))).toBe('Loved it');
+    expect(moodEmoji(likingMood('liked'))).toBe('😋');
+    expect(moodLabel(likingMood('mixed'))).toBe('Neutral');
+    expect(moodEmoji(likingMood('mixed'))).toBe('😐');
+    expect(moodLabel(likingMood('disliked'))).toBe('Disliked');
+    expect(moodEmoji(likingMood('disliked'))).toBe('😞');
   });
 
   it('say ages and dates naturally', () => {

@@ -42,6 +42,14 @@ export const feedbackLabel = (value: string | null | undefined) =>
 export const moodEmoji = (value: string) => MOODS.find((m) => m.value === value)?.emoji ?? '🙂';
 export const moodLabel = (value: string) => labelOf(MOODS, value);
 
+/**
+ * How a food went over all its meals (the food history's liking) in the meal cards' words:
+ * one label and one emoji per mood, wherever a mood is shown.
+ */
+export function likingMood(liking: 'liked' | 'mixed' | 'disliked'): string {
+  return { liked: 'happy', mixed: 'neutral', disliked: 'sad' }[liking];
+}
+
 /** 'N years old' (and '1 year old'). */
 export function ageLabel(age: number): string {
   return `${age} ${age === 1 ? 'year' : 'years'} old`;

@@ -39,10 +39,10 @@ describe('validateContact', () => {
       message: 'Message must be at least 10 characters',
     });
     expect(validateContact({ ...ok, message: 'x'.repeat(1001) }).message).toBe(
-      'Input must be 1000 characters or less',
+      'Message must be 1000 characters or less',
     );
     expect(validateContact({ ...ok, name: 'n'.repeat(101) }).name).toBe(
-      'Input must be 100 characters or less',
+      'Name must be 100 characters or less',
     );
   });
 
@@ -51,7 +51,13 @@ describe('validateContact', () => {
   });
 });
 
-import { checkGuest, checkLogin, checkSignup, guestChildren } from './validation';
+import {
+  checkGuest,
+  checkLogin,
+  checkSignup,
+  guestChildren,
+  guestChildrenError,
+} from './validation';
 
 describe('account checks', () => {
   const signup = {
@@ -96,6 +102,10 @@ describe('account checks', () => {
     expect(guestChildren('3')).toBe(3);
     expect(guestChildren('12')).toBe(10);
     expect(guestChildren('0')).toBe(1);
+    // More than 10 is said, not cut silently.
+    expect(guestChildrenError('12')).toBe('You can add at most 10 children as a guest.');
+    expect(guestChildrenError('10')).toBeNull();
+    expect(guestChildrenError('lots')).toBeNull();
     expect(checkGuest(' ')).toMatchObject({
       title: 'Name required',
       message: 'Please enter your first name',

@@ -4,8 +4,9 @@ export const EMAIL_MAX = 254;
 export const GENERAL_TEXT_MAX = 1000;
 export const NAME_MAX = 100;
 
-export function tooLong(max: number): string {
-  return `Input must be ${max} characters or less`;
+/** Text over a limit, naming the field as the server does ("Name must be 100 characters or less"). */
+export function tooLong(label: string, max: number): string {
+  return `${label} must be ${max} characters or less`;
 }
 
 /** Mirrors the server's e-mail rule: local@domain.tld, no spaces, at most 254 characters. */
@@ -46,10 +47,11 @@ export function validateContact(values: ContactValues): FieldErrors<ContactValue
   const errors: FieldErrors<ContactValues> = {};
   const name = values.name.trim().split(/\s+/).join(' ');
   if (length(name) < 2) errors.name = 'Name must be at least 2 characters';
-  else if (length(name) > NAME_MAX) errors.name = tooLong(NAME_MAX);
+  else if (length(name) > NAME_MAX) errors.name = tooLong('Name', NAME_MAX);
   if (!isValidEmail(values.email)) errors.email = 'Please enter a valid email address';
   if (length(values.message) < 10) errors.message = 'Message must be at least 10 characters';
-  else if (length(values.message) > GENERAL_TEXT_MAX) errors.message = tooLong(GENERAL_TEXT_MAX);
+  else if (length(values.message) > GENERAL_TEXT_MAX)
+    errors.message = tooLong('Message', GENERAL_TEXT_MAX);
   return errors;
 }
 
@@ -93,7 +95,11 @@ export function checkSignup(v: SignupValues): Problem | null {
   }
   for (const f of ['firstName', 'lastName'] as const) {
     if (length(v[f]) > NAME_MAX)
-      return { title: 'Sign up failed', message: tooLong(NAME_MAX), field: f };
+      return {
+        title: 'Sign up failed',
+        message: tooLong(f === 'firstName' ? 'First name' : 'Last name', NAME_MAX),
+        field: f,
+      };
   }
   if (!isValidEmail(v.email)) {
     return {
@@ -129,7 +135,16 @@ export function checkPassword(password: string): Problem | null {
 export function guestChildren(input: string): number {
   const n = Math.trunc(Number(input));
   if (!input.trim() || !Number.isFinite(n)) return 1;
-  return Math.min(10, Math.max(1, n));
+  return Math.min(GUEST_CHILDREN_MAX, Math.max(1, n));
+}
+
+export const GUEST_CHILDREN_MAX = 10;
+
+/** The field message for more children than a guest may have; null when the number is fine. */
+export function guestChildrenError(input: string): string | null {
+  return Math.trunc(Number(input)) > GUEST_CHILDREN_MAX
+    ? `You can add at most ${GUEST_CHILDREN_MAX} children as a guest.`
+    : null;
 }
 
 export function checkGuest(firstName: string): Problem | null {

@@ -164,7 +164,8 @@ function Meals({ token }: { token: string }) {
             key={c.id}
             type="button"
             aria-pressed={c.id === chosen}
-            className={`btn btn-sm ${c.id === chosen ? 'btn-primary' : 'btn-outline'}`}
+            // A long name wraps inside the screen's width (a button keeps its text on one line).
+            className={`btn btn-sm h-auto min-h-8 max-w-full py-1 ${c.id === chosen ? 'btn-primary' : 'btn-outline'}`}
             onClick={() => setChildId(c.id)}
           >
             {c.name}
@@ -225,7 +226,7 @@ function SharedMealCard({ meal, childName }: { meal: SharedMeal; childName: stri
           {meal.notes ? (
             <>
               <dt className="text-base-content/70">Notes</dt>
-              <dd className="break-words">{meal.notes}</dd>
+              <dd className="wrap-anywhere">{meal.notes}</dd>
             </>
           ) : null}
         </dl>
@@ -266,7 +267,7 @@ function WeekPlan({ token, names }: { token: string; names: ReadonlyMap<string, 
                 <p className="font-medium">{dayLabel(day)}</p>
                 <ul className="ml-4 list-disc text-sm">
                   {ofDay.map((e) => (
-                    <li key={e.id} className="break-words">
+                    <li key={e.id} className="wrap-anywhere">
                       {e.mealType}: {e.title}{' '}
                       <span className="text-base-content/70">({forWhom(e.childIds, names)})</span>
                       <PlanWarnings

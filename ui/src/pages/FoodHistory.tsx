@@ -2,18 +2,20 @@ import { ArrowLeft, TriangleAlert } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 
+import { ApiFailure } from '../api/client';
 import { Input } from '../components/ui/Input';
 import { useChildren, useFoodHistory, type FoodHistory as History } from '../hooks/useChildren';
 import { formatDate } from '../lib/dates';
+import { likingMood, moodEmoji, moodLabel } from '../lib/meals';
 import { routes } from '../routes';
 
 type Food = History['foods'][number];
 
-const LIKING: Record<Food['liking'], { emoji: string; label: string }> = {
-  liked: { emoji: '😊', label: 'Liked it' },
-  mixed: { emoji: '😐', label: 'Mixed' },
-  disliked: { emoji: '😞', label: 'Did not like it' },
-};
+/** The meal cards' words and emoji for how a food went (lib/meals). */
+const liking = (f: Food) => ({
+  label: moodLabel(likingMood(f.liking)),
+  emoji: moodEmoji(likingMood(f.liking)),
+});
 
 const day = (iso: string) => formatDate(iso, 'medium');
 
@@ -29,12 +31,27 @@ export default function FoodHistory() {
     return (data?.foods ?? []).filter((f) => !q || f.name.toLowerCase().includes(q));
   }, [data, query]);
 
+  // No such child in this family (removed, or a mistyped link): say so, and the way back.
+  if (error instanceof ApiFailure && error.status === 404) {
+    return (
+      <section className="mx-auto max-w-3xl px-4 py-10">
+        <h1 className="text-3xl font-bold">Child not found</h1>
+        <p className="mt-2 text-base-content/70">
+          This child is not in your family, or has been removed.
+        </p>
+        <Link to={routes.children} className="btn btn-primary mt-6">
+          <ArrowLeft aria-hidden size={16} /> Back to Children
+        </Link>
+      </section>
+    );
+  }
+
   return (
     <section className="mx-auto max-w-3xl px-4 py-10">
       <Link to={routes.children} className="btn btn-ghost btn-sm -ml-2">
         <ArrowLeft aria-hidden size={16} /> Children
       </Link>
-      <h1 className="mt-2 break-words text-3xl font-bold">
+      <h1 className="mt-2 wrap-anywhere text-3xl font-bold">
         {name ? `${name}'s food history` : 'Food history'}
       </h1>
       {error ? (
@@ -72,7 +89,7 @@ export default function FoodHistory() {
               <li key={f.name} className="card border border-base-300 bg-base-100">
                 <div className="card-body gap-2 p-4">
                   <div className="flex flex-wrap items-center gap-2">
-                    <h2 className="min-w-0 break-words text-lg font-semibold">{f.name}</h2>
+                    <h2 className="min-w-0 wrap-anywhere text-lg font-semibold">{f.name}</h2>
                     {f.isNew ? <span className="badge badge-primary">New</span> : null}
                     {f.exposures > 0 ? (
                       <span className="badge badge-warning">
@@ -80,13 +97,13 @@ export default function FoodHistory() {
                         {f.exposures > 1 ? ` ×${f.exposures}` : ''}
                       </span>
                     ) : null}
-                    <span className="ml-auto" role="img" aria-label={LIKING[f.liking].label}>
-                      {LIKING[f.liking].emoji}
+                    <span className="ml-auto" role="img" aria-label={liking(f).label}>
+                      {liking(f).emoji}
                     </span>
                   </div>
                   <p className="text-sm text-base-content/80">
                     First tried {day(f.firstTried)} · {f.times} {f.times === 1 ? 'time' : 'times'} ·
-                    last {day(f.lastEaten)} · {LIKING[f.liking].label}
+                    last {day(f.lastEaten)} · {liking(f).label}
                   </p>
                   {f.reactions.length > 0 ? (
                     <ul className="text-sm" aria-label={`Reactions to ${f.name}`}>

@@ -178,7 +178,7 @@ function FromRecipes({ onDraft }: { onDraft: (draft: ListDraft) => void }) {
                     })
                   }
                 />
-                <span className="min-w-0 break-words">{r.title}</span>
+                <span className="min-w-0 wrap-anywhere">{r.title}</span>
               </label>
             </li>
           ))}

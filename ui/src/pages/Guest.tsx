@@ -9,7 +9,7 @@ import { Input } from '../components/ui/Input';
 import { useToast } from '../components/ui/toast-context';
 import { useSite } from '../hooks/useSite';
 import { useSubmit } from '../hooks/useSubmit';
-import { checkGuest, guestChildren } from '../lib/validation';
+import { checkGuest, guestChildren, guestChildrenError } from '../lib/validation';
 import { routes } from '../routes';
 
 export default function Guest() {
@@ -21,7 +21,10 @@ export default function Guest() {
   const [children, setChildren] = useState('1');
   const submit = useSubmit(() => startGuest(firstName.trim(), guestChildren(children)), {
     failureTitle: 'Guest access failed',
-    check: () => checkGuest(firstName),
+    check: () => {
+      const tooMany = guestChildrenError(children);
+      return checkGuest(firstName) ?? (tooMany ? { fields: { children: tooMany } } : null);
+    },
     onSuccess: () => {
       toast({
         variant: 'success',
@@ -65,12 +68,17 @@ export default function Guest() {
         />
         <Input
           label="Number of children"
+          hint="1 to 10"
+          error={submit.fieldErrors.children}
           type="number"
           min={1}
           max={10}
           inputMode="numeric"
           value={children}
-          onChange={(e) => setChildren(e.target.value)}
+          onChange={(e) => {
+            setChildren(e.target.value);
+            submit.clearFieldError('children');
+          }}
         />
         <Button type="submit" block busy={submit.busy} busyLabel="Starting...">
           Continue as Guest

@@ -2,7 +2,7 @@ import { ChefHat, ClipboardList, Plus, ShoppingCart } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 
-import { greetingName, useAuth } from '../auth/auth-context';
+import { greetingName, isNewAccount, useAuth } from '../auth/auth-context';
 import { ChildForm } from '../components/ChildForm';
 import { Modal } from '../components/ui/Modal';
 import { Skeleton } from '../components/ui/Skeleton';
@@ -41,7 +41,10 @@ export default function Home() {
     <section className="mx-auto max-w-6xl px-4 py-10">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <div>
-          <h1 className="text-3xl font-bold">Welcome back, {greetingName(state.user)}!</h1>
+          {/* 'Welcome back' is for someone who signed in, not an account made a moment ago. */}
+          <h1 className="text-3xl font-bold">
+            {isNewAccount(state.user) ? 'Welcome' : 'Welcome back'}, {greetingName(state.user)}!
+          </h1>
           <p className="mt-1 text-base-content/70">What would you like to do today?</p>
         </div>
         <button type="button" className="btn btn-primary" onClick={() => setAdding(true)}>
@@ -88,9 +91,13 @@ function YourChildren() {
           No children added yet. Add your first child to start tracking meals!
         </p>
       ) : null}
-      <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Your children">
+      {/* One column that may shrink on a phone: the cards' width is the screen's, not the name's. */}
+      <ul
+        className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3"
+        aria-label="Your children"
+      >
         {children?.map((child) => (
-          <li key={child.id} className="card border border-base-300 bg-base-100">
+          <li key={child.id} className="card min-w-0 border border-base-300 bg-base-100">
             <div className="card-body flex-row items-center gap-4">
               <span
                 className="flex h-12 w-12 shrink-0 items-center justify-center rounded-full bg-primary text-xl font-bold text-primary-content"
@@ -108,7 +115,7 @@ function YourChildren() {
               </div>
               <Link
                 to={routes.children}
-                className="btn btn-ghost btn-sm"
+                className="btn btn-ghost btn-sm shrink-0"
                 aria-label={`View Profile of ${child.name}`}
               >
                 View Profile
@@ -155,7 +162,9 @@ function RecentMeals() {
               </p>
               <p className="truncate text-sm text-base-content/70">{meal.foods.join(', ')}</p>
             </div>
-            <span className="text-sm text-base-content/70">{formatShortDate(meal.mealDate)}</span>
+            <span className="shrink-0 text-sm text-base-content/70">
+              {formatShortDate(meal.mealDate)}
+            </span>
           </li>
         ))}
       </ul>

@@ -68,7 +68,8 @@ export default function MealPlan() {
   };
 
   return (
-    <section className="mx-auto max-w-7xl px-4 py-8">
+    // The header's width and padding, so the week lines up with the header on a desktop.
+    <section className="mx-auto max-w-6xl px-4 py-8">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-3xl font-bold">Meal Plan</h1>
         <Button
@@ -123,7 +124,7 @@ export default function MealPlan() {
         ) : isLoading || !plan || !ready ? (
           <Spinner label="Loading the meal plan" fill />
         ) : (
-          <div className="grid gap-3 lg:grid-cols-7">
+          <div className="grid grid-cols-1 gap-3 lg:grid-cols-7">
             {byDay(plan.days, plan.entries).map(({ day, entries }) => (
               // Days off the screen (a phone shows one or two) are laid out when scrolled to.
               <section
@@ -234,7 +235,7 @@ function Entry({
       aria-label={`${entry.mealType}: ${entry.title}`}
     >
       <p className="text-xs font-medium text-base-content/70">{entry.mealType}</p>
-      <p className="font-medium break-words">
+      <p className="font-medium wrap-anywhere">
         {entry.recipeId && known ? (
           <Link className="link" to={pathTo(routes.recipe, { id: entry.recipeId })}>
             {entry.title}

@@ -1,5 +1,5 @@
 import { ChefHat, ChevronLeft, ChevronRight, Plus, ShieldAlert, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 
 import { useAuth } from '../auth/auth-context';
@@ -87,10 +87,13 @@ function CreateRecipe() {
     : [];
   const allergyText = allergies ?? childAllergies.join(', ');
   const leftOut = useLeftOut(signedIn, splitList(allergyText), splitList(restrictions));
+  // The job whose results arrived while the parent waited here (not ones shown again later).
+  const [arrived, setArrived] = useState<string | null>(null);
 
   const { job, busy, start } = useGeneration(
     (finished: Job) => {
       if (finished.state === 'done') {
+        setArrived(finished.id);
         const n = finished.recipes.length;
         toast({
           variant: 'success',
@@ -203,7 +206,13 @@ function CreateRecipe() {
           </Button>
         </fieldset>
       </form>
-      <Results job={job} busy={busy} currency={currency} signedIn={signedIn} />
+      <Results
+        job={job}
+        busy={busy}
+        currency={currency}
+        signedIn={signedIn}
+        reveal={job !== null && job.id === arrived}
+      />
     </div>
   );
 }
@@ -213,11 +222,14 @@ function Results({
   busy,
   currency,
   signedIn,
+  reveal,
 }: {
   job: Job | null;
   busy: boolean;
   currency: string;
   signedIn: boolean;
+  /** Brings the results into view as they appear. */
+  reveal: boolean;
 }) {
   const recipes = job?.state === 'done' ? job.recipes : [];
   if (busy) {
@@ -261,18 +273,40 @@ function Results({
     );
   }
   // Keyed by the job: a new set of results starts at the first option.
-  return job ? <Carousel key={job.id} job={job} currency={currency} signedIn={signedIn} /> : null;
+  return job ? (
+    <Carousel key={job.id} job={job} currency={currency} signedIn={signedIn} reveal={reveal} />
+  ) : null;
 }
 
 /** The results, one option at a time; the arrows wrap around. */
-function Carousel({ job, currency, signedIn }: { job: Job; currency: string; signedIn: boolean }) {
+function Carousel({
+  job,
+  currency,
+  signedIn,
+  reveal,
+}: {
+  job: Job;
+  currency: string;
+  signedIn: boolean;
+  reveal: boolean;
+}) {
   const [index, setIndex] = useState(0);
+  const top = useRef<HTMLDivElement>(null);
+  // Once, as new results arrive (the carousel is keyed by the job): Generate sits at the foot of
+  // a long form, and the results appeared above the screen (beside the form) or below it.
+  useEffect(() => {
+    const box = top.current?.getBoundingClientRect();
+    if (reveal && box && (box.top < 0 || box.top > window.innerHeight)) {
+      top.current?.scrollIntoView({ block: 'start' });
+    }
+  }, [reveal]);
   const recipes = job.recipes;
   const current = recipes[index];
   if (!current) return null;
   const step = (d: number) => setIndex((i) => (i + d + recipes.length) % recipes.length);
   return (
-    <div className="space-y-4">
+    // Clear of the sticky header when scrolled into view.
+    <div ref={top} className="scroll-mt-20 space-y-4">
       {job.withheld.length > 0 || job.notes.length > 0 ? <Withheld job={job} /> : null}
       <div className="flex items-center justify-between gap-2">
         <button
@@ -421,15 +455,18 @@ function MyRecipes() {
       ) : data.length === 0 ? (
         <p className="py-10 text-center text-lg">No recipes saved yet</p>
       ) : (
-        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="My recipes">
+        <ul
+          className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3"
+          aria-label="My recipes"
+        >
           {data.map((r) => (
-            <li key={r.id} className="card border border-base-300 bg-base-100">
+            <li key={r.id} className="card min-w-0 border border-base-300 bg-base-100">
               <div className="card-body gap-2">
                 <div className="flex items-start justify-between gap-2">
-                  <h2 className="card-title min-w-0 break-words">{r.title}</h2>
+                  <h2 className="card-title min-w-0 wrap-anywhere">{r.title}</h2>
                   <button
                     type="button"
-                    className="btn btn-ghost btn-sm btn-square"
+                    className="btn btn-ghost btn-sm btn-square shrink-0"
                     aria-label={`Delete ${r.title}`}
                     onClick={() => setDeleting(r)}
                   >

@@ -80,7 +80,7 @@ export function CoParentCard({ coParent, now, onRemove }: CoParentCardProps) {
     <article aria-labelledby={titleId} className="card border border-base-300 bg-base-100">
       <div className="card-body gap-3 p-4">
         <div className="min-w-0">
-          <h3 id={titleId} className="card-title break-words text-lg">
+          <h3 id={titleId} className="card-title wrap-anywhere text-lg">
             {name}
           </h3>
           <p className="break-all text-sm text-base-content/70">{coParent.email}</p>

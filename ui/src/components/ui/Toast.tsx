@@ -40,7 +40,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={value}>
       {children}
-      <div className="toast toast-bottom toast-center z-[100] w-full max-w-md px-3 sm:toast-end">
+      {/* At the top on a phone: at the bottom they covered the buttons a thumb reaches for
+          (a form's submit button, a sheet's Save). */}
+      <div className="toast toast-top toast-center z-[100] w-full max-w-md px-3 sm:toast-bottom sm:toast-end">
         {toasts.map((t) => (
           <div
             key={t.id}
