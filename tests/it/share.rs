@@ -88,15 +88,16 @@ fn family_of(server: &TestServer, email: &str) -> FamilyId {
         .family_id
 }
 
-#[tokio::test]
-async fn a_co_parent_chooses_a_pin_reads_the_family_and_ticks_an_item() {
-    let server = TestServer::start().await;
-    let mum = family(&server, "mum@example.org").await;
-    let child = add_child(&server, &mum, "Ada").await;
+/// Ada's lunch of peas, with a photo; returns Ada's id and the photo's upload answer.
+async fn lunch_with_a_photo(
+    server: &TestServer,
+    mum: &reqwest::Client,
+) -> (String, serde_json::Value) {
+    let child = add_child(server, mum, "Ada").await;
     let photo = json(
         upload(
-            &server,
-            &mum,
+            server,
+            mum,
             "/api/media",
             highchair::media::fixtures::two_colour_jpeg(64, 48),
             "tea.jpg",
@@ -106,11 +107,19 @@ async fn a_co_parent_chooses_a_pin_reads_the_family_and_ticks_an_item() {
     )
     .await;
     add_meal(
-        &server,
-        &mum,
+        server,
+        mum,
         json!({"childId": child, "mealType": "lunch", "foods": ["Peas"], "photo": photo["id"]}),
     )
     .await;
+    (child, photo)
+}
+
+#[tokio::test]
+async fn a_co_parent_chooses_a_pin_reads_the_family_and_ticks_an_item() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let (child, _) = lunch_with_a_photo(&server, &mum).await;
     let list = json(
         mum.post(server.url("/api/grocery-lists"))
             .json(&json!({"name": "Shop", "items": [{"name": "Milk"}, {"name": "Bread"}]}))
@@ -1045,25 +1054,7 @@ async fn a_spent_server_budget_costs_the_real_co_parent_nothing_of_their_own() {
 async fn share_media_serves_meal_photos_and_never_a_parents_avatar() {
     let server = TestServer::start().await;
     let mum = family(&server, "mum@example.org").await;
-    let child = add_child(&server, &mum, "Ada").await;
-    let photo = json(
-        upload(
-            &server,
-            &mum,
-            "/api/media",
-            highchair::media::fixtures::two_colour_jpeg(64, 48),
-            "tea.jpg",
-        )
-        .await,
-        201,
-    )
-    .await;
-    add_meal(
-        &server,
-        &mum,
-        json!({"childId": child, "mealType": "lunch", "foods": ["Peas"], "photo": photo["id"]}),
-    )
-    .await;
+    let (_, photo) = lunch_with_a_photo(&server, &mum).await;
     let profile = json(
         upload(
             &server,
