@@ -74,7 +74,8 @@ async fn a_flood_of_idle_and_half_sent_connections_leaves_a_parent_served() {
     // run (PIN hashes among them); a connection left hanging would get nothing at all, and one
     // treated as a client's would be closed at the header timeout without a 503.
     let last = held.into_iter().last().unwrap();
-    last.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+    last.set_read_timeout(Some(Duration::from_secs(15)))
+        .unwrap();
     let (answer, _) = read_until_closed(last);
     assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
     assert!(
