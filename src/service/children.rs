@@ -39,6 +39,11 @@ pub async fn update(
     draft: ChildDraft,
 ) -> AppResult<Child> {
     let fields = draft.validate(UPDATE_TITLE, Utc::now().date_naive())?;
+    // Another family's child is not found, with or without a version.
+    app.store
+        .children
+        .get(family, id)?
+        .ok_or(DomainError::NotFound)?;
     let version = required_version(version, UPDATE_TITLE)?;
     let now = Utc::now();
     app.store

@@ -66,6 +66,11 @@ pub async fn update(
 ) -> AppResult<GroceryList> {
     let drafts: Vec<ItemDraft> = items.iter().map(|(_, d)| d.clone()).collect();
     let (name, fields) = validate_list(name, &drafts)?;
+    // Another family's list is not found, with or without a version.
+    app.store
+        .grocery_lists
+        .get(family, id)?
+        .ok_or(DomainError::NotFound)?;
     let version = required_version(version, UPDATE_TITLE)?;
     let edits = items
         .iter()

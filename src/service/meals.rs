@@ -106,6 +106,11 @@ pub async fn update(
 ) -> AppResult<Meal> {
     let now = Utc::now();
     let fields = draft.validate(UPDATE_TITLE, now)?;
+    // Another family's meal is not found, with or without a version.
+    app.store
+        .meals
+        .get(family, id)?
+        .ok_or(DomainError::NotFound)?;
     let version = required_version(version, UPDATE_TITLE)?;
     let found = exposures(&fields.foods, &allergies_of(app, family, fields.child_id)?);
     app.store
