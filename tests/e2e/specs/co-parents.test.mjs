@@ -71,7 +71,8 @@ async function serverCoParents(page) {
 }
 
 /** A date as the card's badge shows it: 'May 20, 2025'. */
-const day = (iso) => new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' }).format(new Date(iso));
+// Dates as a UK browser writes them (the tests' browser is en-GB; lib/dates.ts follows it).
+const day = (iso) => new Intl.DateTimeFormat('en-GB', { month: 'short', day: 'numeric', year: 'numeric' }).format(new Date(iso));
 
 /** The six-digit PIN shown in `box` (the invite's panel or a card). */
 async function pinIn(box) {
@@ -157,6 +158,8 @@ test('a parent invites a co-parent from the header, copies the link, resets the 
 
   // Reset PIN: a new one, shown in the card until dismissed.
   await card.getByRole('button', { name: 'Reset PIN' }).click();
+  // It asks first: the co-parent is signed out everywhere.
+  await page.getByRole('dialog', { name: 'Reset PIN?' }).getByRole('button', { name: 'Reset PIN' }).click();
   await page.getByText('PIN generated', { exact: true }).waitFor();
   const newPinBox = card.getByRole('status');
   await newPinBox.waitFor();
@@ -287,6 +290,8 @@ test('/co-parent on a phone: invite, the info box, copy, reset and remove', asyn
   await card.getByRole('button', { name: 'Copy Link' }).click();
   await expectEventually(async () => assert.equal(await readClipboard(page), link));
   await card.getByRole('button', { name: 'Reset PIN' }).click();
+  // It asks first: the co-parent is signed out everywhere.
+  await page.getByRole('dialog', { name: 'Reset PIN?' }).getByRole('button', { name: 'Reset PIN' }).click();
   const secondPin = await pinIn(card.getByRole('status'));
   assert.notEqual(secondPin, firstPin);
 
