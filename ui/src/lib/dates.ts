@@ -5,10 +5,18 @@
  * a formatter per call is slow on a phone with fifty meals to label.
  */
 
-/** The locale dates follow. */
+let chosen: { asked: string; locale: string } | null = null;
+
+/** The locale dates follow (worked out once per language list: every date on a screen asks). */
 export function dateLocale(): string {
   const asked =
     typeof navigator === 'undefined' ? [] : [...(navigator.languages ?? []), navigator.language];
+  const key = asked.join(',');
+  if (chosen?.asked !== key) chosen = { asked: key, locale: pickLocale(asked) };
+  return chosen.locale;
+}
+
+function pickLocale(asked: readonly string[]): string {
   for (const tag of asked) {
     if (!tag) continue;
     try {
