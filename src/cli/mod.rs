@@ -6,6 +6,7 @@
 
 mod backup;
 mod config;
+mod health;
 mod openapi;
 mod serve;
 mod user;
@@ -71,6 +72,9 @@ enum Command {
     Restore(backup::RestoreArgs),
     /// Print the OpenAPI document of the HTTP API (also served at /api/openapi.json).
     Openapi,
+    /// Ask the running server whether it is healthy (exit 0 when /api/health answers 200):
+    /// the container image's health check.
+    Health,
 }
 
 #[derive(Debug, Subcommand)]
@@ -110,6 +114,10 @@ pub fn run() -> ExitCode {
         },
         Command::Restore(args) => match load(&sources) {
             Ok(settings) => backup::restore(settings, args),
+            Err(code) => code,
+        },
+        Command::Health => match load(&sources) {
+            Ok(settings) => health::run(settings),
             Err(code) => code,
         },
         Command::Messages => match load(&sources) {

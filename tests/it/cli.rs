@@ -391,3 +391,29 @@ fn the_start_log_says_which_addresses_to_open() {
     assert!(log.contains("open Highchair at"), "{log}");
     assert!(log.contains(&format!("http://localhost:{port}")), "{log}");
 }
+
+#[test]
+fn health_exits_0_while_the_server_answers_and_1_when_it_is_gone() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (server, url) = start_serve(dir.path(), &data);
+    let listen = url.trim_start_matches("http://").to_string();
+
+    let (code, out, err) = output(highchair(dir.path()).args(["health", "--listen", &listen]));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("answered 200"), "{out}");
+    // The listen address as a container sets it: 0.0.0.0 is asked on loopback.
+    let port = listen.rsplit(':').next().unwrap();
+    let (code, _, err) = output(
+        highchair(dir.path())
+            .args(["health"])
+            .env("HIGHCHAIR_SERVER_LISTEN", format!("0.0.0.0:{port}")),
+    );
+    assert_eq!(code, 0, "{err}");
+    drop(server);
+
+    let (code, _, err) = output(highchair(dir.path()).args(["health", "--listen", &listen]));
+    assert_eq!(code, 1);
+    assert!(err.contains("unhealthy"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
