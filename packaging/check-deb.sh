@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# CI step: builds the .deb with cargo-deb from target/release/highchair, installs it with dpkg on
-# this machine and checks what docs/admin.md promises: the binary, the config (a conffile), the
-# system user and private data directory, the unit (systemd-analyze verify), serving as the
-# service user, a backup taken by root through the admin socket, a restore, then remove and
-# purge keeping the family's data unless asked. Needs root (or sudo). Run after
-# `cargo build --release`.
+# CI step: checks a .deb against what docs/admin.md promises. Usage: check-deb.sh [DEB]
+# With no DEB it builds one with cargo-deb from target/release/highchair. Every package: its
+# architecture, the binary, the config (a conffile), the unit, the docs. A package for this
+# machine's architecture is then installed with dpkg: the system user and private data
+# directory, the unit (systemd-analyze verify), serving as the service user, a backup taken by
+# root through the admin socket, a restore, then remove and purge keeping the family's data
+# unless asked. Needs root (or sudo). (scripts/release's arm64 package is checked without
+# installing it here.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,18 +19,25 @@ diff <(sed 's|^data_dir = .*|data_dir = DIR|' config/highchair.toml) \
      <(sed 's|^data_dir = .*|data_dir = DIR|' packaging/deb/highchair.toml)
 grep -qx 'data_dir = "/var/lib/highchair"' packaging/deb/highchair.toml
 
-step "cargo-deb"
-if ! command -v cargo-deb >/dev/null; then
-  cargo install --locked cargo-deb --version "^3"
+deb=${1:-}
+if [ -z "$deb" ]; then
+  step "cargo-deb"
+  if ! command -v cargo-deb >/dev/null; then
+    cargo install --locked cargo-deb --version "^3"
+  fi
+  [ -x target/release/highchair ] || fail "build the release binary first (cargo build --release)"
+  rm -rf target/debian
+  cargo deb --no-build --no-strip --output target/debian/
+  deb=$(ls target/debian/highchair_*.deb)
 fi
-[ -x target/release/highchair ] || fail "build the release binary first (cargo build --release)"
-rm -rf target/debian
-cargo deb --no-build --no-strip --output target/debian/
-deb=$(ls target/debian/highchair_*.deb)
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+arch=$(dpkg-deb --field "$deb" Architecture)
+
+step "contents of $deb ($arch)"
 # (Outputs are captured first: `grep -q` closing a pipe early fails the pipeline under pipefail.)
 info=$(dpkg-deb --info "$deb")
 grep -q "Package: highchair" <<<"$info" || fail "not the highchair package"
+[ "$(dpkg-deb --field "$deb" Version)" = "$version" ] || fail "version $(dpkg-deb --field "$deb" Version), not $version"
 contents=$(dpkg-deb --contents "$deb")
 for path in ./usr/bin/highchair ./etc/highchair/highchair.toml ./usr/share/doc/highchair/admin.md; do
   grep -q " $path\$" <<<"$contents" || fail "$path is not in the package"
@@ -36,6 +45,24 @@ done
 grep -Eq "systemd/system/highchair.service\$" <<<"$contents" || fail "the unit is not in the package"
 conffiles=$(dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles)
 grep -qx /etc/highchair/highchair.toml <<<"$conffiles" || fail "the config is not a conffile"
+unpacked=$(mktemp -d)
+trap 'rm -rf "$unpacked"' EXIT
+dpkg-deb -x "$deb" "$unpacked"
+case $arch in
+  amd64) machine='x86-64' ;;
+  arm64) machine='ARM aarch64' ;;
+  *) fail "unexpected architecture $arch" ;;
+esac
+described=$(file -b "$unpacked/usr/bin/highchair")
+grep -q "$machine" <<<"$described" || fail "the binary is not for $arch: $described"
+cmp -s "$unpacked/lib/systemd/system/highchair.service" packaging/highchair.service \
+  || cmp -s "$unpacked/usr/lib/systemd/system/highchair.service" packaging/highchair.service \
+  || fail "the unit in the package is not packaging/highchair.service"
+cmp -s "$unpacked/etc/highchair/highchair.toml" packaging/deb/highchair.toml || fail "the config is not packaging/deb/highchair.toml"
+if [ "$arch" != "$(dpkg --print-architecture)" ]; then
+  echo "check-deb: contents good ($deb); not installed on this $(dpkg --print-architecture) machine"
+  exit 0
+fi
 
 step "install with dpkg"
 # This installs, removes and purges the package for real: never on a machine that runs Highchair.
@@ -81,16 +108,9 @@ stop() {
 
 step "serve as the service user, add an account and take a backup as root through the socket"
 serve
-# The container's healthcheck (packaging/Containerfile) is a bash one-liner: run it as written,
-# against this server's port.
-healthcheck=$(python3 - "$port" <<'PY'
-import json, re, sys
-text = open("packaging/Containerfile").read().replace("\\\n", " ")
-cmd = json.loads(re.search(r"HEALTHCHECK .*?CMD (\[.*\])", text).group(1))
-print(cmd[2].replace("127.0.0.1/8080", "127.0.0.1/" + sys.argv[1]))
-PY
-)
-bash -c "$healthcheck" || fail "the container's healthcheck fails on a healthy server"
+# What the container's HEALTHCHECK runs, against the installed server's settings.
+highchair health --config /etc/highchair/highchair.toml --listen "127.0.0.1:$port" \
+  || fail "highchair health fails on a healthy server"
 echo "correct horse" | as_root runuser -u highchair -- highchair --config /etc/highchair/highchair.toml \
   user add admin@example.org --first Admin --password-stdin
 users=$(as_root highchair --config /etc/highchair/highchair.toml user list)
