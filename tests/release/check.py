@@ -15,32 +15,27 @@ Prints the wall time of each. Exits non-zero with a message on the first failure
 """
 
 import argparse
-import http.client
 import io
 import json
 import os
 import random
 import shlex
 import signal
-import socket
 import subprocess
 import sys
 import tarfile
 import tempfile
 import time
 
-PASSWORD = "correct horse battery"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
+import common  # noqa: E402  (tests/bench/common.py: the benchmark programs' HTTP helpers)
+
+PASSWORD = common.PASSWORD
 
 
 def fail(msg):
     print(f"release check: {msg}", file=sys.stderr)
     sys.exit(1)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def photo_12mp():
@@ -61,39 +56,31 @@ def photo_12mp():
     return out.getvalue()
 
 
-class Client:
-    def __init__(self, port, timeout=120):
-        self.port, self.timeout, self.cookie = port, timeout, None
+class Client(common.Client):
+    """The bench helpers' client (one keep-alive connection), following the session cookie,
+    with the patience an emulated server needs."""
 
-    def request(self, method, path, body=None, raw=None, content_type=None):
-        headers = {"cookie": self.cookie} if self.cookie else {}
-        payload = raw
-        if body is not None:
-            payload = json.dumps(body).encode()
-            headers["content-type"] = "application/json"
-        elif content_type:
-            headers["content-type"] = content_type
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
-        try:
-            conn.request(method, path, body=payload, headers=headers)
-            resp = conn.getresponse()
-            data = resp.read()
-        finally:
-            conn.close()
-        for h in resp.headers.get_all("set-cookie") or []:
-            if h.startswith("highchair_session="):
-                self.cookie = h.split(";")[0]
-        return resp.status, data, resp
+    def _connect(self):
+        conn = super()._connect()
+        conn.timeout = 120
+        return conn
+
+    def call(self, method, path, body=None, raw=None, ctype=None, headers=None):
+        status, data, resp = super().call(method, path, body, raw, ctype, headers)
+        for pair in common.cookies_of(resp).split("; "):
+            if pair.startswith("highchair_session="):
+                self.cookie = pair
+        return status, data, resp
 
     def json(self, method, path, body=None, expect=200):
-        status, data, _ = self.request(method, path, body)
+        status, data, _ = self.call(method, path, body)
         if status != expect:
             fail(f"{method} {path} answered {status}, not {expect}: {data[:300]!r}")
         return json.loads(data) if data else None
 
     def healthy(self):
         try:
-            return self.request("GET", "/api/health")[0] == 200
+            return self.call("GET", "/api/health")[0] == 200
         except OSError:
             return False
 
@@ -115,7 +102,7 @@ class Client:
             fail("sign-up set no session cookie")
 
     def sign_in(self, email):
-        self.cookie = None
+        self.cookie = ""
         self.json("POST", "/api/auth/login", {"email": email, "password": PASSWORD})
         if not self.cookie:
             fail(f"signing in as {email} set no session cookie")
@@ -139,7 +126,7 @@ def check_binary(bin_path, runner):
     env = {k: v for k, v in os.environ.items() if not k.startswith("HIGHCHAIR_")}
     env.update(HIGHCHAIR_AUTH_ALLOW_SIGNUP="true", HIGHCHAIR_LIMITS_MIN_FREE_DISK_MB="0",
                HIGHCHAIR_STORAGE_DATA_DIR=data)
-    port = free_port()
+    port = common.free_port()
     listen = f"127.0.0.1:{port}"
 
     def cli(*args, timeout=300):
@@ -167,12 +154,9 @@ def check_binary(bin_path, runner):
         child = client.json("POST", "/api/children", {"name": "Ava", "age": 2}, expect=201)
 
         jpeg = photo_12mp()
-        boundary = "release" + os.urandom(8).hex()
-        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"dinner.jpg\"\r\n"
-                f"Content-Type: image/jpeg\r\n\r\n").encode() + jpeg + f"\r\n--{boundary}--\r\n".encode()
+        body, ctype = common.multipart("dinner.jpg", jpeg)
         t = time.monotonic()
-        status, answer, _ = client.request("POST", "/api/media", raw=body,
-                                           content_type=f"multipart/form-data; boundary={boundary}")
+        status, answer, _ = client.call("POST", "/api/media", raw=body, ctype=ctype)
         if status != 201:
             fail(f"uploading a 12 MP photo ({len(jpeg)} bytes) answered {status}: {answer[:300]!r}")
         media = json.loads(answer)
@@ -185,7 +169,7 @@ def check_binary(bin_path, runner):
         logged = next((m for m in items if m["id"] == meal["id"]), None)
         if not logged or not logged.get("thumbnailUrl"):
             fail(f"the meal with its photo is not listed: {meals}")
-        status, thumb, resp = client.request("GET", logged["thumbnailUrl"])
+        status, thumb, resp = client.call("GET", logged["thumbnailUrl"])
         if status != 200 or not resp.getheader("content-type", "").startswith("image/") or len(thumb) < 500:
             fail(f"the thumbnail answered {status} {resp.getheader('content-type')} ({len(thumb)} bytes)")
 
@@ -253,7 +237,7 @@ def check_image(archive, arch):
     name, volume = f"highchair-release-check-{arch}", f"highchair-release-check-{arch}"
     podman("rm", "-f", name, check=False)
     podman("volume", "rm", "-f", volume, check=False)
-    port = free_port()
+    port = common.free_port()
 
     def run():
         podman("run", "-d", "--name", name, "--arch", arch, "-p", f"127.0.0.1:{port}:8080",
