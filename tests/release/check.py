@@ -252,9 +252,9 @@ def check_image(archive, arch):
         user = podman("top", name, "user", "huser").split("\n")[1:]
         if not user or any(u.split()[0] in ("root", "0") for u in user if u.split()):
             fail(f"the server runs as root: {user}")
-        uid = podman("exec", name, "/usr/bin/highchair", "--version")
-        if not uid.startswith("highchair "):
-            fail(f"podman exec highchair --version: {uid}")
+        shown = podman("exec", name, "/usr/bin/highchair", "--version")
+        if not shown.startswith("highchair "):
+            fail(f"podman exec highchair --version: {shown}")
 
         client = Client(port)
         client.sign_up("before-restart@example.org")

@@ -70,8 +70,7 @@ async function serverCoParents(page) {
   return response.json();
 }
 
-/** A date as the card's badge shows it: 'May 20, 2025'. */
-// Dates as a UK browser writes them (the tests' browser is en-GB; lib/dates.ts follows it).
+/** A date as the card's badge shows it in the tests' en-GB browser: '20 May 2025'. */
 const day = (iso) => new Intl.DateTimeFormat('en-GB', { month: 'short', day: 'numeric', year: 'numeric' }).format(new Date(iso));
 
 /** The six-digit PIN shown in `box` (the invite's panel or a card). */
