@@ -48,10 +48,21 @@ export async function overlayUi(backendUrl, dist) {
         }
         answer.resume();
         const file = distFile(dist, pathname);
-        const body = readFileSync(file ?? join(dist, 'index.html'));
+        const plain = file ?? join(dist, 'index.html');
+        // The precompressed sibling when the browser takes it, as the binary sends it: a
+        // Lighthouse run through the overlay then downloads the same bytes.
+        const accepted = String(req.headers['accept-encoding'] ?? '');
+        const encoding = ['br', 'gzip'].find(
+          (e) => accepted.includes(e) && existsSync(`${plain}.${e === 'br' ? 'br' : 'gz'}`),
+        );
+        const body = readFileSync(encoding ? `${plain}.${encoding === 'br' ? 'br' : 'gz'}` : plain);
         const headers = { ...answer.headers };
         for (const h of BODY_HEADERS) delete headers[h];
-        headers['content-type'] = TYPES[extname(file ?? 'index.html')] ?? 'application/octet-stream';
+        headers['content-type'] = TYPES[extname(plain)] ?? 'application/octet-stream';
+        if (encoding) {
+          headers['content-encoding'] = encoding;
+          headers.vary = 'accept-encoding';
+        }
         headers['cache-control'] = 'no-cache';
         headers['content-length'] = body.length;
         res.writeHead(file ? 200 : answer.statusCode, headers);
