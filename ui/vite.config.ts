@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
+import type { ManualChunkMeta } from 'rollup';
 import { VitePWA } from 'vite-plugin-pwa';
 
 // The Rust server serves the built files from ui/dist; during UI work, `npm run dev` serves the
@@ -30,6 +31,50 @@ const SCREENS = Object.values(
     string
   >,
 ).map((route) => new RegExp(`^${route.replace(/:[^/]+/g, '[^/]+')}/?$`));
+
+/**
+ * Code that two or more pages share (components, hooks, icons) but the first screen does not
+ * need goes into one chunk: a page then downloads in two requests instead of up to a dozen
+ * small ones, each a round trip on a phone's connection (Lighthouse's largest paint), and the
+ * browser starts one preload instead of a dozen (its blocking time). The first screen's code
+ * stays in the main file, and code only one page uses stays with that page.
+ */
+function sharedByPages(id: string, meta: ManualChunkMeta): string | undefined {
+  const graph = chunkGraph(meta);
+  // Named, so the shared chunk does not pull the first screen's code (React) into itself.
+  if (graph.main.has(id)) return 'index';
+  return (graph.pages.get(id) ?? 0) >= 2 ? 'shared' : undefined;
+}
+
+type ChunkGraph = { main: Set<string>; pages: Map<string, number> };
+const graphs = new WeakMap<ManualChunkMeta['getModuleInfo'], ChunkGraph>();
+
+/** What the entry imports statically, and how many lazily loaded pages reach each other module. */
+function chunkGraph(meta: ManualChunkMeta): ChunkGraph {
+  const known = graphs.get(meta.getModuleInfo);
+  if (known) return known;
+  const ids = [...meta.getModuleIds()];
+  const reach = (from: string[], skip: Set<string>) => {
+    const seen = new Set<string>();
+    for (let todo = [...from], m = todo.pop(); m !== undefined; m = todo.pop()) {
+      if (seen.has(m) || skip.has(m)) continue;
+      seen.add(m);
+      todo.push(...(meta.getModuleInfo(m)?.importedIds ?? []));
+    }
+    return seen;
+  };
+  const main = reach(
+    ids.filter((m) => meta.getModuleInfo(m)?.isEntry),
+    new Set(),
+  );
+  const pages = new Map<string, number>();
+  for (const page of ids.filter((m) => meta.getModuleInfo(m)?.dynamicImporters.length)) {
+    for (const m of reach([page], main)) pages.set(m, (pages.get(m) ?? 0) + 1);
+  }
+  const graph = { main, pages };
+  graphs.set(meta.getModuleInfo, graph);
+  return graph;
+}
 
 export default defineConfig({
   plugins: [
@@ -97,6 +142,7 @@ export default defineConfig({
         // downloads, each a round trip on a phone's connection (Lighthouse), for ~5 kB more in
         // the main file.
         experimentalMinChunkSize: 2_000,
+        manualChunks: sharedByPages,
       },
       onwarn(warning, warn) {
         // React libraries mark modules "use client"; meaningless in a plain SPA bundle.
