@@ -1,5 +1,5 @@
 import { ArrowLeft, TriangleAlert } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 
 import { ApiFailure } from '../api/client';
@@ -23,7 +23,11 @@ const day = (iso: string) => formatDate(iso, 'medium');
 export default function FoodHistory() {
   const { id = '' } = useParams();
   const { data: children } = useChildren();
-  const { data, isLoading, error } = useFoodHistory(id);
+  const { data: fetched, error } = useFoodHistory(id);
+  // The foods first appear in a background render React does in small steps: thirty cards
+  // rendered at once kept a phone from answering a tap for a moment (Lighthouse's blocking time).
+  const ready = useDeferredValue(fetched !== undefined);
+  const data = ready ? fetched : undefined;
   const [query, setQuery] = useState('');
   const name = children?.find((c) => c.id === id)?.name;
   const foods = useMemo(() => {
@@ -56,7 +60,7 @@ export default function FoodHistory() {
       </h1>
       {error ? (
         <p className="mt-6 text-error">Error fetching food history</p>
-      ) : isLoading || !data ? (
+      ) : !data ? (
         <div className="mt-6 min-h-dvh space-y-3" aria-busy="true" aria-label="Loading foods">
           <div className="skeleton h-6 w-48" />
           <div className="skeleton h-20 w-full" />
