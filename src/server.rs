@@ -53,11 +53,10 @@ where
 /// The whole application as one poem endpoint.
 pub fn endpoint(app: App) -> impl Endpoint<Output = poem::Response> {
     let spec = lazy(|| api::service().spec_endpoint().map_to_response().boxed());
-    let docs = lazy(|| api::service().swagger_ui().map_to_response().boxed());
 
     let api_routes = Route::new()
         .at("/openapi.json", spec)
-        .nest("/docs", docs)
+        .nest("/docs", crate::ui_assets::ApiDocs)
         .nest("/", api::service())
         .catch_all_error(api::error::api_error_response);
 

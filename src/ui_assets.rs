@@ -70,7 +70,9 @@ impl Endpoint for UiEndpoint {
         let path = req.uri().path();
         let file = path.trim_start_matches('/');
         let is_variant = file.ends_with(".gz") || file.ends_with(".br");
-        if !file.is_empty() && !is_variant && Dist::get(file).is_some() {
+        // Swagger UI's files are the API's (`ApiDocs`), under /api/docs only.
+        let docs = file.starts_with("api-docs/");
+        if !file.is_empty() && !is_variant && !docs && exists(file) {
             return Ok(serve_file(&req, file, StatusCode::OK));
         }
         let status = if is_known_route(path) {
@@ -83,15 +85,49 @@ impl Endpoint for UiEndpoint {
     }
 }
 
+/// Whether the build has `name`, as it is or stored only compressed (`name.gz`).
+fn exists(name: &str) -> bool {
+    Dist::get(name).is_some() || Dist::get(&format!("{name}.gz")).is_some()
+}
+
+/// Swagger UI at `/api/docs` (nested there): the page and its files from the build's
+/// `api-docs/` folder (ui/scripts/api-docs.mjs). Anything else under it is the API's 404.
+pub struct ApiDocs;
+
+impl Endpoint for ApiDocs {
+    type Output = Response;
+
+    async fn call(&self, req: Request) -> Result<Response> {
+        if !matches!(*req.method(), Method::GET | Method::HEAD) {
+            return Err(poem::error::MethodNotAllowedError.into());
+        }
+        let rest = req.uri().path().trim_matches('/');
+        let name = if rest.is_empty() {
+            "api-docs/index.html".to_string()
+        } else {
+            format!("api-docs/{rest}")
+        };
+        let is_variant = rest.ends_with(".gz") || rest.ends_with(".br");
+        if rest.contains('/') || is_variant || !exists(&name) {
+            return Err(poem::error::NotFoundError.into());
+        }
+        Ok(serve_file(&req, &name, StatusCode::OK))
+    }
+}
+
 fn serve_file(req: &Request, name: &str, status: StatusCode) -> Response {
-    let Some(file) = Dist::get(name) else {
+    let raw = Dist::get(name);
+    let gzipped = Dist::get(&format!("{name}.gz"));
+    // A file stored only compressed (Swagger UI's bundle) is named by its gzip copy.
+    let Some(stored) = raw.as_ref().or(gzipped.as_ref()) else {
         return error_response(
             StatusCode::NOT_FOUND,
             "Not found",
             "The web interface is not built into this binary.",
         );
     };
-    let etag = format!("\"{}\"", hex::encode(&file.metadata.sha256_hash()[..12]));
+    let etag = format!("\"{}\"", hex::encode(&stored.metadata.sha256_hash()[..12]));
+    let has_variants = gzipped.is_some();
     let cache = if name.starts_with("assets/") {
         "public, max-age=31536000, immutable"
     } else {
@@ -102,16 +138,36 @@ fn serve_file(req: &Request, name: &str, status: StatusCode) -> Response {
         .get(header::ACCEPT_ENCODING)
         .and_then(|v| v.to_str().ok())
         .unwrap_or_default();
-    let (body, encoding) = [("br", "br"), ("gzip", "gz")]
-        .iter()
-        .find_map(|(coding, ext)| {
-            accepts(accepted, coding)
-                .then(|| Dist::get(&format!("{name}.{ext}")))
-                .flatten()
-                .map(|variant| (variant.data, Some(*coding)))
-        })
-        .unwrap_or((file.data, None));
-    let has_variants = Dist::get(&format!("{name}.gz")).is_some();
+    let compressed = if accepts(accepted, "br") {
+        Dist::get(&format!("{name}.br")).map(|variant| (variant.data, "br"))
+    } else {
+        None
+    }
+    .or_else(|| {
+        accepts(accepted, "gzip")
+            .then(|| {
+                gzipped
+                    .as_ref()
+                    .map(|variant| (variant.data.clone(), "gzip"))
+            })
+            .flatten()
+    });
+    let (body, encoding) = match (compressed, raw) {
+        (Some((body, coding)), _) => (body, Some(coding)),
+        (None, Some(file)) => (file.data, None),
+        // Neither encoding taken and only the gzip copy stored: decompressed for this client.
+        (None, None) => match gzipped.and_then(|file| gunzip(&file.data)) {
+            Some(data) => (data.into(), None),
+            None => {
+                tracing::error!(file = name, "a built-in file does not decompress");
+                return error_response(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "Internal error",
+                    "A built-in file is damaged.",
+                );
+            }
+        },
+    };
 
     let mut builder = Response::builder()
         .header(header::CONTENT_TYPE, content_type(name))
@@ -138,6 +194,12 @@ fn serve_file(req: &Request, name: &str, status: StatusCode) -> Response {
     } else {
         builder.body(body.into_owned())
     }
+}
+
+fn gunzip(data: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(data), &mut out).ok()?;
+    Some(out)
 }
 
 /// Whether an Accept-Encoding header allows `coding` (ignoring `q=0`).

@@ -1,5 +1,5 @@
-//! Security headers on every response. Only `/api/docs` (Swagger UI, which inlines its script
-//! and styles) gets a relaxed Content-Security-Policy.
+//! Security headers on every response. Only `/api/docs` (Swagger UI, which sets styles inline)
+//! gets a relaxed Content-Security-Policy; its scripts are files like the app's.
 
 use std::sync::Arc;
 
@@ -9,7 +9,7 @@ use poem::{Endpoint, IntoResponse, Request, Response, Result};
 pub const CSP: &str = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; \
     script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
 const DOCS_CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; \
-    script-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; \
+    script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; \
     form-action 'self'";
 
 pub(super) async fn add<E: Endpoint>(ep: Arc<E>, req: Request) -> Result<Response> {

@@ -174,8 +174,14 @@ async fn swagger_ui_is_served_from_the_binary() {
         .unwrap()
         .to_string();
     assert!(csp.contains("frame-ancestors 'none'"));
+    // Its scripts are files, like the app's: no inline script is allowed.
+    let script_src = csp
+        .split(';')
+        .map(str::trim)
+        .find(|d| d.starts_with("script-src"));
+    assert_eq!(script_src, Some("script-src 'self'"), "{csp}");
     let html = resp.text().await.unwrap();
-    assert!(html.contains("swagger"), "Swagger UI page");
+    assert!(html.contains("/api/docs/swagger-ui-bundle.js"), "{html}");
     for external in [
         "src=\"http",
         "href=\"http",
@@ -188,4 +194,54 @@ async fn swagger_ui_is_served_from_the_binary() {
             "no assets from a CDN ({external})"
         );
     }
+    let init = server.get("/api/docs/init.js").await.text().await.unwrap();
+    assert!(init.contains("url: '/api/openapi.json'"), "{init}");
+
+    // The bundle is stored gzip-compressed only: sent as it is, or decompressed for a client
+    // that takes no gzip.
+    let fetch = |encoding: &'static str| {
+        server
+            .client
+            .get(server.url("/api/docs/swagger-ui-bundle.js"))
+            .header("accept-encoding", encoding)
+            .send()
+    };
+    let gzipped = fetch("gzip, br").await.unwrap();
+    assert_eq!(gzipped.status(), 200);
+    assert_eq!(gzipped.headers()["content-encoding"], "gzip");
+    assert_eq!(gzipped.headers()["vary"], "Accept-Encoding");
+    assert!(
+        gzipped.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/javascript")
+    );
+    let etag = gzipped.headers()["etag"].clone();
+    let gzipped = gzipped.bytes().await.unwrap();
+    let plain = fetch("identity").await.unwrap();
+    assert_eq!(plain.status(), 200);
+    assert!(plain.headers().get("content-encoding").is_none());
+    assert_eq!(plain.headers()["etag"], etag);
+    let plain = plain.text().await.unwrap();
+    assert!(plain.contains("SwaggerUIBundle"));
+    assert!(
+        plain.len() > gzipped.len() * 3,
+        "{} vs {}",
+        plain.len(),
+        gzipped.len()
+    );
+
+    // Nothing else is under /api/docs: the stored copy's name, a folder, another file.
+    for path in [
+        "/api/docs/swagger-ui-bundle.js.gz",
+        "/api/docs/../index.html",
+        "/api/docs/assets/x.js",
+        "/api/docs/nope.js",
+    ] {
+        assert_eq!(server.get(path).await.status(), 404, "{path}");
+    }
+    let post = server.post_json("/api/docs", serde_json::json!({})).await;
+    assert_eq!(post.status(), 405);
+    // The build keeps them in api-docs/; the web interface does not serve that folder.
+    assert_eq!(server.get("/api-docs/init.js").await.status(), 404);
 }

@@ -162,3 +162,17 @@ describe('contact page', () => {
     await page.context().close();
   });
 });
+
+describe('API documentation', () => {
+  test('Swagger UI at /api/docs lists the API from the server alone, within the page security policy', async () => {
+    const page = await openPage(browser, server.url);
+    await page.goto(`${server.url}/api/docs`);
+    // Rendered from /api/openapi.json: the title and the operations of the tags.
+    await page.getByRole('heading', { name: /Highchair/ }).first().waitFor();
+    await page.locator('[data-path="/meals"]').first().waitFor();
+    assert.ok(await page.locator('[data-path="/grocery-lists"]').first().isVisible());
+    await screenshot(page, 'api-docs');
+    clean(page);
+    await page.context().close();
+  });
+});
