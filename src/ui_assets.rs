@@ -69,10 +69,9 @@ impl Endpoint for UiEndpoint {
         }
         let path = req.uri().path();
         let file = path.trim_start_matches('/');
-        let is_variant = file.ends_with(".gz") || file.ends_with(".br");
         // Swagger UI's files are the API's (`ApiDocs`), under /api/docs only.
         let docs = file.starts_with("api-docs/");
-        if !file.is_empty() && !is_variant && !docs && exists(file) {
+        if !file.is_empty() && !docs && exists(file) {
             return Ok(serve_file(&req, file, StatusCode::OK));
         }
         let status = if is_known_route(path) {
@@ -85,9 +84,11 @@ impl Endpoint for UiEndpoint {
     }
 }
 
-/// Whether the build has `name`, as it is or stored only compressed (`name.gz`).
+/// Whether the build has a file to serve as `name`, as it is or stored only compressed
+/// (`name.gz`). The compressed copies themselves are not files to ask for.
 fn exists(name: &str) -> bool {
-    Dist::get(name).is_some() || Dist::get(&format!("{name}.gz")).is_some()
+    let is_variant = name.ends_with(".gz") || name.ends_with(".br");
+    !is_variant && (Dist::get(name).is_some() || Dist::get(&format!("{name}.gz")).is_some())
 }
 
 /// Swagger UI at `/api/docs` (nested there): the page and its files from the build's
@@ -107,8 +108,7 @@ impl Endpoint for ApiDocs {
         } else {
             format!("api-docs/{rest}")
         };
-        let is_variant = rest.ends_with(".gz") || rest.ends_with(".br");
-        if rest.contains('/') || is_variant || !exists(&name) {
+        if rest.contains('/') || !exists(&name) {
             return Err(poem::error::NotFoundError.into());
         }
         Ok(serve_file(&req, &name, StatusCode::OK))
@@ -138,22 +138,16 @@ fn serve_file(req: &Request, name: &str, status: StatusCode) -> Response {
         .get(header::ACCEPT_ENCODING)
         .and_then(|v| v.to_str().ok())
         .unwrap_or_default();
-    let compressed = if accepts(accepted, "br") {
-        Dist::get(&format!("{name}.br")).map(|variant| (variant.data, "br"))
-    } else {
-        None
-    }
-    .or_else(|| {
-        accepts(accepted, "gzip")
-            .then(|| {
-                gzipped
-                    .as_ref()
-                    .map(|variant| (variant.data.clone(), "gzip"))
-            })
-            .flatten()
-    });
-    let (body, encoding) = match (compressed, raw) {
-        (Some((body, coding)), _) => (body, Some(coding)),
+    let precompressed = [("br", "br"), ("gzip", "gz")]
+        .iter()
+        .find_map(|(coding, ext)| {
+            accepts(accepted, coding)
+                .then(|| Dist::get(&format!("{name}.{ext}")))
+                .flatten()
+                .map(|variant| (variant.data, Some(*coding)))
+        });
+    let (body, encoding) = match (precompressed, raw) {
+        (Some(found), _) => found,
         (None, Some(file)) => (file.data, None),
         // Neither encoding taken and only the gzip copy stored: decompressed for this client.
         (None, None) => match gzipped.and_then(|file| gunzip(&file.data)) {

@@ -52,10 +52,11 @@ export async function overlayUi(backendUrl, dist) {
         // The precompressed sibling when the browser takes it, as the binary sends it: a
         // Lighthouse run through the overlay then downloads the same bytes.
         const accepted = String(req.headers['accept-encoding'] ?? '');
-        const encoding = ['br', 'gzip'].find(
-          (e) => accepted.includes(e) && existsSync(`${plain}.${e === 'br' ? 'br' : 'gz'}`),
-        );
-        const body = readFileSync(encoding ? `${plain}.${encoding === 'br' ? 'br' : 'gz'}` : plain);
+        const [encoding, stored] = [
+          ['br', `${plain}.br`],
+          ['gzip', `${plain}.gz`],
+        ].find(([e, path]) => accepted.includes(e) && existsSync(path)) ?? [null, plain];
+        const body = readFileSync(stored);
         const headers = { ...answer.headers };
         for (const h of BODY_HEADERS) delete headers[h];
         headers['content-type'] = TYPES[extname(plain)] ?? 'application/octet-stream';
