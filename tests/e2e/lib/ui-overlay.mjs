@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { extname, join, normalize } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -27,7 +28,10 @@ function distFile(dist, pathname) {
   const rel = normalize(decodeURIComponent(pathname)).replace(/^(\.\.[/\\])+/, '');
   if (rel === '/' || rel.endsWith('.gz') || rel.endsWith('.br')) return null;
   const file = join(dist, rel);
-  return file.startsWith(dist) && existsSync(file) && statSync(file).isFile() ? file : null;
+  // The build keeps most files only compressed (ui/scripts/compress.mjs): a file is there when
+  // it or its gzip copy is.
+  const stored = existsSync(file) ? file : `${file}.gz`;
+  return file.startsWith(dist) && existsSync(stored) && statSync(stored).isFile() ? file : null;
 }
 
 /** Starts the overlay on a free loopback port; resolves to its URL and a stop function. */
@@ -56,7 +60,7 @@ export async function overlayUi(backendUrl, dist) {
           ['br', `${plain}.br`],
           ['gzip', `${plain}.gz`],
         ].find(([e, path]) => accepted.includes(e) && existsSync(path)) ?? [null, plain];
-        const body = readFileSync(stored);
+        const body = existsSync(stored) ? readFileSync(stored) : gunzipSync(readFileSync(`${stored}.gz`));
         const headers = { ...answer.headers };
         for (const h of BODY_HEADERS) delete headers[h];
         headers['content-type'] = TYPES[extname(plain)] ?? 'application/octet-stream';
