@@ -6,6 +6,7 @@
 //! client info (IP, HTTPS) → known Host, and same origin for unsafe methods → body size limit → routes.
 
 mod addresses;
+mod admin_socket;
 mod body_limit;
 pub mod connections;
 mod origin;
@@ -14,9 +15,8 @@ mod security_headers;
 
 use std::future::Future;
 
-use poem::listener::UnixAcceptor;
 use poem::middleware::CatchPanic;
-use poem::{Endpoint, EndpointExt, IntoResponse, Route, Server};
+use poem::{Endpoint, EndpointExt, IntoResponse, Route};
 
 use crate::api;
 use crate::app::App;
@@ -101,19 +101,16 @@ pub async fn serve(
     }
 
     let socket_path = app.store.dir().join(crate::admin::SOCKET);
-    let admin_acceptor = crate::admin::socket::PeerChecked::new(UnixAcceptor::from_std(
-        crate::admin::socket::bind(&socket_path)?,
-    )?);
+    let admin_listener =
+        tokio::net::UnixListener::from_std(crate::admin::socket::bind(&socket_path)?)?;
     let (stop_admin, admin_stopped) = tokio::sync::oneshot::channel::<()>();
-    let admin = tokio::spawn(
-        Server::new_with_acceptor(admin_acceptor).run_with_graceful_shutdown(
-            crate::admin::socket::endpoint(app.clone()),
-            async {
-                let _ = admin_stopped.await;
-            },
-            Some(connections::SHUTDOWN_GRACE),
-        ),
-    );
+    let admin = tokio::spawn(admin_socket::serve(
+        admin_listener,
+        crate::admin::socket::endpoint(app.clone()),
+        async {
+            let _ = admin_stopped.await;
+        },
+    ));
 
     let housekeeping = crate::service::housekeeping::spawn(app.clone());
     let backups = crate::service::backups::spawn(app.clone(), app.first_backup_after);

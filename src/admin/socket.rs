@@ -4,10 +4,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use poem::http::StatusCode;
-use poem::http::uri::Scheme;
-use poem::listener::{Acceptor, UnixAcceptor};
 use poem::web::{Data, Json};
-use poem::web::{LocalAddr, RemoteAddr};
 use poem::{Endpoint, EndpointExt, IntoResponse, Response, Route, get, handler, post};
 use serde::Serialize;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -146,7 +143,7 @@ impl std::io::Write for ChannelWriter {
     }
 }
 
-pub fn endpoint(app: App) -> impl Endpoint {
+pub fn endpoint(app: App) -> impl Endpoint<Output = Response> {
     Route::new()
         .at("/users", get(list_users).post(add_user))
         .at("/users/reset-password", post(reset_password))
@@ -159,65 +156,43 @@ pub fn endpoint(app: App) -> impl Endpoint {
         .data(app)
 }
 
-/// Binds the socket, readable and writable by the server's user only. A leftover socket from
-/// a crash is replaced; that is safe because we hold the data directory lock.
-/// The admin socket's acceptor: only the server's own user and root may use it (the socket's
-/// 0600 mode already says so; `SO_PEERCRED` checks it even if the mode is changed).
-pub struct PeerChecked {
-    inner: UnixAcceptor,
-    own_uid: u32,
-}
-
-impl PeerChecked {
-    pub fn new(inner: UnixAcceptor) -> Self {
-        let own_uid = rustix::process::geteuid().as_raw();
-        Self { inner, own_uid }
-    }
-}
-
 /// Whether a peer with this user id may use the admin socket.
 pub fn peer_allowed(peer_uid: u32, own_uid: u32) -> bool {
     peer_uid == own_uid || peer_uid == 0
 }
 
-impl Acceptor for PeerChecked {
-    type Io = UnixStream;
-
-    fn local_addr(&self) -> Vec<LocalAddr> {
-        self.inner.local_addr()
+/// The admin socket's door: only the server's own user and root may use it (the socket's 0600
+/// mode already says so; `SO_PEERCRED` checks it even if the mode is changed). Anyone else gets
+/// a 403 saying why, and `None`.
+pub async fn admit(mut stream: UnixStream) -> Option<UnixStream> {
+    let own_uid = rustix::process::geteuid().as_raw();
+    let peer = stream.peer_cred().map(|c| c.uid());
+    if let Ok(uid) = peer
+        && peer_allowed(uid, own_uid)
+    {
+        return Some(stream);
     }
-
-    async fn accept(&mut self) -> std::io::Result<(UnixStream, LocalAddr, RemoteAddr, Scheme)> {
-        loop {
-            let (mut stream, local, remote, scheme) = self.inner.accept().await?;
-            let peer = stream.peer_cred().map(|c| c.uid());
-            match peer {
-                Ok(uid) if peer_allowed(uid, self.own_uid) => {
-                    return Ok((stream, local, remote, scheme));
-                }
-                _ => {
-                    let uid = peer.map_or_else(|_| "unknown".to_string(), |u| u.to_string());
-                    tracing::warn!(peer_uid = %uid, "admin socket: refused a user other than the server's own or root");
-                    const BODY: &str = r#"{"message":"Only the user running the server (or root) may use the admin socket.","exit_code":5}"#;
-                    let reply = format!(
-                        "HTTP/1.1 403 Forbidden\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{BODY}",
-                        BODY.len()
-                    );
-                    // Read the request before closing, or the close resets the connection
-                    // before the client reads why.
-                    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), async {
-                        let _ = stream.write_all(reply.as_bytes()).await;
-                        let _ = stream.shutdown().await;
-                        let mut sink = [0u8; 4096];
-                        while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {}
-                    })
-                    .await;
-                }
-            }
-        }
-    }
+    let uid = peer.map_or_else(|_| "unknown".to_string(), |u| u.to_string());
+    tracing::warn!(peer_uid = %uid, "admin socket: refused a user other than the server's own or root");
+    const BODY: &str = r#"{"message":"Only the user running the server (or root) may use the admin socket.","exit_code":5}"#;
+    let reply = format!(
+        "HTTP/1.1 403 Forbidden\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{BODY}",
+        BODY.len()
+    );
+    // Read the request before closing, or the close resets the connection before the client
+    // reads why.
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), async {
+        let _ = stream.write_all(reply.as_bytes()).await;
+        let _ = stream.shutdown().await;
+        let mut sink = [0u8; 4096];
+        while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {}
+    })
+    .await;
+    None
 }
 
+/// Binds the socket, readable and writable by the server's user only. A leftover socket from
+/// a crash is replaced; that is safe because we hold the data directory lock.
 pub fn bind(path: &Path) -> std::io::Result<std::os::unix::net::UnixListener> {
     match std::fs::remove_file(path) {
         Ok(()) => {}
