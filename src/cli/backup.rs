@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
+use super::out::say;
 use super::user::{Target, finish, permission_denied, require_data_dir, runtime, target};
 use super::{EXIT_CONFIG, EXIT_DATA_DIR, EXIT_FAILURE};
 use crate::admin::Failure;
@@ -51,7 +52,7 @@ pub fn backup(settings: Settings, args: BackupArgs) -> ExitCode {
 fn verify(file: &Path) -> Result<(), Failure> {
     let summary = backup::verify_file(file)
         .map_err(|e| Failure::new(EXIT_FAILURE, format!("{}: {e}", file.display())))?;
-    println!(
+    say!(
         "{} is a complete Highchair backup taken {}.\n{}",
         file.display(),
         summary.created_at.format("%Y-%m-%d %H:%M:%S UTC"),
@@ -147,7 +148,7 @@ async fn write(settings: Settings, out: Option<PathBuf>) -> Result<(), Failure> 
             (path, bytes, summary)
         }
     };
-    println!(
+    say!(
         "Backup written: {} ({}), taken {}.\n{}",
         path.display(),
         size(bytes),
@@ -215,7 +216,7 @@ pub fn restore(settings: Settings, args: RestoreArgs) -> ExitCode {
     let dir = settings.storage.data_dir.clone();
     match swap::restore(&args.file, &dir, args.force, settings.storage.cache_mb) {
         Ok(restored) => {
-            println!(
+            say!(
                 "Restored {} (taken {}) into {}.\n{}",
                 args.file.display(),
                 restored.summary.created_at.format("%Y-%m-%d %H:%M:%S UTC"),
@@ -223,11 +224,9 @@ pub fn restore(settings: Settings, args: RestoreArgs) -> ExitCode {
                 describe(&restored.summary)
             );
             if let Some(previous) = restored.previous {
-                println!("The data it replaced is kept in {}.", previous.display());
+                say!("The data it replaced is kept in {}.", previous.display());
             }
-            println!(
-                "Start the server again; everyone signs in again (sessions are not in backups)."
-            );
+            say!("Start the server again; everyone signs in again (sessions are not in backups).");
             ExitCode::SUCCESS
         }
         Err(e) => {

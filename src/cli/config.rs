@@ -2,6 +2,7 @@
 
 use std::process::ExitCode;
 
+use super::out::say;
 use super::{EXIT_CONFIG, Sources};
 use crate::config::Settings;
 
@@ -12,8 +13,11 @@ pub fn check(sources: &Sources) -> ExitCode {
                 Some(path) => eprintln!("Configuration OK ({}).", path.display()),
                 None => eprintln!("Configuration OK (no file given: defaults and environment)."),
             }
-            println!("{}", settings.to_toml());
-            ExitCode::SUCCESS
+            if say!("{}", settings.to_toml()) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
         }
         Err(err) => {
             eprintln!("highchair: configuration error: {err}");

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use super::EXIT_FAILURE;
+use super::out::say;
 use crate::config::Settings;
 
 const TIMEOUT: Duration = Duration::from_secs(5);
@@ -16,7 +17,7 @@ pub fn run(settings: Settings) -> ExitCode {
     let target = local_address(settings.server.listen);
     match status_of(target) {
         Ok(200) => {
-            println!("healthy: http://{target}/api/health answered 200");
+            say!("healthy: http://{target}/api/health answered 200");
             ExitCode::SUCCESS
         }
         Ok(status) => {

@@ -8,6 +8,7 @@ mod backup;
 mod config;
 mod health;
 mod openapi;
+mod out;
 mod serve;
 mod user;
 

@@ -3,6 +3,9 @@
 use std::process::ExitCode;
 
 pub fn run() -> ExitCode {
-    println!("{}", crate::api::spec_json());
-    ExitCode::SUCCESS
+    if super::out::write(format_args!("{}\n", crate::api::spec_json())) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }

@@ -9,6 +9,7 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use super::out::say;
 use super::{EXIT_DATA_DIR, EXIT_FAILURE};
 use crate::admin::client::{self, Unreachable};
 use crate::admin::ops::{self, AddUser, EmailRequest, Message, Removed, ResetLink, UserSummary};
@@ -172,10 +173,10 @@ pub fn messages(settings: Settings) -> ExitCode {
                 })
                 .await?;
             if list.is_empty() {
-                println!("No messages.");
+                say!("No messages.");
             }
             for m in list {
-                println!(
+                say!(
                     "{}  {} <{}>\n{}\n",
                     m.created_at.format("%Y-%m-%d %H:%M"),
                     m.name,
@@ -238,9 +239,9 @@ async fn user(settings: Settings, command: UserCommand) -> Result<(), Failure> {
             .flatten()
             .collect();
             if notes.is_empty() {
-                println!("Created {}.", created.email);
+                say!("Created {}.", created.email);
             } else {
-                println!("Created {} ({}).", created.email, notes.join(", "));
+                say!("Created {} ({}).", created.email, notes.join(", "));
             }
         }
         UserCommand::ResetPassword { email } => {
@@ -255,9 +256,10 @@ async fn user(settings: Settings, command: UserCommand) -> Result<(), Failure> {
                     |app| async move { ops::reset_password(&app, &email).await },
                 )
                 .await?;
-            println!(
+            say!(
                 "Send this link to {}. It works once, for one hour:\n{}",
-                req.email, link.link
+                req.email,
+                link.link
             );
         }
         UserCommand::Promote { email } => {
@@ -269,7 +271,7 @@ async fn user(settings: Settings, command: UserCommand) -> Result<(), Failure> {
                     ops::promote(&app, &email).await
                 })
                 .await?;
-            println!("{} is now an admin.", user.email);
+            say!("{} is now an admin.", user.email);
         }
         UserCommand::Delete { email, .. } => {
             let req = EmailRequest {
@@ -280,7 +282,7 @@ async fn user(settings: Settings, command: UserCommand) -> Result<(), Failure> {
                     ops::delete_user(&app, &email).await
                 })
                 .await?;
-            println!("Deleted {} and all of that family's records.", user.email);
+            say!("Deleted {} and all of that family's records.", user.email);
         }
         UserCommand::PurgeGuests => {
             let removed: Removed = target
@@ -288,7 +290,7 @@ async fn user(settings: Settings, command: UserCommand) -> Result<(), Failure> {
                     ops::purge_guests(&app).await
                 })
                 .await?;
-            println!("Removed {} idle guest account(s).", removed.removed);
+            say!("Removed {} idle guest account(s).", removed.removed);
         }
     }
     Ok(())
@@ -312,7 +314,7 @@ pub(super) fn require_data_dir(settings: &Settings) -> Result<(), Failure> {
 
 fn print_users(users: &[UserSummary]) {
     if users.is_empty() {
-        println!("No accounts yet.");
+        say!("No accounts yet.");
         return;
     }
     let rows: Vec<[String; 6]> = users
@@ -331,7 +333,7 @@ fn print_users(users: &[UserSummary]) {
         })
         .collect();
     let header = ["EMAIL", "NAME", "ROLE", "ADMIN", "CREATED", "LAST SEEN"].map(String::from);
-    print!("{}", table(&header, &rows));
+    super::out::write(format_args!("{}", table(&header, &rows)));
 }
 
 /// Columns padded by their width on a terminal (emoji count two, accents none), so names

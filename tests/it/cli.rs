@@ -311,6 +311,28 @@ fn openapi_command_prints_the_document() {
 }
 
 #[test]
+fn output_read_only_in_part_ends_quietly() {
+    // `highchair openapi | head -c 100`: the reader closes the pipe while the document (far
+    // more than a pipe holds) is still being written.
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = highchair(dir.path())
+        .arg("openapi")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut start = [0u8; 100];
+    child.stdout.take().unwrap().read_exact(&mut start).unwrap();
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    assert!(start.starts_with(b"{"));
+    assert!(status.success(), "{status:?}: {err}");
+    assert_eq!(err, "");
+}
+
+#[test]
 fn an_open_data_directory_is_made_private_at_start_and_the_log_says_so() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
