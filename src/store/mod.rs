@@ -29,6 +29,7 @@ pub mod recipes;
 pub mod reset_tokens;
 pub mod sessions;
 pub mod share_sessions;
+pub mod sqlite;
 pub mod users;
 mod write;
 

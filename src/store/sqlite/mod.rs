@@ -1,0 +1,191 @@
+//! The SQLite database (issue 28; docs/sqlite-store.md): opening it with the settings every
+//! connection needs, the numbered migrations, one writer thread that commits writes in groups,
+//! and a small pool of read connections. Nothing here knows a noun of the product: the
+//! repositories build on `Database::write` and `Database::read`.
+//!
+//! Not yet what `serve` opens: the sled store is, until the repositories and the importer land.
+
+mod migrations;
+mod readers;
+mod writer;
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OpenFlags};
+
+pub use migrations::{CURRENT, MigrateError};
+pub use writer::WriteFailed;
+
+/// What the busy handler waits for another connection's lock (a checkpoint, a backup's read):
+/// long enough never to fail a write under load, short enough to surface a stuck process.
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+/// Read connections: requests read in parallel on 2-4 cores; more would only hold memory.
+pub const READERS: usize = 3;
+
+/// The open database: the writer thread and the readers.
+pub struct Database {
+    path: PathBuf,
+    writer: writer::Writer,
+    readers: readers::Readers,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum OpenDbError {
+    #[error(transparent)]
+    Migrate(#[from] MigrateError),
+    #[error("cannot open the database {path}: {source}")]
+    Sqlite {
+        path: PathBuf,
+        source: rusqlite::Error,
+    },
+}
+
+impl Database {
+    /// Opens (creating if needed) the database at `path`, brings its schema up to date and
+    /// starts the writer thread. `cache_mb` bounds the page cache of all connections together.
+    pub fn open(path: &Path, cache_mb: u32) -> Result<Database, OpenDbError> {
+        let failed = |source| OpenDbError::Sqlite {
+            path: path.to_path_buf(),
+            source,
+        };
+        // Half the cache for the writer (it reads every row it changes), the rest shared.
+        let cache_kib = i64::from(cache_mb) * 1024;
+        let mut write = connect(path, cache_kib / 2, false).map_err(failed)?;
+        migrations::run(&mut write)?;
+        let readers = (0..READERS)
+            .map(|_| connect(path, cache_kib / 2 / READERS as i64, true))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(failed)?;
+        Ok(Database {
+            path: path.to_path_buf(),
+            writer: writer::Writer::start(write),
+            readers: readers::Readers::new(readers),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs `change` in the writer's transaction, alone in its savepoint: an `Err` (or a panic)
+    /// undoes it and nothing else. Resolves once the transaction it shared with the writes
+    /// queued beside it is committed and on disk.
+    pub async fn write<T, E, F>(&self, change: F) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<WriteFailed> + Send + 'static,
+        F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+    {
+        self.writer.write_then(change, |_| {}).await
+    }
+
+    /// [`Database::write`], and `after` runs on the writer thread right after the commit, in
+    /// commit order, before the answer is sent: the change feed hears changes in the order
+    /// they were made.
+    pub async fn write_then<T, E, F, A>(&self, change: F, after: A) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<WriteFailed> + Send + 'static,
+        F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+        A: FnOnce(&T) + Send + 'static,
+    {
+        self.writer.write_then(change, after).await
+    }
+
+    /// Runs `query` on a read connection, off the async workers. Each call sees the database
+    /// as of its first statement; wrap several statements in one transaction to read them at
+    /// one moment.
+    pub async fn read<T, F>(&self, query: F) -> Result<T, rusqlite::Error>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> Result<T, rusqlite::Error> + Send + 'static,
+    {
+        self.readers.read(query).await
+    }
+}
+
+/// One connection with the settings every connection needs. `read_only` connections refuse
+/// writes (`query_only`), so a repository cannot write past the writer by mistake.
+fn connect(path: &Path, cache_kib: i64, read_only: bool) -> Result<Connection, rusqlite::Error> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+        | OpenFlags::SQLITE_OPEN_CREATE
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        | OpenFlags::SQLITE_OPEN_URI;
+    let conn = Connection::open_with_flags(path, flags)?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    // WAL: readers never block the writer nor it them. FULL: a commit is on disk (the WAL
+    // fsynced) before it is acknowledged, so an acknowledged write survives a power cut.
+    let mode: String = conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        return Err(rusqlite::Error::InvalidParameterName(format!(
+            "journal_mode is {mode}, not wal"
+        )));
+    }
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    conn.pragma_update(None, "cache_size", -cache_kib.max(256))?;
+    conn.pragma_update(None, "temp_store", "MEMORY")?;
+    // The WAL file is cut back to this after a checkpoint instead of staying at its peak.
+    conn.pragma_update(None, "journal_size_limit", 64 * 1024 * 1024)?;
+    if read_only {
+        conn.pragma_update(None, "query_only", "ON")?;
+    }
+    Ok(conn)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pragma(conn: &Connection, name: &str) -> String {
+        conn.pragma_query_value(None, name, |r| {
+            r.get::<_, rusqlite::types::Value>(0).map(|v| match v {
+                rusqlite::types::Value::Integer(i) => i.to_string(),
+                rusqlite::types::Value::Text(t) => t,
+                other => format!("{other:?}"),
+            })
+        })
+        .unwrap()
+    }
+
+    #[tokio::test]
+    async fn connections_are_durable_wal_with_foreign_keys_and_readers_cannot_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Database::open(&dir.path().join("highchair.db"), 32).unwrap();
+        let seen = db
+            .read(|conn| {
+                Ok([
+                    pragma(conn, "journal_mode"),
+                    pragma(conn, "synchronous"),
+                    pragma(conn, "foreign_keys"),
+                    pragma(conn, "query_only"),
+                    pragma(conn, "user_version"),
+                ])
+            })
+            .await
+            .unwrap();
+        assert_eq!(
+            seen,
+            ["wal", "2", "1", "1", &CURRENT.to_string()].map(String::from)
+        );
+        let refused = db
+            .read(|conn| conn.execute("INSERT INTO meta (name, value) VALUES ('x', x'00')", []))
+            .await;
+        assert!(refused.is_err(), "{refused:?}");
+
+        let (mode, sync, keys) = db
+            .write(|tx| {
+                Ok::<_, WriteFailed>((
+                    pragma(tx, "journal_mode"),
+                    pragma(tx, "synchronous"),
+                    pragma(tx, "foreign_keys"),
+                ))
+            })
+            .await
+            .unwrap();
+        assert_eq!(
+            (mode.as_str(), sync.as_str(), keys.as_str()),
+            ("wal", "2", "1")
+        );
+    }
+}
