@@ -326,7 +326,12 @@ fn output_read_only_in_part_ends_quietly() {
     child.stdout.take().unwrap().read_exact(&mut start).unwrap();
     let status = child.wait().unwrap();
     let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     assert!(start.starts_with(b"{"));
     assert!(status.success(), "{status:?}: {err}");
     assert_eq!(err, "");
