@@ -6,7 +6,7 @@
 //! checkpoints into the database file included), to compare with the sled store's figures in
 //! docs/benchmarks.md (issue 9: 14.3 KB per meal with 1 writer).
 //!
-//!     cargo run --release --example sqlite_writes -- [seconds per run, default 5]
+//!     cargo run --release --example sqlite_writes -- [seconds per run, default 5] [wal_autocheckpoint pages]
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -74,6 +74,16 @@ async fn main() {
     db.write(|conn| conn.execute_batch(SCHEMA).map_err(failed))
         .await
         .expect("the schema");
+    // To try another checkpoint interval than SQLite's 1,000 pages (the writer's connection).
+    if let Some(pages) = std::env::args().nth(2).and_then(|s| s.parse::<u32>().ok()) {
+        db.write(move |conn| {
+            conn.pragma_update(None, "wal_autocheckpoint", pages)
+                .map_err(failed)
+        })
+        .await
+        .expect("wal_autocheckpoint");
+        println!("wal_autocheckpoint = {pages} pages\n");
+    }
 
     println!("| writers | writes/s | p50 | p99 | bytes written per write |");
     println!("|---|---|---|---|---|");
