@@ -38,6 +38,9 @@ pub enum OpenDbError {
         path: PathBuf,
         source: rusqlite::Error,
     },
+    /// The file system cannot hold a WAL (SQLite fell back to another journal mode).
+    #[error("the database {path} cannot use write-ahead logging (journal mode {mode})")]
+    NoWal { path: PathBuf, mode: String },
 }
 
 impl Database {
@@ -51,6 +54,15 @@ impl Database {
         // Half the cache for the writer (it reads every row it changes), the rest shared.
         let cache_kib = i64::from(cache_mb) * 1024;
         let mut write = connect(path, cache_kib / 2, false).map_err(failed)?;
+        // WAL, once, before the readers open: readers never block the writer nor it them. It
+        // is kept in the file, so every later connection uses it too.
+        let mode = use_wal(&write).map_err(failed)?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(OpenDbError::NoWal {
+                path: path.to_path_buf(),
+                mode,
+            });
+        }
         migrations::run(&mut write)?;
         let readers = (0..READERS)
             .map(|_| connect(path, cache_kib / 2 / READERS as i64, true))
@@ -104,6 +116,11 @@ impl Database {
     }
 }
 
+/// Switches the database to WAL; answers the journal mode SQLite is in afterwards.
+fn use_wal(conn: &Connection) -> Result<String, rusqlite::Error> {
+    conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))
+}
+
 /// One connection with the settings every connection needs. `read_only` connections refuse
 /// writes (`query_only`), so a repository cannot write past the writer by mistake.
 fn connect(path: &Path, cache_kib: i64, read_only: bool) -> Result<Connection, rusqlite::Error> {
@@ -113,14 +130,8 @@ fn connect(path: &Path, cache_kib: i64, read_only: bool) -> Result<Connection, r
         | OpenFlags::SQLITE_OPEN_URI;
     let conn = Connection::open_with_flags(path, flags)?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
-    // WAL: readers never block the writer nor it them. FULL: a commit is on disk (the WAL
-    // fsynced) before it is acknowledged, so an acknowledged write survives a power cut.
-    let mode: String = conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))?;
-    if !mode.eq_ignore_ascii_case("wal") {
-        return Err(rusqlite::Error::InvalidParameterName(format!(
-            "journal_mode is {mode}, not wal"
-        )));
-    }
+    // FULL: a commit is on disk (the WAL fsynced) before it is acknowledged, so an acknowledged
+    // write survives a power cut.
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     conn.pragma_update(None, "cache_size", -cache_kib.max(256))?;

@@ -63,6 +63,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.db");
         let setup = super::super::connect(&path, 1024, false).unwrap();
+        assert_eq!(super::super::use_wal(&setup).unwrap(), "wal");
         setup
             .execute_batch("CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (42);")
             .unwrap();

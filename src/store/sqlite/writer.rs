@@ -202,6 +202,7 @@ mod tests {
     fn open(dir: &std::path::Path) -> (Writer, Connection) {
         let path = dir.join("w.db");
         let conn = super::super::connect(&path, 1024, false).unwrap();
+        assert_eq!(super::super::use_wal(&conn).unwrap(), "wal");
         // A lock held elsewhere fails a group after this, not after the real 5 s.
         conn.busy_timeout(std::time::Duration::from_millis(200))
             .unwrap();
