@@ -2,8 +2,10 @@
 
 use std::process::ExitCode;
 
+use super::out::say;
+
 pub fn run() -> ExitCode {
-    if super::out::write(format_args!("{}\n", crate::api::spec_json())) {
+    if say!("{}", crate::api::spec_json()) {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
