@@ -67,6 +67,10 @@ pub use blobs::MEDIA_DIR;
 pub enum StoreError {
     #[error("database error: {0}")]
     Sled(#[from] sled::Error),
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error(transparent)]
+    Write(#[from] sqlite::WriteFailed),
     #[error("stored record is unreadable: {0}")]
     Corrupt(String),
 }

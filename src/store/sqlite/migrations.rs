@@ -9,7 +9,8 @@ use rusqlite::{Connection, TransactionBehavior};
 
 /// Step n of the schema is `STEPS[n - 1]`.
 const STEPS: &[&str] = &[
-    // 1: what the write primitive keeps for every family, and the store's own values.
+    // 1: a table per noun (docs/sqlite-store.md). Ids are 16-byte UUIDs, times are Unix
+    // nanoseconds UTC (INTEGER), lists of short strings and documents are JSON text.
     "CREATE TABLE families (
         id BLOB PRIMARY KEY NOT NULL,
         revision INTEGER NOT NULL DEFAULT 0,
@@ -18,6 +19,222 @@ const STEPS: &[&str] = &[
     CREATE TABLE meta (
         name TEXT PRIMARY KEY NOT NULL,
         value BLOB NOT NULL
+    ) WITHOUT ROWID;
+
+    CREATE TABLE media (
+        id BLOB PRIMARY KEY NOT NULL,
+        family_id BLOB NOT NULL,
+        version INTEGER NOT NULL,
+        width INTEGER NOT NULL,
+        height INTEGER NOT NULL,
+        bytes INTEGER NOT NULL,
+        attached INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+    );
+    CREATE INDEX media_by_family ON media (family_id, attached, created_at);
+    CREATE TABLE blob_graveyard (media_id BLOB PRIMARY KEY NOT NULL) WITHOUT ROWID;
+    -- A photo's record gone (removed, or its meal removed): its files go after the commit.
+    CREATE TRIGGER media_buried AFTER DELETE ON media BEGIN
+        INSERT OR IGNORE INTO blob_graveyard (media_id) VALUES (old.id);
+    END;
+
+    CREATE TABLE users (
+        id BLOB PRIMARY KEY NOT NULL,
+        family_id BLOB NOT NULL,
+        version INTEGER NOT NULL,
+        session_epoch INTEGER NOT NULL,
+        email TEXT NOT NULL UNIQUE,
+        first_name TEXT NOT NULL,
+        last_name TEXT NOT NULL,
+        role TEXT NOT NULL,
+        is_guest INTEGER NOT NULL,
+        guest_children INTEGER,
+        is_admin INTEGER NOT NULL,
+        password_hash TEXT NOT NULL,
+        avatar_id BLOB REFERENCES media (id),
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        last_seen_at INTEGER NOT NULL,
+        joined_family_at INTEGER
+    );
+    CREATE INDEX users_by_family ON users (family_id, created_at);
+    CREATE TABLE sessions (
+        token_hash BLOB PRIMARY KEY NOT NULL,
+        user_id BLOB NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        epoch INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        last_seen_at INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX sessions_by_user ON sessions (user_id);
+    CREATE INDEX sessions_by_expiry ON sessions (expires_at);
+    CREATE TABLE reset_tokens (
+        token_hash BLOB PRIMARY KEY NOT NULL,
+        user_id BLOB NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        epoch INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX reset_tokens_by_user ON reset_tokens (user_id);
+    CREATE TABLE family_invites (
+        id BLOB PRIMARY KEY NOT NULL,
+        family_id BLOB NOT NULL,
+        version INTEGER NOT NULL,
+        token_hash BLOB NOT NULL UNIQUE,
+        invited_by BLOB NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+    );
+    CREATE INDEX family_invites_by_family ON family_invites (family_id, created_at);
+
+    CREATE TABLE children (
+        id BLOB PRIMARY KEY NOT NULL,
+        family_id BLOB NOT NULL,
+        version INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        age INTEGER,
+        birth_month TEXT,
+        allergies TEXT NOT NULL,
+        dietary_restrictions TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        -- Deleted, its meals still being removed by a job (then the row goes).
+        deleted INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX children_by_family ON children (family_id, created_at);
+    CREATE TABLE meals (
+        id BLOB PRIMARY KEY NOT NULL,
+        family_id BLOB NOT NULL,
+        version INTEGER NOT NULL,
+        child_id BLOB NOT NULL REFERENCES children (id) ON DELETE CASCADE,
+        meal_type TEXT NOT NULL,
+        portion TEXT NOT NULL,
+        mood TEXT NOT NULL,
+        feedback TEXT,
+        notes TEXT NOT NULL,
+        photo_id BLOB REFERENCES media (id),
+        meal_date INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        reaction TEXT NOT NULL,
+        reaction_note TEXT NOT NULL,
+        exposures TEXT NOT NULL
+    );
+    CREATE INDEX meals_by_time ON meals (family_id, meal_date, id);
+    CREATE INDEX meals_by_child ON meals (child_id, meal_date, id);
+    CREATE TRIGGER meal_photo_released AFTER DELETE ON meals WHEN old.photo_id IS NOT NULL BEGIN
+        DELETE FROM media WHERE id = old.photo_id;
+    END;
+    -- A meal's foods in order; food_key (trimmed, lower case) answers the food history and the
+    -- allergen questions of one child in one query.
+    CREATE TABLE meal_foods (
+        meal_id BLOB NOT NULL REFERENCES meals (id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        child_id BLOB NOT NULL,
+        food TEXT NOT NULL,
+        food_key TEXT NOT NULL,
+        PRIMARY KEY (meal_id, position)
+    ) WITHOUT ROWID;
+    CREATE INDEX meal_foods_by_child ON meal_foods (child_id, food_key);
+
+    CREATE TABLE recipes (
+        id BLOB PRIMARY KEY NOT NULL,
+        family_id BLOB NOT NULL,
+        version INTEGER NOT NULL,
+        created_by BLOB NOT NULL,
+        source TEXT NOT NULL,
+        title TEXT NOT NULL,
+        body TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+    );
+    CREATE INDEX recipes_by_family ON recipes (family_id, created_at);
+    CREATE TABLE generations (
+        id BLOB PRIMARY KEY NOT NULL,
+        owner TEXT NOT NULL,
+        family_id BLOB,
+        request TEXT NOT NULL,
+        state TEXT NOT NULL,
+        finished INTEGER NOT NULL,
+        attempts INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+    );
+    CREATE INDEX generations_unfinished ON generations (finished, id);
+    CREATE TABLE grocery_lists (
+        id BLOB PRIMARY KEY NOT NULL,
+        family_id BLOB NOT NULL,
+        version INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+    );
+    CREATE INDEX grocery_lists_by_family ON grocery_lists (family_id, created_at);
+    CREATE TABLE grocery_items (
+        list_id BLOB NOT NULL REFERENCES grocery_lists (id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        id BLOB NOT NULL,
+        name TEXT NOT NULL,
+        quantity TEXT NOT NULL,
+        category TEXT NOT NULL,
+        checked INTEGER NOT NULL,
+        checked_at INTEGER,
+        PRIMARY KEY (list_id, position)
+    ) WITHOUT ROWID;
+    CREATE TABLE meal_plans (
+        family_id BLOB NOT NULL,
+        week TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        entries TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (family_id, week)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE co_parents (
+        id BLOB PRIMARY KEY NOT NULL,
+        family_id BLOB NOT NULL,
+        version INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        email TEXT NOT NULL,
+        token BLOB NOT NULL UNIQUE,
+        pin_hash TEXT,
+        invited_by BLOB NOT NULL,
+        invitation_sent INTEGER NOT NULL,
+        accepted_at INTEGER,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        failures_total INTEGER NOT NULL,
+        last_failure_at INTEGER,
+        session_epoch INTEGER NOT NULL
+    );
+    CREATE INDEX co_parents_by_family ON co_parents (family_id, created_at);
+    CREATE TABLE share_sessions (
+        token_hash BLOB PRIMARY KEY NOT NULL,
+        co_parent_id BLOB NOT NULL REFERENCES co_parents (id) ON DELETE CASCADE,
+        family_id BLOB NOT NULL,
+        epoch INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX share_sessions_by_co_parent ON share_sessions (co_parent_id);
+    CREATE INDEX share_sessions_by_expiry ON share_sessions (expires_at);
+
+    CREATE TABLE contact_messages (
+        id BLOB PRIMARY KEY NOT NULL,
+        name TEXT NOT NULL,
+        email TEXT NOT NULL,
+        message TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+    );
+    CREATE TABLE jobs (
+        id BLOB PRIMARY KEY NOT NULL,
+        job TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+    );
+    CREATE TABLE rate_limits (
+        key BLOB PRIMARY KEY NOT NULL,
+        tat INTEGER NOT NULL
     ) WITHOUT ROWID;",
 ];
 
@@ -74,7 +291,7 @@ mod tests {
     /// give the same list.
     fn schema(conn: &Connection) -> Vec<String> {
         let mut stmt = conn
-            .prepare("SELECT type || ' ' || name || ': ' || sql FROM sqlite_schema ORDER BY name")
+            .prepare("SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_schema ORDER BY name")
             .unwrap();
         stmt.query_map([], |r| r.get(0))
             .unwrap()

@@ -49,6 +49,27 @@ impl Readers {
     }
 }
 
+impl Readers {
+    /// `read` on the calling thread (waits for an idle connection).
+    pub(super) fn read_blocking<T>(
+        &self,
+        query: impl FnOnce(&Connection) -> Result<T, rusqlite::Error>,
+    ) -> Result<T, rusqlite::Error> {
+        loop {
+            if let Ok(permit) = self.permits.try_acquire() {
+                let conn = lock(&self.idle)
+                    .pop()
+                    .expect("a permit stands for an idle connection");
+                let answer = catch_unwind(AssertUnwindSafe(|| query(&conn)));
+                lock(&self.idle).push(conn);
+                drop(permit);
+                return answer.unwrap_or_else(|panic| resume_unwind(panic));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+}
+
 fn lock(idle: &Mutex<Vec<Connection>>) -> std::sync::MutexGuard<'_, Vec<Connection>> {
     idle.lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
