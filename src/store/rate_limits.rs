@@ -25,6 +25,13 @@ pub struct UnixClock {
     start: Arc<OnceLock<u64>>,
 }
 
+impl UnixClock {
+    /// The limiter's start, once the clock was first read.
+    pub(crate) fn start(&self) -> Arc<OnceLock<u64>> {
+        self.start.clone()
+    }
+}
+
 impl Clock for UnixClock {
     type Instant = Nanos;
 

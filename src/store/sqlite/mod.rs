@@ -13,6 +13,7 @@ pub mod jobs;
 pub mod meals;
 pub mod media;
 mod migrations;
+pub mod rate_limits;
 mod readers;
 pub mod users;
 mod values;
@@ -98,6 +99,15 @@ impl Database {
         F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
     {
         self.writer.write_then(change, |_| {}).await
+    }
+
+    /// Queues `change` without waiting for its commit, from code that cannot wait (a rate
+    /// limiter's state). `false` when the writer's queue is full or closed.
+    pub fn write_detached<F>(&self, change: F) -> bool
+    where
+        F: FnOnce(&Connection) -> Result<(), WriteFailed> + Send + 'static,
+    {
+        self.writer.write_detached(change)
     }
 
     /// [`Database::write`], and `after` runs on the writer thread right after the commit, in

@@ -130,6 +130,26 @@ impl Writer {
     }
 }
 
+impl Writer {
+    /// Queues `change` without waiting for it (from code that cannot wait). `false` when the
+    /// queue is full or closed: nothing was queued.
+    pub(super) fn write_detached<F>(&self, change: F) -> bool
+    where
+        F: FnOnce(&Connection) -> Result<(), WriteFailed> + Send + 'static,
+    {
+        let (reply, _ignored) = oneshot::channel();
+        let ticket = Box::new(Pending {
+            change: Some(change),
+            after: None::<fn(&())>,
+            outcome: None,
+            reply,
+        });
+        self.queue
+            .as_ref()
+            .is_some_and(|queue| queue.try_send(ticket).is_ok())
+    }
+}
+
 impl Drop for Writer {
     /// Lets the thread finish the writes already queued, then waits for it.
     fn drop(&mut self) {
