@@ -14,6 +14,7 @@ pub mod meals;
 pub mod media;
 mod migrations;
 mod readers;
+pub mod reset_tokens;
 pub mod sessions;
 pub mod users;
 mod values;

@@ -50,8 +50,9 @@ impl Sessions {
         Self { core }
     }
 
-    /// Stores a session of an existing account. `false` (nothing stored) when the account no
-    /// longer exists: it was deleted while its owner signed in.
+    /// Stores a session of an existing account (one stored under the same hash is replaced).
+    /// `false` (nothing stored) when the account no longer exists: it was deleted while its
+    /// owner signed in.
     pub async fn insert(&self, hash: &[u8; 32], session: &Session) -> Result<bool, StoreError> {
         let (hash, s) = (*hash, session.clone());
         Ok(self
@@ -62,7 +63,11 @@ impl Sessions {
                     .prepare_cached(
                         "INSERT INTO sessions
                             (token_hash, user_id, epoch, created_at, expires_at, last_seen_at)
-                         SELECT ?1, id, ?3, ?4, ?5, ?6 FROM users WHERE id = ?2",
+                         SELECT ?1, id, ?3, ?4, ?5, ?6 FROM users WHERE id = ?2
+                         ON CONFLICT (token_hash) DO UPDATE
+                         SET user_id = excluded.user_id, epoch = excluded.epoch,
+                             created_at = excluded.created_at, expires_at = excluded.expires_at,
+                             last_seen_at = excluded.last_seen_at",
                     )?
                     .execute(params![
                         hash,
@@ -335,7 +340,14 @@ mod tests {
             last_seen_at: now - Duration::minutes(5),
         };
         assert!(sessions.insert(&[9; 32], &stored).await.unwrap());
-        assert_eq!(sessions.get(&[9; 32]).await.unwrap(), Some(stored));
+        assert_eq!(sessions.get(&[9; 32]).await.unwrap(), Some(stored.clone()));
+        let again = Session { epoch: 8, ..stored };
+        assert!(sessions.insert(&[9; 32], &again).await.unwrap());
+        assert_eq!(
+            sessions.get(&[9; 32]).await.unwrap(),
+            Some(again),
+            "the same hash again replaces the session"
+        );
         assert!(sessions.get(&[8; 32]).await.unwrap().is_none());
         sessions
             .insert(&[10; 32], &session(bob, Duration::days(1)))
