@@ -8,6 +8,7 @@
 #![allow(dead_code)]
 
 pub mod children;
+pub mod co_parents;
 pub(crate) mod core;
 pub mod invites;
 pub mod jobs;
