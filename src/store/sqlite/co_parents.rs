@@ -273,7 +273,7 @@ impl CoParents {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use std::sync::{Arc, Mutex};
 
     use chrono::{Duration, Utc};
@@ -286,7 +286,7 @@ pub(crate) mod tests {
 
     /// A share session of `c`, written as it is stored (the share_sessions repository is
     /// tested on its own).
-    pub(crate) async fn share_session(core: &core::Shared, c: &CoParent, hash: [u8; 32]) {
+    async fn share_session(core: &core::Shared, c: &CoParent, hash: [u8; 32]) {
         let (id, family) = (c.id, c.family);
         let now = Utc::now();
         core.commit(move |tx| {

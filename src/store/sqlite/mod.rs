@@ -18,6 +18,7 @@ mod migrations;
 mod readers;
 pub mod reset_tokens;
 pub mod sessions;
+pub mod share_sessions;
 pub mod users;
 mod values;
 mod writer;
