@@ -208,7 +208,8 @@ const STEPS: &[&str] = &[
         last_failure_at INTEGER,
         session_epoch INTEGER NOT NULL
     );
-    CREATE INDEX co_parents_by_family ON co_parents (family_id, created_at);
+    -- One co-parent per address per family; also the family's co-parents (at most 20).
+    CREATE UNIQUE INDEX co_parents_by_email ON co_parents (family_id, email);
     CREATE TABLE share_sessions (
         token_hash BLOB PRIMARY KEY NOT NULL,
         co_parent_id BLOB NOT NULL REFERENCES co_parents (id) ON DELETE CASCADE,

@@ -8,13 +8,18 @@
 #![allow(dead_code)]
 
 pub mod children;
+pub mod co_parents;
 pub(crate) mod core;
+pub mod invites;
 pub mod jobs;
 pub mod meals;
 pub mod media;
 mod migrations;
 pub mod rate_limits;
 mod readers;
+pub mod reset_tokens;
+pub mod sessions;
+pub mod share_sessions;
 pub mod users;
 mod values;
 mod writer;
