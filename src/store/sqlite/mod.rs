@@ -14,6 +14,7 @@ pub mod meals;
 pub mod media;
 mod migrations;
 mod readers;
+pub mod recipes;
 pub mod users;
 mod values;
 mod writer;
