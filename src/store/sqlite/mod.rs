@@ -9,6 +9,7 @@
 
 pub mod children;
 pub(crate) mod core;
+pub mod generations;
 pub mod jobs;
 pub mod meals;
 pub mod media;
