@@ -8,6 +8,7 @@
 #![allow(dead_code)]
 
 pub mod children;
+pub mod contact_messages;
 pub(crate) mod core;
 pub mod generations;
 pub mod jobs;
