@@ -12,6 +12,7 @@ pub mod contact_messages;
 pub(crate) mod core;
 pub mod generations;
 pub mod jobs;
+pub mod meal_plans;
 pub mod meals;
 pub mod media;
 mod migrations;
