@@ -11,6 +11,7 @@ pub mod children;
 pub mod contact_messages;
 pub(crate) mod core;
 pub mod generations;
+pub mod grocery_lists;
 pub mod jobs;
 pub mod meal_plans;
 pub mod meals;
