@@ -147,7 +147,8 @@ const STEPS: &[&str] = &[
         created_at INTEGER NOT NULL,
         updated_at INTEGER NOT NULL
     );
-    CREATE INDEX recipes_by_family ON recipes (family_id, created_at);
+    -- Listed newest first: the ids (UUIDv7) in reverse, as the sled store listed them.
+    CREATE INDEX recipes_by_family ON recipes (family_id, id);
     CREATE TABLE generations (
         id BLOB PRIMARY KEY NOT NULL,
         owner TEXT NOT NULL,
@@ -168,7 +169,8 @@ const STEPS: &[&str] = &[
         created_at INTEGER NOT NULL,
         updated_at INTEGER NOT NULL
     );
-    CREATE INDEX grocery_lists_by_family ON grocery_lists (family_id, created_at);
+    -- Listed newest first: the ids (UUIDv7) in reverse, as the sled store listed them.
+    CREATE INDEX grocery_lists_by_family ON grocery_lists (family_id, id);
     CREATE TABLE grocery_items (
         list_id BLOB NOT NULL REFERENCES grocery_lists (id) ON DELETE CASCADE,
         position INTEGER NOT NULL,

@@ -9,14 +9,19 @@
 
 pub mod children;
 pub mod co_parents;
+pub mod contact_messages;
 pub(crate) mod core;
+pub mod generations;
+pub mod grocery_lists;
 pub mod invites;
 pub mod jobs;
+pub mod meal_plans;
 pub mod meals;
 pub mod media;
 mod migrations;
 pub mod rate_limits;
 mod readers;
+pub mod recipes;
 pub mod reset_tokens;
 pub mod sessions;
 pub mod share_sessions;
