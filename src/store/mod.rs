@@ -16,6 +16,7 @@ mod flusher;
 pub mod generations;
 mod graveyard;
 pub mod grocery_lists;
+pub mod import_sled;
 pub mod invites;
 pub mod jobs;
 pub mod keys;
@@ -131,54 +132,12 @@ pub struct Store {
 impl Store {
     /// Opens (creating if needed) the store in `dir`, taking the directory lock first.
     pub fn open(dir: &Path, cache_mb: u32) -> Result<Store, OpenError> {
+        let (dir, lock) = claim_dir(dir, &[DB_DIR])?;
         let unusable = |reason: String| OpenError::Unusable {
-            dir: dir.to_path_buf(),
+            dir: dir.clone(),
             reason,
         };
-        create_private_dir(dir).map_err(|e| unusable(e.to_string()))?;
-        let dir = dir.canonicalize().map_err(|e| unusable(e.to_string()))?;
-        // root opening a server user's directory would leave files that user cannot open.
-        if let Some(owner) = permissions::foreign_owner_for_root(&dir) {
-            return Err(OpenError::NotOwner { dir, owner });
-        }
         let db_path = dir.join(DB_DIR);
-        let lock_path = dir.join(LOCK_FILE);
-
-        if !db_path.exists() && !lock_path.exists() && !is_empty_dir(&dir) {
-            return Err(OpenError::NotHighchair(dir));
-        }
-
-        let mut lock = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(|e| unusable(format!("cannot create {}: {e}", lock_path.display())))?;
-        match lock.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => return Err(OpenError::InUse(dir)),
-            Err(std::fs::TryLockError::Error(e)) => {
-                return Err(unusable(format!(
-                    "cannot lock {}: {e}",
-                    lock_path.display()
-                )));
-            }
-        }
-        match permissions::tighten(&dir) {
-            Ok(0) => {}
-            Ok(n) => tracing::warn!(
-                data_dir = %dir.display(),
-                fixed = n,
-                "the data directory was readable by other users; made it private (0700, files 0600)"
-            ),
-            Err(e) => return Err(unusable(format!("cannot make it private: {e}"))),
-        }
-        // The pid helps an admin find the process holding the directory.
-        let _ = lock.set_len(0);
-        let _ = writeln!(lock, "{}", std::process::id());
-        backup::swap::finish_pending(&dir)
-            .map_err(|e| unusable(format!("cannot finish the restore that was under way: {e}")))?;
-
         let config = sled::Config::new()
             .path(&db_path)
             .cache_capacity(u64::from(cache_mb) * 1024 * 1024)
@@ -329,6 +288,65 @@ impl Store {
 }
 
 pub use permissions::private_umask;
+
+/// Takes a data directory for this process: made private if new, refused if it belongs to
+/// another user (for root) or is not a highchair directory (not empty, none of `ours` in it,
+/// no lock file), locked (one process at a time), tightened, and any restore a crash cut off
+/// finished. Returns the canonical path and the held lock.
+pub(crate) fn claim_dir(dir: &Path, ours: &[&str]) -> Result<(PathBuf, File), OpenError> {
+    let unusable = |reason: String| OpenError::Unusable {
+        dir: dir.to_path_buf(),
+        reason,
+    };
+    create_private_dir(dir).map_err(|e| unusable(e.to_string()))?;
+    let dir = dir.canonicalize().map_err(|e| unusable(e.to_string()))?;
+    let unusable = |reason: String| OpenError::Unusable {
+        dir: dir.clone(),
+        reason,
+    };
+    // root opening a server user's directory would leave files that user cannot open.
+    if let Some(owner) = permissions::foreign_owner_for_root(&dir) {
+        return Err(OpenError::NotOwner { dir, owner });
+    }
+    let lock_path = dir.join(LOCK_FILE);
+    if !ours.iter().any(|name| dir.join(name).exists())
+        && !lock_path.exists()
+        && !is_empty_dir(&dir)
+    {
+        return Err(OpenError::NotHighchair(dir));
+    }
+    let mut lock = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|e| unusable(format!("cannot create {}: {e}", lock_path.display())))?;
+    match lock.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => return Err(OpenError::InUse(dir)),
+        Err(std::fs::TryLockError::Error(e)) => {
+            return Err(unusable(format!(
+                "cannot lock {}: {e}",
+                lock_path.display()
+            )));
+        }
+    }
+    match permissions::tighten(&dir) {
+        Ok(0) => {}
+        Ok(n) => tracing::warn!(
+            data_dir = %dir.display(),
+            fixed = n,
+            "the data directory was readable by other users; made it private (0700, files 0600)"
+        ),
+        Err(e) => return Err(unusable(format!("cannot make it private: {e}"))),
+    }
+    // The pid helps an admin find the process holding the directory.
+    let _ = lock.set_len(0);
+    let _ = writeln!(lock, "{}", std::process::id());
+    backup::swap::finish_pending(&dir)
+        .map_err(|e| unusable(format!("cannot finish the restore that was under way: {e}")))?;
+    Ok((dir, lock))
+}
 
 fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::DirBuilderExt;

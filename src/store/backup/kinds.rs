@@ -127,6 +127,31 @@ impl Kind {
     }
 }
 
+impl Kind {
+    /// A stored record of this kind as the JSON of what it means now (older record versions
+    /// upgraded): two stores hold the same record when these are equal.
+    pub(crate) fn canonical(self, stored: &[u8]) -> Result<Vec<u8>, String> {
+        fn json<R: Record>(stored: &[u8]) -> Result<Vec<u8>, String> {
+            let record = R::decode(stored).map_err(|e| e.to_string())?;
+            serde_json::to_vec(&record).map_err(|e| e.to_string())
+        }
+        match self {
+            Kind::Families => Err("families are not stored records".into()),
+            Kind::Users => json::<User>(stored),
+            Kind::FamilyInvites => json::<FamilyInvite>(stored),
+            Kind::Children => json::<Child>(stored),
+            Kind::Meals => json::<Meal>(stored),
+            Kind::Media => json::<MediaRecord>(stored),
+            Kind::Recipes => json::<Recipe>(stored),
+            Kind::GroceryLists => json::<GroceryList>(stored),
+            Kind::MealPlans => json::<MealPlan>(stored),
+            Kind::CoParents => json::<CoParent>(stored),
+            Kind::Jobs => json::<Job>(stored),
+            Kind::ContactMessages => json::<ContactMessage>(stored),
+        }
+    }
+}
+
 /// What a record means for the store: where it goes and what goes with it.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Loaded {

@@ -7,12 +7,12 @@
 //! keeps removed photos' blobs until the photos are copied. See docs/decisions.md.
 
 pub mod archive;
-mod kinds;
+pub(crate) mod kinds;
 mod load;
-mod reader;
-mod snapshot;
+pub(crate) mod reader;
+pub(crate) mod snapshot;
 pub mod swap;
-mod writer;
+pub(crate) mod writer;
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -116,7 +116,7 @@ impl Store {
             .map_err(|e| BackupError::Io(format!("cannot make a scratch directory: {e}")))?;
         let snapshot = snapshot::take(&self.core, self.contact_messages.tree(), &spool.0)?;
         let (prepared, media) = snapshot.prepare(&spool.0)?;
-        let written = writer::write(&self.core, &snapshot, &prepared, &media, out)?;
+        let written = writer::write(&self.core.blobs, &snapshot, &prepared, &media, out)?;
         drop(snapshot);
         Ok(written)
     }

@@ -25,7 +25,8 @@ use crate::store::write::{Core, FamilyState, TreeId};
 pub(crate) struct Snapshot {
     pub created_at: DateTime<Utc>,
     raw: Vec<(Kind, PathBuf)>,
-    _fence: Fence,
+    /// Holds the photo fence until the snapshot is dropped.
+    _fence: Box<dyn Send>,
 }
 
 /// A kind's records, checked and compressed, ready for the archive.
@@ -126,11 +127,25 @@ pub(crate) fn take(
     Ok(Snapshot {
         created_at,
         raw,
-        _fence: fence,
+        _fence: Box::new(fence),
     })
 }
 
 impl Snapshot {
+    /// A snapshot of the records spooled in `raw` (one file per kind, lines as archived),
+    /// taken at `created_at` while `fence` keeps removed photos' files.
+    pub(crate) fn new(
+        created_at: DateTime<Utc>,
+        raw: Vec<(Kind, PathBuf)>,
+        fence: Box<dyn Send>,
+    ) -> Snapshot {
+        Snapshot {
+            created_at,
+            raw,
+            _fence: fence,
+        }
+    }
+
     /// Decodes and checks every record, leaves out what the store already counts as deleted
     /// (a deleted family's records, the meals of a child being deleted and their photos), and
     /// compresses each kind. Returns the kinds and the photos to copy.

@@ -8,8 +8,8 @@ use super::archive::{self, Hashing, Header, Manifest, Member};
 use super::snapshot::{Prepared, Snapshot};
 use super::{BackupError, Summary};
 use crate::domain::ids::{FamilyId, MediaId};
+use crate::store::blobs::Blobs;
 use crate::store::media::Variant;
-use crate::store::write::Core;
 
 pub(crate) struct ArchiveWriter<W: Write> {
     tar: tar::Builder<W>,
@@ -57,7 +57,7 @@ impl<W: Write> ArchiveWriter<W> {
 
 /// Writes the whole archive of `snapshot` to `out`.
 pub(crate) fn write<W: Write>(
-    core: &Core,
+    blobs: &Blobs,
     snapshot: &Snapshot,
     prepared: &[Prepared],
     media: &[(FamilyId, MediaId)],
@@ -82,8 +82,7 @@ pub(crate) fn write<W: Write>(
     let mut files = 0u64;
     for (family, id) in media {
         for variant in Variant::ALL {
-            let bytes = core
-                .blobs
+            let bytes = blobs
                 .read(*id, variant)
                 .map_err(|e| BackupError::Io(format!("cannot read photo {id}: {e}")))?;
             match bytes {

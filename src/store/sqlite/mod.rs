@@ -7,6 +7,7 @@
 //! Until then parts are used by tests only.
 #![allow(dead_code)]
 
+pub(crate) mod backup;
 pub mod children;
 pub mod co_parents;
 pub mod contact_messages;
@@ -25,9 +26,12 @@ pub mod recipes;
 pub mod reset_tokens;
 pub mod sessions;
 pub mod share_sessions;
+mod store;
 pub mod users;
 mod values;
 mod writer;
+
+pub use store::Store;
 
 use std::path::{Path, PathBuf};
 
@@ -155,6 +159,25 @@ impl Database {
 }
 
 /// Switches the database to WAL; answers the journal mode SQLite is in afterwards.
+/// A new database at `path` at the current schema, on one connection of its own (loading a
+/// restore or an import, before anyone uses it).
+pub(crate) fn create(path: &Path, cache_mb: u32) -> Result<Connection, OpenDbError> {
+    let failed = |source| OpenDbError::Sqlite {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut conn = connect(path, i64::from(cache_mb) * 1024, false).map_err(failed)?;
+    let mode = use_wal(&conn).map_err(failed)?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        return Err(OpenDbError::NoWal {
+            path: path.to_path_buf(),
+            mode,
+        });
+    }
+    migrations::run(&mut conn)?;
+    Ok(conn)
+}
+
 fn use_wal(conn: &Connection) -> Result<String, rusqlite::Error> {
     conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))
 }

@@ -8,16 +8,21 @@ use super::core::{Abort, Row, Shared, Tx, rows};
 use super::values::{
     flag, get_name, get_opt_time, get_time, get_u64, int, name, opt_time, text, time,
 };
+use chrono::{DateTime, Utc};
+
 use crate::domain::DomainError;
-use crate::domain::change::{ChangeId, Kind};
+use crate::domain::change::{Change, ChangeId, Kind};
 use crate::domain::email::Email;
+use crate::domain::family::FamilyInvite;
 use crate::domain::ids::{FamilyId, MediaId, UserId};
+use crate::domain::meal_plan::MealPlan;
 use crate::domain::user::User;
+use crate::store::jobs::JobKind;
 use crate::store::users::InsertUserError;
 use crate::store::{StoreError, WriteError};
 
 /// The `meta` row that says the first account was claimed.
-const FIRST_CLAIMED: &str = "first-account";
+pub(crate) const FIRST_CLAIMED: &str = "first-account";
 
 impl Row for User {
     const TABLE: &'static str = "users";
@@ -278,6 +283,282 @@ impl Users {
     }
 }
 
+/// How an account comes into a family through an invite link.
+pub enum Joining {
+    /// A new account, created in the family.
+    New(Box<User>),
+    /// A signed-in account whose own family is empty.
+    Existing(UserId),
+}
+
+/// What the product's rules for joining look at, as it is inside the write.
+pub struct JoinFacts<'a> {
+    pub invite: &'a FamilyInvite,
+    /// Adults in the invite's family now.
+    pub members: usize,
+    /// The account that joins, if it exists already.
+    pub account: Option<&'a User>,
+    /// Children and adults of the existing account's own family.
+    pub own_children: usize,
+    pub own_members: usize,
+    /// Whether a new account's e-mail is taken.
+    pub email_taken: bool,
+}
+
+fn count(tx: &Tx<'_>, sql: &str, id: impl rusqlite::ToSql) -> Result<usize, Abort> {
+    Ok(tx
+        .conn
+        .prepare_cached(sql)?
+        .query_row([id], |r| r.get::<_, i64>(0))? as usize)
+}
+
+fn member_ids(tx: &Tx<'_>, family: FamilyId) -> Result<Vec<UserId>, Abort> {
+    let mut stmt = tx
+        .conn
+        .prepare_cached("SELECT id FROM users WHERE family_id = ?1")?;
+    let ids = stmt.query_map([family], |r| r.get(0))?;
+    Ok(ids.collect::<Result<_, _>>()?)
+}
+
+impl Users {
+    /// Takes the invite behind `token_hash` and brings an account into its family, in one
+    /// write: a link works once, `check` (the product's rules) sees the facts as they are
+    /// inside the write, and an existing account brings what its own family keeps.
+    pub async fn join(
+        &self,
+        token_hash: [u8; 32],
+        joining: Joining,
+        now: DateTime<Utc>,
+        check: impl Fn(&JoinFacts<'_>) -> Result<(), DomainError> + Send + 'static,
+    ) -> Result<User, WriteError<User>> {
+        Ok(self
+            .core
+            .commit(move |tx| {
+                let invite = rows::<FamilyInvite>(
+                    tx.conn,
+                    &format!(
+                        "SELECT {} FROM family_invites t WHERE t.token_hash = ?1",
+                        FamilyInvite::SELECT
+                    ),
+                    [token_hash],
+                )?
+                .pop()
+                .ok_or(Abort::NotFound)?;
+                tx.check_family(invite.family)?;
+                let members = count(
+                    tx,
+                    "SELECT count(*) FROM users WHERE family_id = ?1",
+                    invite.family,
+                )?;
+                let account = match &joining {
+                    Joining::New(_) => None,
+                    Joining::Existing(id) => Some(get_in(tx, *id)?.ok_or(Abort::NotFound)?),
+                };
+                let (own_children, own_members) = match &account {
+                    None => (0, 0),
+                    Some(user) => (
+                        count(
+                            tx,
+                            "SELECT count(*) FROM children WHERE family_id = ?1 AND deleted = 0",
+                            user.family_id,
+                        )?,
+                        count(
+                            tx,
+                            "SELECT count(*) FROM users WHERE family_id = ?1",
+                            user.family_id,
+                        )?,
+                    ),
+                };
+                let email_taken = match &joining {
+                    Joining::New(user) => tx
+                        .conn
+                        .prepare_cached("SELECT 1 FROM users WHERE email = ?1")?
+                        .exists([user.email.as_str()])?,
+                    Joining::Existing(_) => false,
+                };
+                check(&JoinFacts {
+                    invite: &invite,
+                    members,
+                    account: account.as_ref(),
+                    own_children,
+                    own_members,
+                    email_taken,
+                })?;
+                tx.delete::<FamilyInvite>(invite.family, &invite.key(), true)?;
+                match (joining, account) {
+                    (Joining::New(user), _) => {
+                        let mut user = *user;
+                        user.family_id = invite.family;
+                        user.joined_family_at = Some(now);
+                        tx.insert(&user)
+                    }
+                    (Joining::Existing(_), Some(user)) => {
+                        bring(tx, user.family_id, invite.family, now)?;
+                        change_family(tx, user, invite.family, now, false)
+                    }
+                    (Joining::Existing(_), None) => Err(Abort::NotFound),
+                }
+            })
+            .await?)
+    }
+
+    /// Moves an account out of its family into `to` (a new, empty one): leaving, or being
+    /// removed (`end_sessions`: every session of the account ends with it). `check` sees the
+    /// account and its family's members as they are inside the write.
+    pub async fn move_out(
+        &self,
+        id: UserId,
+        to: FamilyId,
+        now: DateTime<Utc>,
+        end_sessions: bool,
+        check: impl Fn(&User, &[UserId]) -> Result<(), DomainError> + Send + 'static,
+    ) -> Result<User, WriteError<User>> {
+        Ok(self
+            .core
+            .commit(move |tx| {
+                let user = get_in(tx, id)?.ok_or(Abort::NotFound)?;
+                let members = member_ids(tx, user.family_id)?;
+                check(&user, &members)?;
+                change_family(tx, user, to, now, end_sessions)
+            })
+            .await?)
+    }
+
+    /// Deletes an account in one write: the account goes with its sessions and reset links
+    /// (by cascade). When it was the family's last member, the family is marked deleted, its
+    /// links end and its records are removed by a queued job; otherwise the other members keep
+    /// everything. `only_if` is checked on the account as it is inside the write. An empty
+    /// server is a new server again: the next sign-up becomes the admin.
+    pub async fn delete_account(
+        &self,
+        id: UserId,
+        only_if: impl Fn(&User) -> bool + Send + 'static,
+    ) -> Result<Option<User>, StoreError> {
+        Ok(self
+            .core
+            .commit(move |tx| {
+                let Some(user) = get_in(tx, id)?.filter(|u| only_if(u)) else {
+                    return Ok(None);
+                };
+                let family = user.family_id;
+                let alone = member_ids(tx, family)?.iter().all(|m| *m == id);
+                tx.delete::<User>(family, &id.into(), true)?;
+                tx.note(Change::SessionsEnded {
+                    user: id,
+                    session: None,
+                });
+                if alone {
+                    super::invites::delete_all_of_family(tx, family)?;
+                    super::co_parents::delete_all_of_family(tx, family)?;
+                    tx.mark_family_deleted(family)?;
+                    super::jobs::enqueue(tx, JobKind::DeleteFamily { family })?;
+                }
+                let empty: bool =
+                    tx.conn
+                        .query_row("SELECT NOT EXISTS (SELECT 1 FROM users)", [], |r| r.get(0))?;
+                if empty {
+                    tx.conn
+                        .prepare_cached("DELETE FROM meta WHERE name = ?1")?
+                        .execute([FIRST_CLAIMED])?;
+                }
+                Ok::<_, Abort>(Some(user))
+            })
+            .await?)
+    }
+}
+
+/// What an account alone in its family keeps there besides children (which keep it from
+/// joining another): its recipes, grocery lists and meal plan come along to `to` (a week `to`
+/// has already planned takes the entries in after its own); its co-parents' links and adult
+/// invites end, since nobody is left to share.
+fn bring(tx: &mut Tx<'_>, from: FamilyId, to: FamilyId, now: DateTime<Utc>) -> Result<(), Abort> {
+    for (table, kind) in [
+        ("recipes", Kind::Recipe),
+        ("grocery_lists", Kind::GroceryList),
+    ] {
+        let ids: Vec<uuid::Uuid> = {
+            let mut stmt = tx
+                .conn
+                .prepare_cached(&format!("SELECT id FROM {table} WHERE family_id = ?1"))?;
+            let ids = stmt.query_map([from], |r| r.get::<_, [u8; 16]>(0))?;
+            ids.map(|id| id.map(uuid::Uuid::from_bytes))
+                .collect::<Result<_, _>>()?
+        };
+        tx.conn
+            .prepare_cached(&format!(
+                "UPDATE {table} SET family_id = ?2 WHERE family_id = ?1"
+            ))?
+            .execute(params![from, to])?;
+        for id in ids {
+            tx.announce(from, kind, id)?;
+            tx.announce(to, kind, id)?;
+        }
+    }
+    let weeks = rows::<MealPlan>(
+        tx.conn,
+        &format!(
+            "SELECT {} FROM meal_plans t WHERE t.family_id = ?1",
+            MealPlan::SELECT
+        ),
+        [from],
+    )?;
+    for week in weeks {
+        let key = week.key();
+        tx.announce(from, Kind::MealPlan, week.change_id())?;
+        match tx.get::<MealPlan>(to, &key)? {
+            Some(theirs) => {
+                tx.remove_row::<MealPlan>(from, &key)?;
+                let mut merged = theirs.clone();
+                merged.take_in(week.entries, now);
+                tx.replace(&theirs, merged)?;
+            }
+            None => {
+                tx.conn
+                    .prepare_cached(
+                        "UPDATE meal_plans SET family_id = ?2 WHERE family_id = ?1 AND week = ?3",
+                    )?
+                    .execute(params![from, to, key])?;
+                tx.announce(to, Kind::MealPlan, week.change_id())?;
+            }
+        }
+    }
+    super::co_parents::delete_all_of_family(tx, from)?;
+    super::invites::delete_all_of_family(tx, from)?;
+    Ok(())
+}
+
+/// Moves an account to family `to`, with its avatar, announcing the change to both families.
+/// Its open event streams end either way (they follow the old family); with `end_sessions`
+/// its sessions end too.
+fn change_family(
+    tx: &mut Tx<'_>,
+    user: User,
+    to: FamilyId,
+    now: DateTime<Utc>,
+    end_sessions: bool,
+) -> Result<User, Abort> {
+    let from = user.family_id;
+    let mut moved = user.clone();
+    moved.family_id = to;
+    moved.joined_family_at = Some(now);
+    moved.updated_at = now;
+    if end_sessions {
+        moved.session_epoch += 1;
+    }
+    let moved = tx.replace(&user, moved)?;
+    if let Some(avatar) = moved.avatar {
+        tx.conn
+            .prepare_cached("UPDATE media SET family_id = ?2 WHERE id = ?1")?
+            .execute(params![avatar, to])?;
+    }
+    tx.announce(from, Kind::Family, moved.id.as_uuid())?;
+    tx.note(Change::SessionsEnded {
+        user: moved.id,
+        session: None,
+    });
+    Ok(moved)
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use chrono::Utc;
@@ -285,6 +566,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::store::sqlite::tests::temp_core;
     use crate::store::users::tests::user;
+    use std::collections::HashMap;
 
     #[tokio::test]
     async fn email_is_unique_and_first_is_claimed_once() {
@@ -342,5 +624,244 @@ pub(crate) mod tests {
             users.update(UserId::new(), None, |_| Ok(())).await,
             Err(WriteError::NotFound)
         ));
+    }
+
+    fn plan_entry(text: &str, monday: chrono::NaiveDate) -> crate::domain::meal_plan::EntryFields {
+        crate::domain::meal_plan::EntryFields {
+            id: None,
+            date: monday,
+            meal_type: crate::domain::meal::MealType::Dinner,
+            planned: crate::domain::meal_plan::Planned::Text(text.into()),
+            servings: None,
+            children: Vec::new(),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_link_brings_a_new_account_in_once_and_the_rules_see_the_facts() {
+        let (_dir, core) = temp_core();
+        let users = Users::new(core.clone());
+        let invites = crate::store::sqlite::invites::Invites::new(core.clone());
+        let ann = users.insert(&user("ann@example.org"), true).await.unwrap();
+        let link = [7u8; 32];
+        invites
+            .insert(&FamilyInvite::new(ann.family_id, ann.id, link, Utc::now()))
+            .await
+            .unwrap();
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let facts = seen.clone();
+        let joined = users
+            .join(
+                link,
+                Joining::New(Box::new(user("sam@example.org"))),
+                Utc::now(),
+                move |f| {
+                    facts
+                        .lock()
+                        .unwrap()
+                        .push((f.members, f.email_taken, f.account.is_some()));
+                    Ok(())
+                },
+            )
+            .await
+            .unwrap();
+        assert_eq!(joined.family_id, ann.family_id);
+        assert!(joined.joined_family_at.is_some());
+        assert_eq!(seen.lock().unwrap().as_slice(), [(1, false, false)]);
+        assert_eq!(users.members(ann.family_id).await.unwrap().len(), 2);
+        assert!(
+            invites.list(ann.family_id).await.unwrap().is_empty(),
+            "used up"
+        );
+        assert!(matches!(
+            users
+                .join(
+                    link,
+                    Joining::New(Box::new(user("eve@example.org"))),
+                    Utc::now(),
+                    |_| Ok(())
+                )
+                .await,
+            Err(WriteError::NotFound)
+        ));
+        // A rule that says no changes nothing.
+        let again = [8u8; 32];
+        invites
+            .insert(&FamilyInvite::new(ann.family_id, ann.id, again, Utc::now()))
+            .await
+            .unwrap();
+        let refused = users
+            .join(
+                again,
+                Joining::New(Box::new(user("ann@example.org"))),
+                Utc::now(),
+                |f| match f.email_taken {
+                    true => Err(DomainError::NotFound),
+                    false => Ok(()),
+                },
+            )
+            .await;
+        assert!(matches!(refused, Err(WriteError::Rule(_))), "{refused:?}");
+        assert_eq!(
+            invites.list(ann.family_id).await.unwrap().len(),
+            1,
+            "link kept"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_existing_account_brings_its_recipes_lists_and_weeks() {
+        use crate::domain::grocery::GroceryList;
+        use crate::domain::meal_plan::Week;
+        use crate::domain::recipe::Source;
+        use crate::domain::recipe::tests::content;
+        let (_dir, core) = temp_core();
+        let users = Users::new(core.clone());
+        let invites = crate::store::sqlite::invites::Invites::new(core.clone());
+        let recipes = crate::store::sqlite::recipes::Recipes::new(core.clone());
+        let lists = crate::store::sqlite::grocery_lists::GroceryLists::new(core.clone());
+        let plans = crate::store::sqlite::meal_plans::MealPlans::new(core.clone());
+        let media = crate::store::sqlite::media::Media::new(core.clone());
+        let ann = users.insert(&user("ann@example.org"), true).await.unwrap();
+        let ben = users.insert(&user("ben@example.org"), false).await.unwrap();
+        let now = Utc::now();
+        let recipe = crate::domain::recipe::Recipe::create(
+            ben.family_id,
+            ben.id,
+            Source::Own,
+            content("Soup", &["Leek"]),
+            now,
+        );
+        recipes.insert(&recipe).await.unwrap();
+        let list = GroceryList::create(ben.family_id, "Market".into(), Vec::new(), now);
+        lists.insert(&list).await.unwrap();
+        let week = Week::containing(now.date_naive());
+        let empty = HashMap::new();
+        plans
+            .save(
+                ann.family_id,
+                week,
+                0,
+                vec![plan_entry("Pasta", week.monday())],
+                &empty,
+                now,
+            )
+            .await
+            .unwrap();
+        plans
+            .save(
+                ben.family_id,
+                week,
+                0,
+                vec![plan_entry("Curry", week.monday())],
+                &empty,
+                now,
+            )
+            .await
+            .unwrap();
+        // Ben's avatar goes with him.
+        let avatar = crate::store::media::tests::upload(ben.family_id, now);
+        media
+            .insert(&avatar, &[(crate::store::media::Variant::Full, b"f")])
+            .await
+            .unwrap();
+        users
+            .update(ben.id, None, move |u| {
+                u.avatar = Some(avatar.id);
+                Ok(())
+            })
+            .await
+            .unwrap();
+        let link = [9u8; 32];
+        invites
+            .insert(&FamilyInvite::new(ann.family_id, ann.id, link, now))
+            .await
+            .unwrap();
+        let joined = users
+            .join(link, Joining::Existing(ben.id), now, |f| {
+                assert_eq!((f.own_children, f.own_members), (0, 1));
+                Ok(())
+            })
+            .await
+            .unwrap();
+        assert_eq!(joined.family_id, ann.family_id);
+        assert_eq!(recipes.list(ann.family_id).await.unwrap().len(), 1);
+        assert_eq!(lists.list(ann.family_id).await.unwrap().len(), 1);
+        assert!(recipes.list(ben.family_id).await.unwrap().is_empty());
+        let merged = plans.get(ann.family_id, week).await.unwrap().unwrap();
+        let titles: Vec<&str> = merged.entries.iter().map(|e| e.title.as_str()).collect();
+        assert_eq!(titles, ["Pasta", "Curry"], "theirs after ours");
+        assert!(plans.get(ben.family_id, week).await.unwrap().is_none());
+        assert!(
+            media.get(ann.family_id, avatar.id).await.unwrap().is_some(),
+            "avatar moved"
+        );
+    }
+
+    #[tokio::test]
+    async fn moving_out_checks_inside_the_write_and_can_end_sessions() {
+        let (_dir, core) = temp_core();
+        let users = Users::new(core.clone());
+        let ann = users.insert(&user("ann@example.org"), true).await.unwrap();
+        let refused = users
+            .move_out(ann.id, FamilyId::new(), Utc::now(), false, |_, members| {
+                assert_eq!(members.len(), 1);
+                Err(DomainError::NotFound)
+            })
+            .await;
+        assert!(matches!(refused, Err(WriteError::Rule(_))));
+        let to = FamilyId::new();
+        let moved = users
+            .move_out(ann.id, to, Utc::now(), true, |_, _| Ok(()))
+            .await
+            .unwrap();
+        assert_eq!(moved.family_id, to);
+        assert_eq!(moved.session_epoch, ann.session_epoch + 1);
+        assert_eq!(moved.version, 2);
+        assert_eq!(users.members(to).await.unwrap().len(), 1);
+    }
+
+    #[tokio::test]
+    async fn deleting_the_last_member_deletes_the_family_and_frees_the_first_claim() {
+        let (_dir, core) = temp_core();
+        let users = Users::new(core.clone());
+        let jobs = crate::store::sqlite::jobs::Jobs::new(core.clone());
+        let invites = crate::store::sqlite::invites::Invites::new(core.clone());
+        let a = users.insert(&user("a@example.org"), true).await.unwrap();
+        invites
+            .insert(&FamilyInvite::new(a.family_id, a.id, [1; 32], Utc::now()))
+            .await
+            .unwrap();
+        assert!(
+            users
+                .delete_account(a.id, |_| false)
+                .await
+                .unwrap()
+                .is_none()
+        );
+        let gone = users.delete_account(a.id, |_| true).await.unwrap().unwrap();
+        assert_eq!(gone.id, a.id);
+        assert!(users.get(a.id).await.unwrap().is_none());
+        assert!(
+            users
+                .delete_account(a.id, |_| true)
+                .await
+                .unwrap()
+                .is_none()
+        );
+        assert_eq!(
+            jobs.pending().await.unwrap().len(),
+            1,
+            "family removal queued"
+        );
+        assert!(core.is_deleted(a.family_id));
+        assert!(
+            invites.by_token(&[1; 32]).await.unwrap().is_none(),
+            "links end at once"
+        );
+        users
+            .insert(&user("a@example.org"), true)
+            .await
+            .expect("email and first free again");
     }
 }
