@@ -180,8 +180,18 @@ fn import_copy(
         })?;
         expected.insert(kind.kind, digest);
     }
+    let carried = carry_sign_ins(&core, &conn)?;
+    // Photos the sled store had that the new one does not name (records it already counted
+    // as deleted, removals not swept yet): their files go at the first start.
+    bury_the_rest(&core, &conn)?;
     loader.finish().map_err(ImportError::Write)?;
     drop(snapshot);
+    tracing::info!(
+        sessions = carried.0,
+        share_sessions = carried.1,
+        reset_links = carried.2,
+        "sign-ins carried over"
+    );
 
     // The other side: every kind read back from the new database.
     let mut counts = BTreeMap::new();
@@ -211,6 +221,143 @@ fn import_copy(
     }
     drop(conn);
     Ok(counts)
+}
+
+/// Carries what the backup leaves out but an upgrade keeps: sessions, co-parents' share
+/// sessions and reset links (nobody is signed out), the server's secrets (signing keys) and
+/// the attempt limits. Each only for an account or co-parent that came over. Returns the
+/// sessions, share sessions and reset links carried.
+fn carry_sign_ins(
+    core: &super::write::Core,
+    conn: &rusqlite::Connection,
+) -> Result<(usize, usize, usize), ImportError> {
+    use super::Record;
+    use super::reset_tokens::ResetToken;
+    use super::sessions::Session;
+    use super::share_sessions::ShareSession;
+    use super::sqlite::values::{int, time};
+    use super::write::TreeId;
+    let sled_error = |e: sled::Error| ImportError::Sled(e.to_string());
+    let write = |e: rusqlite::Error| ImportError::Write(e.to_string());
+    let hash = |key: &[u8]| <[u8; 32]>::try_from(key).ok();
+    let mut carried = (0, 0, 0);
+    for entry in core.tree(TreeId::Sessions).iter() {
+        let (key, value) = entry.map_err(sled_error)?;
+        let (Some(hash), Ok(s)) = (hash(&key), Session::decode(&value)) else {
+            continue;
+        };
+        carried.0 += conn
+            .prepare_cached(
+                "INSERT OR IGNORE INTO sessions
+                 (token_hash, user_id, epoch, created_at, expires_at, last_seen_at)
+                 SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM users WHERE id = ?2)",
+            )
+            .and_then(|mut q| {
+                q.execute(rusqlite::params![
+                    hash,
+                    s.user_id,
+                    int(s.epoch),
+                    time(s.created_at),
+                    time(s.expires_at),
+                    time(s.last_seen_at)
+                ])
+            })
+            .map_err(write)?;
+    }
+    for entry in core.tree(TreeId::ShareSessions).iter() {
+        let (key, value) = entry.map_err(sled_error)?;
+        let (Some(hash), Ok(s)) = (hash(&key), ShareSession::decode(&value)) else {
+            continue;
+        };
+        carried.1 += conn
+            .prepare_cached(
+                "INSERT OR IGNORE INTO share_sessions
+                 (token_hash, co_parent_id, family_id, epoch, created_at, expires_at)
+                 SELECT ?1, ?2, ?3, ?4, ?5, ?6
+                 WHERE EXISTS (SELECT 1 FROM co_parents WHERE id = ?2 AND family_id = ?3)",
+            )
+            .and_then(|mut q| {
+                q.execute(rusqlite::params![
+                    hash,
+                    s.co_parent,
+                    s.family,
+                    int(s.epoch),
+                    time(s.created_at),
+                    time(s.expires_at)
+                ])
+            })
+            .map_err(write)?;
+    }
+    for entry in core.tree(TreeId::ResetTokens).iter() {
+        let (key, value) = entry.map_err(sled_error)?;
+        let (Some(hash), Ok(t)) = (hash(&key), ResetToken::decode(&value)) else {
+            continue;
+        };
+        carried.2 += conn
+            .prepare_cached(
+                "INSERT OR IGNORE INTO reset_tokens (token_hash, user_id, epoch, expires_at)
+                 SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM users WHERE id = ?2)",
+            )
+            .and_then(|mut q| {
+                q.execute(rusqlite::params![
+                    hash,
+                    t.user_id,
+                    int(t.epoch),
+                    time(t.expires_at)
+                ])
+            })
+            .map_err(write)?;
+    }
+    let meta = core
+        .db
+        .open_tree(super::migrate::META)
+        .map_err(sled_error)?;
+    for entry in meta.scan_prefix(b"secret:") {
+        let (key, value) = entry.map_err(sled_error)?;
+        let name = String::from_utf8_lossy(&key).into_owned();
+        conn.execute(
+            "INSERT OR REPLACE INTO meta (name, value) VALUES (?1, ?2)",
+            rusqlite::params![name, value.as_ref()],
+        )
+        .map_err(write)?;
+    }
+    let limits = core.db.open_tree("rate_limits").map_err(sled_error)?;
+    for entry in limits.iter() {
+        let (key, value) = entry.map_err(sled_error)?;
+        let (Some(key), Ok(tat)) = (hash(&key), <[u8; 8]>::try_from(value.as_ref())) else {
+            continue;
+        };
+        conn.execute(
+            "INSERT OR REPLACE INTO rate_limits (key, tat) VALUES (?1, ?2)",
+            rusqlite::params![key, int(u64::from_be_bytes(tat))],
+        )
+        .map_err(write)?;
+    }
+    Ok(carried)
+}
+
+/// Puts every photo of the sled store that the new database does not name in the graveyard.
+fn bury_the_rest(
+    core: &super::write::Core,
+    conn: &rusqlite::Connection,
+) -> Result<(), ImportError> {
+    use super::write::TreeId;
+    let sled_error = |e: sled::Error| ImportError::Sled(e.to_string());
+    for tree in [TreeId::Media, TreeId::BlobGraveyard] {
+        for key in core.tree(tree).iter().keys() {
+            let key = key.map_err(sled_error)?;
+            let Some(id) = key.get(16..32).and_then(MediaId::from_slice) else {
+                continue;
+            };
+            conn.prepare_cached(
+                "INSERT OR IGNORE INTO blob_graveyard (media_id)
+                 SELECT ?1 WHERE NOT EXISTS (SELECT 1 FROM media WHERE id = ?1)",
+            )
+            .and_then(|mut q| q.execute([id]))
+            .map_err(|e| ImportError::Write(e.to_string()))?;
+        }
+    }
+    Ok(())
 }
 
 /// A kind's records: how many, and the SHA-256 of each one's canonical JSON.
@@ -350,12 +497,15 @@ mod tests {
         (dir, data)
     }
 
-    /// Every row of every table but the revisions and the store's own values, as text.
+    /// Every row of every table a backup holds (not the revisions, sign-ins, limits or the
+    /// store's own values), as text.
     fn rows(conn: &rusqlite::Connection) -> Vec<String> {
         let tables: Vec<String> = conn
             .prepare(
                 "SELECT name FROM sqlite_schema WHERE type = 'table'
-                 AND name NOT IN ('families', 'meta') ORDER BY name",
+                 AND name NOT IN ('families', 'meta', 'sessions', 'share_sessions',
+                   'reset_tokens', 'rate_limits', 'blob_graveyard', 'generations')
+                 ORDER BY name",
             )
             .unwrap()
             .query_map([], |r| r.get(0))
@@ -458,6 +608,17 @@ mod tests {
             .unwrap()
             .count();
         assert_eq!(broken, 0);
+        // Sign-ins came over: nobody is signed out by the upgrade.
+        let count = |sql: &str| conn.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap();
+        assert!(
+            count("SELECT count(*) FROM sessions") >= 3,
+            "the parents' sessions"
+        );
+        assert!(
+            count("SELECT count(*) FROM share_sessions") >= 1,
+            "the co-parent's"
+        );
+        assert!(count("SELECT count(*) FROM meta WHERE name LIKE 'secret:%'") >= 1);
         // A second start finds nothing to import.
         assert_eq!(run(&data, 8).unwrap(), None);
     }

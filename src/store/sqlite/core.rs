@@ -315,23 +315,27 @@ impl<'c> Tx<'c> {
         for photo in new_photos.iter().filter(|p| !old_photos.contains(p)) {
             self.attach_photo(new.family(), *photo)?;
         }
-        let sets = R::COLUMNS
-            .iter()
-            .enumerate()
-            .map(|(i, c)| format!("{c} = ?{}", i + 1))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let n = R::COLUMNS.len();
-        let sql = format!(
-            "UPDATE {} SET {sets} WHERE family_id = ?{} AND {} = ?{}",
-            R::TABLE,
-            n + 1,
-            R::KEY,
-            n + 2
-        );
-        let mut values = new.values();
+        // Only the columns this change made differ from what it was based on: a quiet write
+        // that landed meanwhile (last seen, a stronger hash) is not undone.
+        let (before, after) = (base.values(), new.values());
+        let mut values = Vec::with_capacity(R::COLUMNS.len() + 2);
+        let mut sets = Vec::new();
+        for ((column, was), now) in R::COLUMNS.iter().zip(before).zip(after) {
+            if was != now || *column == "version" {
+                values.push(now);
+                sets.push(format!("{column} = ?{}", values.len()));
+            }
+        }
         values.push(current.family().into());
         values.push(key);
+        let sql = format!(
+            "UPDATE {} SET {} WHERE family_id = ?{} AND {} = ?{}",
+            R::TABLE,
+            sets.join(", "),
+            values.len() - 1,
+            R::KEY,
+            values.len()
+        );
         self.conn
             .prepare_cached(&sql)?
             .execute(rusqlite::params_from_iter(values))?;
@@ -409,7 +413,14 @@ impl<'c> Tx<'c> {
             .prepare_cached("DELETE FROM media WHERE id = ?1 AND family_id = ?2")?
             .execute(params![id, family])?;
         // Removed here or by a trigger (its meal's removal): either way in the graveyard now.
-        self.done.buried.push(id);
+        // A row still there (another family's) keeps its files.
+        let kept = self
+            .conn
+            .prepare_cached("SELECT 1 FROM media WHERE id = ?1")?
+            .exists([id])?;
+        if !kept {
+            self.done.buried.push(id);
+        }
         Ok(())
     }
 }

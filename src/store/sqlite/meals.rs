@@ -201,14 +201,22 @@ impl Meals {
         after: Option<Cursor>,
         limit: usize,
     ) -> Result<(Vec<Meal>, Option<Cursor>), StoreError> {
-        let (nanos_after, id_after) = after.map_or((i64::MAX, None), |c| (c.nanos, Some(c.id)));
+        // Before the first page: after everything (the largest time and id).
+        let (nanos_after, id_after) = after
+            .map_or((i64::MAX, MealId::from_bytes([0xff; 16])), |c| {
+                (c.nanos, c.id)
+            });
         let mut meals = self
             .core
             .read(move |conn| {
+                // One statement per index: the family's meals by time, or one child's.
+                let (scope, by) = match child {
+                    Some(_) => ("t.child_id = ?2", "meals_by_child"),
+                    None => ("?2 IS NULL", "meals_by_time"),
+                };
                 let sql = format!(
-                    "SELECT {SELECT} FROM meals t
-                     WHERE t.family_id = ?1 AND (?2 IS NULL OR t.child_id = ?2)
-                       AND (t.meal_date < ?3 OR (t.meal_date = ?3 AND (?4 IS NULL OR t.id < ?4)))
+                    "SELECT {SELECT} FROM meals t INDEXED BY {by}
+                     WHERE t.family_id = ?1 AND {scope} AND (t.meal_date, t.id) < (?3, ?4)
                        AND {VISIBLE}
                      ORDER BY t.meal_date DESC, t.id DESC LIMIT ?5"
                 );
@@ -237,7 +245,7 @@ impl Meals {
         mut f: impl FnMut(Meal),
     ) -> Result<(), StoreError> {
         const PAGE: i64 = 500;
-        let mut after: (i64, Option<MealId>) = (i64::MIN, None);
+        let mut after = (i64::MIN, MealId::from_bytes([0; 16]));
         loop {
             let (from, from_id) = after;
             let page = self
@@ -246,7 +254,7 @@ impl Meals {
                     let sql = format!(
                         "SELECT {SELECT} FROM meals t
                          WHERE t.family_id = ?1 AND t.child_id = ?2
-                           AND (t.meal_date > ?3 OR (t.meal_date = ?3 AND (?4 IS NULL OR t.id > ?4)))
+                           AND (t.meal_date, t.id) > (?3, ?4)
                          ORDER BY t.meal_date, t.id LIMIT ?5"
                     );
                     rows::<Meal>(conn, &sql, params![family, child, from, from_id, PAGE])
@@ -255,7 +263,7 @@ impl Meals {
             let Some(last) = page.last() else {
                 return Ok(());
             };
-            after = (nanos(last.meal_date), Some(last.id));
+            after = (nanos(last.meal_date), last.id);
             let full = page.len() as i64 == PAGE;
             page.into_iter().for_each(&mut f);
             if !full {

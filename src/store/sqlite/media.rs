@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::OptionalExtension;
 use rusqlite::types::Value;
 
-use super::core::{Abort, Row, Shared, get_row};
+use super::core::{Abort, Row, Shared};
 use super::values::{flag, get_time, get_u32, get_u64, int, time};
 use crate::domain::change::{ChangeId, FIRST_VERSION, Kind};
 use crate::domain::ids::{FamilyId, MediaId};
@@ -167,48 +167,54 @@ impl Media {
     }
 
     /// A size of the family's photo; `None` for another family's id, or a size never stored.
+    /// The file is read after the row was found, with the read connection given back.
     pub async fn bytes(
         &self,
         family: FamilyId,
         id: MediaId,
         variant: Variant,
     ) -> Result<Option<Vec<u8>>, StoreError> {
+        if self.get(family, id).await?.is_none() {
+            return Ok(None);
+        }
         let core = self.core.clone();
-        self.core
-            .read(move |conn| {
-                if get_row::<MediaRecord>(conn, family, &id.into())?.is_none() {
-                    return Ok(None);
-                }
-                // Read while the row is known to exist (a removal waits for this read's end
-                // only as far as the graveyard goes: files go after the removal commits).
-                Ok(Some(core.blobs.read(id, variant)))
-            })
-            .await?
-            .map(|read| {
-                read.map_err(|e| StoreError::Corrupt(format!("cannot read a photo's file: {e}")))
-            })
-            .transpose()
-            .map(Option::flatten)
+        tokio::task::spawn_blocking(move || core.blobs.read(id, variant))
+            .await
+            .map_err(|e| StoreError::Corrupt(e.to_string()))?
+            .map_err(|e| StoreError::Corrupt(format!("cannot read a photo's file: {e}")))
     }
 
-    /// Removes uploads that nothing uses and that are older than `before`.
+    /// Removes uploads that nothing uses and that are older than `before`, a bounded batch
+    /// per write (a photo attached meanwhile is kept: the write looks again).
     pub async fn purge_unattached(&self, before: DateTime<Utc>) -> Result<usize, StoreError> {
-        Ok(self
-            .core
-            .commit(move |tx| {
-                let stale: Vec<(MediaId, FamilyId)> = {
-                    let mut stmt = tx.conn.prepare_cached(
-                        "SELECT id, family_id FROM media WHERE attached = 0 AND created_at < ?1",
-                    )?;
-                    let found = stmt.query_map([time(before)], |r| Ok((r.get(0)?, r.get(1)?)))?;
-                    found.collect::<Result<_, _>>()?
-                };
-                for (id, family) in &stale {
-                    tx.release_photo(*family, *id)?;
-                }
-                Ok::<_, Abort>(stale.len())
-            })
-            .await?)
+        const BATCH: i64 = 100;
+        let mut removed = 0;
+        loop {
+            let batch = self
+                .core
+                .commit(move |tx| {
+                    let stale: Vec<(MediaId, FamilyId)> = {
+                        let mut stmt = tx.conn.prepare_cached(
+                            "SELECT id, family_id FROM media
+                             WHERE attached = 0 AND created_at < ?1 LIMIT ?2",
+                        )?;
+                        let found = stmt
+                            .query_map(rusqlite::params![time(before), BATCH], |r| {
+                                Ok((r.get(0)?, r.get(1)?))
+                            })?;
+                        found.collect::<Result<_, _>>()?
+                    };
+                    for (id, family) in &stale {
+                        tx.release_photo(*family, *id)?;
+                    }
+                    Ok::<_, Abort>(stale.len())
+                })
+                .await?;
+            removed += batch;
+            if (batch as i64) < BATCH {
+                return Ok(removed);
+            }
+        }
     }
 
     pub async fn count(&self) -> Result<usize, StoreError> {

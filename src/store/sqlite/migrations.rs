@@ -32,6 +32,8 @@ const STEPS: &[&str] = &[
         created_at INTEGER NOT NULL
     );
     CREATE INDEX media_by_family ON media (family_id, attached, created_at);
+    -- Uploads nothing uses yet, oldest first (removed after a day).
+    CREATE INDEX media_unattached ON media (created_at) WHERE attached = 0;
     CREATE TABLE blob_graveyard (media_id BLOB PRIMARY KEY NOT NULL) WITHOUT ROWID;
     -- A photo's record gone (removed, or its meal removed): its files go after the commit.
     CREATE TRIGGER media_buried AFTER DELETE ON media BEGIN
@@ -58,6 +60,8 @@ const STEPS: &[&str] = &[
         joined_family_at INTEGER
     );
     CREATE INDEX users_by_family ON users (family_id, created_at);
+    -- Removing a photo checks that no account still names it.
+    CREATE INDEX users_by_avatar ON users (avatar_id) WHERE avatar_id IS NOT NULL;
     CREATE TABLE sessions (
         token_hash BLOB PRIMARY KEY NOT NULL,
         user_id BLOB NOT NULL REFERENCES users (id) ON DELETE CASCADE,
@@ -121,6 +125,8 @@ const STEPS: &[&str] = &[
     );
     CREATE INDEX meals_by_time ON meals (family_id, meal_date, id);
     CREATE INDEX meals_by_child ON meals (child_id, meal_date, id);
+    -- Removing a photo checks that no meal still names it.
+    CREATE INDEX meals_by_photo ON meals (photo_id) WHERE photo_id IS NOT NULL;
     CREATE TRIGGER meal_photo_released AFTER DELETE ON meals WHEN old.photo_id IS NOT NULL BEGIN
         DELETE FROM media WHERE id = old.photo_id;
     END;

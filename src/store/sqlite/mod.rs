@@ -28,7 +28,7 @@ pub mod sessions;
 pub mod share_sessions;
 mod store;
 pub mod users;
-mod values;
+pub(crate) mod values;
 mod writer;
 
 pub use store::Store;

@@ -38,7 +38,7 @@ impl Readers {
                 .pop()
                 .expect("a permit stands for an idle connection");
             let answer = catch_unwind(AssertUnwindSafe(|| query(&conn)));
-            lock(&idle).push(conn);
+            give_back(&idle, conn);
             drop(permit);
             answer
         })
@@ -61,13 +61,22 @@ impl Readers {
                     .pop()
                     .expect("a permit stands for an idle connection");
                 let answer = catch_unwind(AssertUnwindSafe(|| query(&conn)));
-                lock(&self.idle).push(conn);
+                give_back(&self.idle, conn);
                 drop(permit);
                 return answer.unwrap_or_else(|panic| resume_unwind(panic));
             }
             std::thread::sleep(std::time::Duration::from_millis(1));
         }
     }
+}
+
+/// Returns a connection to the pool, out of any transaction a query left open (a panic
+/// between BEGIN and COMMIT), so it never serves an old snapshot or holds back checkpoints.
+fn give_back(idle: &Mutex<Vec<Connection>>, conn: Connection) {
+    if !conn.is_autocommit() {
+        let _ = conn.execute_batch("ROLLBACK");
+    }
+    lock(idle).push(conn);
 }
 
 fn lock(idle: &Mutex<Vec<Connection>>) -> std::sync::MutexGuard<'_, Vec<Connection>> {

@@ -626,6 +626,34 @@ pub(crate) mod tests {
         ));
     }
 
+    #[tokio::test]
+    async fn an_edit_based_on_an_earlier_read_keeps_a_quiet_write_made_meanwhile() {
+        let (_dir, core) = temp_core();
+        let users = Users::new(core.clone());
+        let a = users.insert(&user("a@example.org"), false).await.unwrap();
+        let base = users.get(a.id).await.unwrap().unwrap();
+        let seen = Utc::now() + chrono::Duration::hours(3);
+        users
+            .update_quietly(a.id, move |u| {
+                u.last_seen_at = seen;
+                u.password_hash = "stronger".into();
+            })
+            .await
+            .unwrap();
+        let mut edit = base.clone();
+        edit.first_name = "Bea".into();
+        core.commit(move |tx| tx.replace(&base, edit))
+            .await
+            .unwrap();
+        let now = users.get(a.id).await.unwrap().unwrap();
+        assert_eq!(now.first_name, "Bea");
+        assert_eq!(now.version, 2);
+        assert_eq!(
+            (now.last_seen_at, now.password_hash.as_str()),
+            (seen, "stronger")
+        );
+    }
+
     fn plan_entry(text: &str, monday: chrono::NaiveDate) -> crate::domain::meal_plan::EntryFields {
         crate::domain::meal_plan::EntryFields {
             id: None,

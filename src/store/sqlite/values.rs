@@ -105,19 +105,22 @@ pub(crate) fn get_name<T: DeserializeOwned>(
     row: &rusqlite::Row<'_>,
     idx: usize,
 ) -> rusqlite::Result<T> {
-    let text: String = row.get(idx)?;
-    serde_json::from_value(serde_json::Value::String(text)).map_err(|e| bad(idx, e))
+    let text = row.get_ref(idx)?.as_str()?;
+    from_name(text).map_err(|e| bad(idx, e))
+}
+
+/// Reads a value serde names with a string, without building a JSON value first.
+fn from_name<T: DeserializeOwned>(text: &str) -> Result<T, serde::de::value::Error> {
+    T::deserialize(serde::de::value::StrDeserializer::<serde::de::value::Error>::new(text))
 }
 
 pub(crate) fn get_opt_name<T: DeserializeOwned>(
     row: &rusqlite::Row<'_>,
     idx: usize,
 ) -> rusqlite::Result<Option<T>> {
-    match row.get::<_, Option<String>>(idx)? {
+    match row.get_ref(idx)?.as_str_or_null()? {
         None => Ok(None),
-        Some(text) => serde_json::from_value(serde_json::Value::String(text))
-            .map(Some)
-            .map_err(|e| bad(idx, e)),
+        Some(text) => from_name(text).map(Some).map_err(|e| bad(idx, e)),
     }
 }
 
@@ -154,7 +157,7 @@ pub(crate) fn flag(b: bool) -> Value {
     Value::Integer(i64::from(b))
 }
 
-fn bad(idx: usize, e: serde_json::Error) -> rusqlite::Error {
+fn bad(idx: usize, e: impl std::error::Error + Send + Sync + 'static) -> rusqlite::Error {
     rusqlite::Error::FromSqlConversionFailure(idx, rusqlite::types::Type::Text, Box::new(e))
 }
 
