@@ -140,14 +140,12 @@ impl Row for Meal {
         conn.prepare_cached("DELETE FROM meal_foods WHERE meal_id = ?1")?
             .execute([self.id])?;
         let mut insert = conn.prepare_cached(
-            "INSERT INTO meal_foods (meal_id, position, child_id, food, food_key)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
+            "INSERT INTO meal_foods (meal_id, position, food, food_key) VALUES (?1, ?2, ?3, ?4)",
         )?;
         for (position, food) in self.foods.iter().enumerate() {
             insert.execute(params![
                 self.id,
                 position as i64,
-                self.child_id,
                 food,
                 food.trim().to_lowercase()
             ])?;
@@ -358,7 +356,8 @@ mod tests {
         let keys: Vec<String> = core
             .read(move |conn| {
                 let mut s = conn.prepare(
-                    "SELECT food_key FROM meal_foods WHERE child_id = ?1 ORDER BY position",
+                    "SELECT f.food_key FROM meals m JOIN meal_foods f ON f.meal_id = m.id
+                     WHERE m.child_id = ?1 ORDER BY f.position",
                 )?;
                 let keys = s.query_map([a.id], |r| r.get(0))?;
                 keys.collect()

@@ -130,17 +130,17 @@ const STEPS: &[&str] = &[
     CREATE TRIGGER meal_photo_released AFTER DELETE ON meals WHEN old.photo_id IS NOT NULL BEGIN
         DELETE FROM media WHERE id = old.photo_id;
     END;
-    -- A meal's foods in order; food_key (trimmed, lower case) answers the food history and the
-    -- allergen questions of one child in one query.
+    -- A meal's foods in order; food_key (trimmed, lower case) answers the food history and
+    -- the allergen questions of one child through the child's meals (meals_by_child). No
+    -- index of its own: one would put every meal's foods on pages all over it, and each of
+    -- those pages in the write-ahead log (three times the bytes written per meal).
     CREATE TABLE meal_foods (
         meal_id BLOB NOT NULL REFERENCES meals (id) ON DELETE CASCADE,
         position INTEGER NOT NULL,
-        child_id BLOB NOT NULL,
         food TEXT NOT NULL,
         food_key TEXT NOT NULL,
         PRIMARY KEY (meal_id, position)
     ) WITHOUT ROWID;
-    CREATE INDEX meal_foods_by_child ON meal_foods (child_id, food_key);
 
     CREATE TABLE recipes (
         id BLOB PRIMARY KEY NOT NULL,

@@ -38,7 +38,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OpenFlags};
 
 pub use migrations::{CURRENT, MigrateError};
-pub use writer::WriteFailed;
+pub use writer::{Counts, WriteFailed};
 
 /// What the busy handler waits for another connection's lock (a checkpoint, a backup's read):
 /// long enough never to fail a write under load, short enough to surface a stuck process.
@@ -113,6 +113,11 @@ impl Database {
         F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
     {
         self.writer.write_then(change, |_| {}).await
+    }
+
+    /// Commits and writes so far (the writes per commit show how well group commit works).
+    pub fn counts(&self) -> &Counts {
+        self.writer.counts()
     }
 
     /// Queues `change` without waiting for its commit, from code that cannot wait (a rate

@@ -194,6 +194,15 @@ impl Store {
         super::backup::backup(&self.core, &self.dir, out)
     }
 
+    /// The writer's commits and writes so far (for benchmarks).
+    pub fn write_counts(&self) -> (u64, u64) {
+        let counts = self.core.db.counts();
+        (
+            counts.commits.load(std::sync::atomic::Ordering::Relaxed),
+            counts.writes.load(std::sync::atomic::Ordering::Relaxed),
+        )
+    }
+
     /// Whether a backup is copying photos (background purges wait for it).
     pub fn backup_running(&self) -> bool {
         self.core.is_fenced()

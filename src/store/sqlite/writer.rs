@@ -8,6 +8,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 use tokio::sync::{mpsc, oneshot};
@@ -16,6 +17,8 @@ use tokio::sync::{mpsc, oneshot};
 const GROUP: usize = 64;
 /// Writes waiting for the thread at most; beyond it, writers wait to queue.
 const QUEUE: usize = 1024;
+/// The longest a group waits for writers that were part of the last one.
+const LINGER: Duration = Duration::from_micros(400);
 
 /// Why a write was not committed, whatever it changed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -88,22 +91,37 @@ where
     }
 }
 
+/// Commits and writes so far (groups are writes per commit).
+#[derive(Debug, Default)]
+pub struct Counts {
+    pub commits: std::sync::atomic::AtomicU64,
+    pub writes: std::sync::atomic::AtomicU64,
+}
+
 pub(super) struct Writer {
     queue: Option<mpsc::Sender<Box<dyn Ticket>>>,
     thread: Option<JoinHandle<()>>,
+    counts: std::sync::Arc<Counts>,
 }
 
 impl Writer {
     pub(super) fn start(conn: Connection) -> Writer {
         let (queue, waiting) = mpsc::channel(QUEUE);
+        let counts = std::sync::Arc::new(Counts::default());
+        let counting = counts.clone();
         let thread = std::thread::Builder::new()
             .name("highchair-writer".into())
-            .spawn(move || serve(conn, waiting))
+            .spawn(move || serve(conn, waiting, &counting))
             .expect("the writer thread starts");
         Writer {
             queue: Some(queue),
             thread: Some(thread),
+            counts,
         }
+    }
+
+    pub(super) fn counts(&self) -> &Counts {
+        &self.counts
     }
 
     /// Queues `change` and waits for its answer; `after` runs on the writer thread once it is
@@ -160,21 +178,45 @@ impl Drop for Writer {
     }
 }
 
-fn serve(conn: Connection, mut waiting: mpsc::Receiver<Box<dyn Ticket>>) {
+fn serve(conn: Connection, mut waiting: mpsc::Receiver<Box<dyn Ticket>>, counts: &Counts) {
+    // How many writes the last group had: several means several writers are at work.
+    let mut last = 1;
     while let Some(first) = waiting.blocking_recv() {
         let mut group = vec![first];
-        while group.len() < GROUP {
-            match waiting.try_recv() {
-                Ok(next) => group.push(next),
-                Err(_) => break,
+        take_queued(&mut waiting, &mut group);
+        // Writers answered a moment ago are about to send their next write: a short wait
+        // lets them join this commit instead of the next (one WAL append and one fsync for
+        // all). A lone writer never waits.
+        if last > 1 && group.len() < last {
+            let until = Instant::now() + LINGER;
+            while group.len() < last && Instant::now() < until {
+                std::thread::sleep(LINGER / 8);
+                take_queued(&mut waiting, &mut group);
             }
         }
+        last = group.len();
+        counts
+            .commits
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        counts
+            .writes
+            .fetch_add(group.len() as u64, std::sync::atomic::Ordering::Relaxed);
         let committed = commit(&conn, &mut group);
         if let Err(e) = &committed {
             tracing::error!(error = %e, writes = group.len(), "a group of writes was not committed");
         }
         for ticket in group {
             ticket.answer(committed.clone());
+        }
+    }
+}
+
+/// Adds what is queued now to the group, up to `GROUP`.
+fn take_queued(waiting: &mut mpsc::Receiver<Box<dyn Ticket>>, group: &mut Vec<Box<dyn Ticket>>) {
+    while group.len() < GROUP {
+        match waiting.try_recv() {
+            Ok(next) => group.push(next),
+            Err(_) => break,
         }
     }
 }
