@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Datelike, Utc};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::change::first_version;
@@ -175,6 +175,9 @@ impl Feedback {
 /// How far ahead of the server's clock a meal's time may be: a phone's clock runs a little
 /// fast, or a parent logs the dinner being served. Back-dating has no limit.
 pub const FUTURE_SLACK_MINUTES: i64 = 10;
+/// The earliest year a meal may be dated: older is a typo (and outside what the store keeps
+/// exactly: times are nanoseconds from 1970 in a 64-bit number, 1677 to 2262).
+pub const EARLIEST_YEAR: i32 = 1900;
 
 /// A reaction the child had to the meal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -347,6 +350,13 @@ impl MealDraft {
                     Invalid::new(title, "Please enter a valid date and time", "mealDate")
                 })?,
         };
+        if meal_date.year() < EARLIEST_YEAR {
+            return Err(Invalid::new(
+                title,
+                "Please enter a valid date and time",
+                "mealDate",
+            ));
+        }
         if meal_date > now + chrono::Duration::minutes(FUTURE_SLACK_MINUTES) {
             return Err(Invalid::new(
                 title,
@@ -474,6 +484,13 @@ mod tests {
         let tomorrow = now + chrono::Duration::days(1);
         let err = at(tomorrow).validate(SAVE_TITLE, now).unwrap_err();
         assert_eq!(err.field.as_deref(), Some("mealDate"));
+        let typo = MealDraft {
+            meal_date: Some("0201-03-04T12:00:00Z".into()),
+            ..draft()
+        };
+        let err = typo.validate(SAVE_TITLE, now).unwrap_err();
+        assert_eq!(err.field.as_deref(), Some("mealDate"));
+        assert_eq!(err.message, "Please enter a valid date and time");
     }
 
     #[test]

@@ -35,6 +35,8 @@ pub const DATABASE: &str = "highchair.db";
 pub const SLED_DIR: &str = "db";
 const IMPORTING: &str = "highchair.db.importing";
 const COPY: &str = "import-sled";
+/// The `meta` row naming the sled files a database was imported from.
+const MARKER: &str = "sled-import";
 /// Where the sled files go once imported (with the date).
 pub const KEPT_PREFIX: &str = "sled-before-";
 
@@ -61,6 +63,10 @@ pub enum ImportError {
         expected: u64,
         found: u64,
     },
+    #[error(
+        "{0} holds both a SQLite database and a sled store (db/) it was not imported from (did an older highchair run here after the upgrade?); nothing was changed: move db/ out of the data directory (its data is not in the database) and start again"
+    )]
+    Unclear(PathBuf),
     #[error("{what}: {source}")]
     Io {
         what: String,
@@ -90,7 +96,10 @@ pub fn run(dir: &Path, cache_mb: u32) -> Result<Option<Imported>, ImportError> {
         chrono::Utc::now().format("%Y%m%d-%H%M%S")
     );
     if dir.join(DATABASE).exists() {
-        // Committed before a stop: only the move was left.
+        // Committed before a stop: only the move was left, if `db/` is what was imported.
+        if imported_from(&dir.join(DATABASE)) != fingerprint(dir) {
+            return Err(ImportError::Unclear(dir.to_path_buf()));
+        }
         set_aside(dir, &kept)?;
         return Ok(Some(Imported {
             counts: BTreeMap::new(),
@@ -181,6 +190,13 @@ fn import_copy(
         expected.insert(kind.kind, digest);
     }
     let carried = carry_sign_ins(&core, &conn)?;
+    if let Some(files) = fingerprint(dir) {
+        conn.execute(
+            "INSERT OR REPLACE INTO meta (name, value) VALUES (?1, ?2)",
+            rusqlite::params![MARKER, files],
+        )
+        .map_err(|e| ImportError::Write(e.to_string()))?;
+    }
     // Photos the sled store had that the new one does not name (records it already counted
     // as deleted, removals not swept yet): their files go at the first start.
     bury_the_rest(&core, &conn)?;
@@ -358,6 +374,29 @@ fn bury_the_rest(
         }
     }
     Ok(())
+}
+
+/// The sled files of `dir` as they are now (their main file's size and time): the original
+/// is never written, so it still matches after an import unless something else wrote it.
+fn fingerprint(dir: &Path) -> Option<String> {
+    let meta = std::fs::metadata(dir.join(SLED_DIR).join("db")).ok()?;
+    let time = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    Some(format!("{} {}", meta.len(), time.as_nanos()))
+}
+
+/// What a database says it was imported from.
+fn imported_from(database: &Path) -> Option<String> {
+    let conn =
+        rusqlite::Connection::open_with_flags(database, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .ok()?;
+    conn.query_row("SELECT value FROM meta WHERE name = ?1", [MARKER], |r| {
+        r.get(0)
+    })
+    .ok()
 }
 
 /// A kind's records: how many, and the SHA-256 of each one's canonical JSON.
@@ -646,6 +685,16 @@ mod tests {
         let second = run(&data, 8).unwrap().unwrap();
         sled_left_alone(&data, &second);
         assert!(second.counts.is_empty(), "nothing imported again");
+        assert_eq!(std::fs::read(data.join(DATABASE)).unwrap(), database);
+
+        // A sled store that is not the one imported (an older release ran here afterwards)
+        // is never shelved quietly: nothing changes and the admin is told.
+        std::fs::rename(data.join(&second.kept), data.join(SLED_DIR)).unwrap();
+        std::fs::write(data.join(SLED_DIR).join("db"), b"written after the upgrade").unwrap();
+        let err = run(&data, 8).unwrap_err();
+        assert!(matches!(err, ImportError::Unclear(_)), "{err}");
+        assert!(err.to_string().contains("move db/ out"), "{err}");
+        assert!(data.join(SLED_DIR).join("db").exists());
         assert_eq!(std::fs::read(data.join(DATABASE)).unwrap(), database);
     }
 
