@@ -139,9 +139,6 @@ pub async fn serve(
         task.abort();
         let _ = task.await;
     }
-    if let Err(e) = app.store.flush().await {
-        tracing::error!(error = %e, "final flush failed");
-    }
     tracing::info!("stopped");
     result
 }

@@ -96,18 +96,24 @@ fn failure(err: AppError, email: &str) -> Failure {
     }
 }
 
-fn find(app: &App, email: &str) -> Result<User, Failure> {
+async fn find(app: &App, email: &str) -> Result<User, Failure> {
     let not_found = || failure(DomainError::NotFound.into(), email);
     let parsed = Email::parse(email).ok_or_else(not_found)?;
     app.store
         .users
         .get_by_email(&parsed)
+        .await
         .map_err(|e| failure(e.into(), email))?
         .ok_or_else(not_found)
 }
 
-pub fn list_users(app: &App) -> Result<Vec<UserSummary>, Failure> {
-    let users = app.store.users.list().map_err(|e| failure(e.into(), ""))?;
+pub async fn list_users(app: &App) -> Result<Vec<UserSummary>, Failure> {
+    let users = app
+        .store
+        .users
+        .list()
+        .await
+        .map_err(|e| failure(e.into(), ""))?;
     Ok(users.iter().map(UserSummary::from).collect())
 }
 
@@ -131,7 +137,7 @@ pub async fn add_user(app: &App, req: AddUser) -> Result<UserSummary, Failure> {
 }
 
 pub async fn reset_password(app: &App, email: &str) -> Result<ResetLink, Failure> {
-    let user = find(app, email)?;
+    let user = find(app, email).await?;
     let link = accounts::create_reset_link(app, &user.email)
         .await
         .map_err(|e| failure(e, email))?;
@@ -139,7 +145,7 @@ pub async fn reset_password(app: &App, email: &str) -> Result<ResetLink, Failure
 }
 
 pub async fn promote(app: &App, email: &str) -> Result<UserSummary, Failure> {
-    let user = find(app, email)?;
+    let user = find(app, email).await?;
     if user.is_guest {
         return Err(Failure::new(
             EXIT_INVALID,
@@ -163,7 +169,7 @@ pub async fn promote(app: &App, email: &str) -> Result<UserSummary, Failure> {
 
 /// Deletes the account and every record of that family.
 pub async fn delete_user(app: &App, email: &str) -> Result<UserSummary, Failure> {
-    let user = find(app, email)?;
+    let user = find(app, email).await?;
     let user = accounts::delete_account(app, user.id)
         .await
         .map_err(|e| failure(e, email))?;
@@ -179,11 +185,12 @@ pub async fn purge_guests(app: &App) -> Result<Removed, Failure> {
 }
 
 /// Contact form messages, newest first.
-pub fn list_messages(app: &App) -> Result<Vec<Message>, Failure> {
+pub async fn list_messages(app: &App) -> Result<Vec<Message>, Failure> {
     let messages = app
         .store
         .contact_messages
         .list()
+        .await
         .map_err(|e| failure(e.into(), ""))?;
     Ok(messages
         .into_iter()

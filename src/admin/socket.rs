@@ -32,8 +32,8 @@ fn reply<T: Serialize + Send>(result: Result<T, Failure>) -> Response {
 }
 
 #[handler]
-fn list_users(app: Data<&App>) -> Response {
-    reply(ops::list_users(&app))
+async fn list_users(app: Data<&App>) -> Response {
+    reply(ops::list_users(&app).await)
 }
 
 #[handler]
@@ -62,8 +62,8 @@ async fn purge_guests(app: Data<&App>) -> Response {
 }
 
 #[handler]
-fn list_messages(app: Data<&App>) -> Response {
-    reply(ops::list_messages(&app))
+async fn list_messages(app: Data<&App>) -> Response {
+    reply(ops::list_messages(&app).await)
 }
 
 #[handler]

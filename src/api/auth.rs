@@ -197,7 +197,7 @@ impl AuthApi {
     ) -> Result<WithCookies, ApiError> {
         let user = accounts::signup(&app, body.0.into(), &client.ip_key()).await?;
         tracing::info!(user.id = %user.id, admin = user.is_admin, "account created");
-        let known = accounts::remembered(&app, user, device_cookie_of(req));
+        let known = accounts::remembered(&app, user, device_cookie_of(req)).await;
         signed_in(&app, &client, &known.user, Some(&known.device_cookie), true).await
     }
 
@@ -297,7 +297,7 @@ impl AuthApi {
         app: Data<&App>,
         token: Path<String>,
     ) -> Result<Json<ResetTarget>, ApiError> {
-        let user = accounts::reset_target(&app, &token.0)?;
+        let user = accounts::reset_target(&app, &token.0).await?;
         Ok(Json(ResetTarget {
             first_name: user.first_name,
         }))
@@ -318,7 +318,7 @@ impl AuthApi {
         body: Json<NewPassword>,
     ) -> Result<WithCookies, ApiError> {
         let user = accounts::reset_password(&app, &token.0, body.0.password).await?;
-        let known = accounts::remembered(&app, user, device_cookie_of(req));
+        let known = accounts::remembered(&app, user, device_cookie_of(req)).await;
         remembered(&app, &client, &known, false).await
     }
 }

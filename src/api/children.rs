@@ -216,7 +216,7 @@ impl ChildrenApi {
         user: CurrentUser,
     ) -> Result<Json<Vec<ChildDto>>, ApiError> {
         let me = user.require_to_view("view children profiles")?;
-        let list = children::list(&app, me.user.family_id)?;
+        let list = children::list(&app, me.user.family_id).await?;
         Ok(Json(list.into_iter().map(ChildDto::from).collect()))
     }
 
@@ -242,7 +242,9 @@ impl ChildrenApi {
     ) -> Result<Json<ChildDto>, ApiError> {
         let me = user.require_to_view("view children profiles")?;
         Ok(Json(
-            children::get(&app, me.user.family_id, path_id::<ChildId>(&id)?)?.into(),
+            children::get(&app, me.user.family_id, path_id::<ChildId>(&id)?)
+                .await?
+                .into(),
         ))
     }
 
@@ -285,7 +287,8 @@ impl ChildrenApi {
         let me = user.require_to_view("check a meal")?;
         let child = path_id::<ChildId>(&id)?;
         let foods = crate::domain::tags::clean(&body.0.foods, "Error saving meal", "foods")?;
-        let found = crate::service::meals::allergen_check(&app, me.user.family_id, child, &foods)?;
+        let found =
+            crate::service::meals::allergen_check(&app, me.user.family_id, child, &foods).await?;
         Ok(Json(AllergenCheck {
             exposures: found.into_iter().map(Into::into).collect(),
         }))
@@ -315,18 +318,19 @@ impl ChildrenApi {
         let query = format!("children/{child}/foods@{}", now.timestamp() / 60);
         // Before any 304: `If-None-Match: *` names no child, so another family's (or a deleted)
         // child is a 404, never "not modified".
-        children::get(&app, family, child)?;
+        children::get(&app, family, child).await?;
         family_answer(
             &app,
             family,
             &query,
             if_none_match.0.as_deref(),
             accepts_gzip(req),
-            || {
-                let foods = children::food_history(&app, family, child)?;
+            async || {
+                let foods = children::food_history(&app, family, child).await?;
                 Ok(openapi_bytes(&food_history_dto(foods, now)))
             },
         )
+        .await
     }
 
     /// How many meals and photos go with the child when it is deleted (for the confirmation).
@@ -342,7 +346,7 @@ impl ChildrenApi {
         id: Path<String>,
     ) -> Result<Json<DeletePreviewDto>, ApiError> {
         let me = user.require_to_view("view children profiles")?;
-        let p = children::delete_preview(&app, me.user.family_id, path_id::<ChildId>(&id)?)?;
+        let p = children::delete_preview(&app, me.user.family_id, path_id::<ChildId>(&id)?).await?;
         Ok(Json(DeletePreviewDto {
             meals: p.meals,
             photos: p.photos,

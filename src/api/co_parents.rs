@@ -134,7 +134,7 @@ impl CoParentsApi {
     ) -> Result<Json<Vec<CoParentDto>>, ApiError> {
         let me = user.require_to_view("manage co-parents")?;
         let base = site_base(&app, &client, req);
-        let list = co_parents::list(&app, me.user.family_id)?;
+        let list = co_parents::list(&app, me.user.family_id).await?;
         Ok(Json(list.iter().map(|c| dto(c, &base)).collect()))
     }
 

@@ -82,20 +82,20 @@ pub enum Cached<T: Type + Send + Sync> {
 /// `render` the first time. The revision is read before `render` reads anything, so a kept
 /// answer is never older than the revision it is kept under. Both encodings share the ETag:
 /// the same JSON, and a 304 is right whichever the client holds.
-pub fn family_answer<T: Type + Send + Sync>(
+pub async fn family_answer<T: Type + Send + Sync>(
     app: &Services,
     family: FamilyId,
     query: &str,
     if_none_match: Option<&str>,
     gzip: bool,
-    render: impl FnOnce() -> Result<Vec<u8>, ApiError>,
+    render: impl AsyncFnOnce() -> Result<Vec<u8>, ApiError>,
 ) -> Result<Cached<T>, ApiError> {
-    let revision = page_cache::revision(app, family)?;
+    let revision = page_cache::revision(app, family);
     let etag = list_etag(family, revision, query);
     if etag_matches(if_none_match, &etag) {
         return Ok(Cached::NotModified(etag, LIST_CACHE.into(), VARY.into()));
     }
-    let page = page_cache::answer(app, family, revision, query, render)?;
+    let page = page_cache::answer(app, family, revision, query, render).await?;
     let (body, encoding) = if gzip && page.json.len() >= GZIP_FROM {
         (page.gzip(), Some("gzip".to_string()))
     } else {

@@ -201,7 +201,7 @@ struct Live {
 }
 
 fn resync(app: &App, family: crate::domain::ids::FamilyId) -> Option<FeedEvent> {
-    let revision = app.store.revision(family).ok()?;
+    let revision = app.store.revision(family);
     Some(FeedEvent {
         kind: EventKind::Resync,
         id: None,
@@ -211,10 +211,12 @@ fn resync(app: &App, family: crate::domain::ids::FamilyId) -> Option<FeedEvent> 
 
 /// Whether the stream's session is still valid. Read only: an open tab alone must not keep a
 /// session (or an idle guest account) alive.
-fn still_signed_in(live: &Live) -> bool {
+async fn still_signed_in(live: &Live) -> bool {
     match &live.listener {
-        Listener::Parent { session, .. } => sessions::is_live(&live.app, session).unwrap_or(false),
-        Listener::Share(viewer) => share::still_admits(&live.app, viewer),
+        Listener::Parent { session, .. } => {
+            sessions::is_live(&live.app, session).await.unwrap_or(false)
+        }
+        Listener::Share(viewer) => share::still_admits(&live.app, viewer).await,
     }
 }
 
@@ -244,7 +246,7 @@ async fn next(mut live: Live) -> Option<(FeedEvent, Live)> {
                 if let Listener::Share(viewer) = &live.listener
                     && c.kind == Kind::CoParent
                     && c.id == viewer.co_parent.id.as_uuid().into()
-                    && !still_signed_in(&live)
+                    && !still_signed_in(&live).await
                 {
                     return None;
                 }
@@ -265,12 +267,12 @@ async fn next(mut live: Live) -> Option<(FeedEvent, Live)> {
             Woke::SessionEnd(Ok(_)) => {}
             Woke::SessionEnd(Err(RecvError::Closed)) => return None,
             Woke::SessionEnd(Err(RecvError::Lagged(_))) | Woke::Check => {
-                if !still_signed_in(&live) {
+                if !still_signed_in(&live).await {
                     return None;
                 }
             }
             Woke::Superseded => {
-                let revision = live.app.store.revision(live.sub.family()).unwrap_or(0);
+                let revision = live.app.store.revision(live.sub.family());
                 live.superseded = true;
                 let last = FeedEvent {
                     kind: EventKind::Superseded,
@@ -327,11 +329,12 @@ impl EventsApi {
             listener,
             last_event_id.0.as_deref(),
         )
+        .await
     }
 }
 
 /// `GET /api/share/{token}/events`: the family's feed as a co-parent sees it.
-pub(super) fn share_stream(
+pub(super) async fn share_stream(
     app: &App,
     viewer: share::Viewer,
     last_event_id: Option<&str>,
@@ -344,9 +347,10 @@ pub(super) fn share_stream(
         Listener::Share(Box::new(viewer)),
         last_event_id,
     )
+    .await
 }
 
-fn open(
+async fn open(
     app: &App,
     family: crate::domain::ids::FamilyId,
     session: [u8; 32],
@@ -356,9 +360,9 @@ fn open(
     let slot = app.feed.open_stream(session);
     let last_seen = last_event_id.and_then(|v| v.trim().parse::<u64>().ok());
     let store = app.store.clone();
-    let sub = app
-        .feed
-        .subscribe(family, last_seen, || store.revision(family))?;
+    let sub = app.feed.subscribe(family, last_seen, || {
+        Ok::<_, crate::store::StoreError>(store.revision(family))
+    })?;
     let mut live = Live {
         app: app.clone(),
         sub,
@@ -369,7 +373,7 @@ fn open(
         superseded: false,
     };
     // A logout between the session check and the subscription would go unheard.
-    if !still_signed_in(&live) {
+    if !still_signed_in(&live).await {
         return Err(match live.listener {
             Listener::Parent { .. } => user_gone(),
             Listener::Share(_) => crate::domain::co_parent::session_expired().into(),
@@ -379,7 +383,7 @@ fn open(
         Start::Live => live.queue.push_back(FeedEvent {
             kind: EventKind::Ready,
             id: None,
-            revision: app.store.revision(family)?,
+            revision: app.store.revision(family),
         }),
         Start::Replay(changes) => live.queue.extend(
             changes

@@ -118,7 +118,7 @@ impl FamilyApi {
     #[oai(path = "/", method = "get", operation_id = "getFamily")]
     async fn get(&self, app: Data<&App>, user: CurrentUser) -> Result<Json<FamilyDto>, ApiError> {
         let me = user.require_to_view("view your family")?;
-        let view = family::overview(&app, &me.user)?;
+        let view = family::overview(&app, &me.user).await?;
         Ok(Json(FamilyDto {
             invites: view
                 .invites
@@ -200,7 +200,7 @@ impl FamilyApi {
         app: Data<&App>,
         token: Path<String>,
     ) -> Result<Json<InvitePreview>, ApiError> {
-        let preview = family::preview(&app, &token.0)?;
+        let preview = family::preview(&app, &token.0).await?;
         Ok(Json(InvitePreview {
             family_name: preview.family_name,
             invited_by: preview.invited_by,
@@ -229,7 +229,8 @@ impl FamilyApi {
             }))));
         }
         let created = family::join_new(&app, body.0.into(), &token.0, &client.ip_key()).await?;
-        let known = crate::service::accounts::remembered(&app, created, device_cookie_of(req));
+        let known =
+            crate::service::accounts::remembered(&app, created, device_cookie_of(req)).await;
         signed_in(&app, &client, &known.user, Some(&known.device_cookie), true).await
     }
 }

@@ -272,12 +272,13 @@ impl GroceryApi {
             "grocery-lists",
             if_none_match.0.as_deref(),
             accepts_gzip(req),
-            || {
-                let lists = grocery::list(&app, family)?;
+            async || {
+                let lists = grocery::list(&app, family).await?;
                 let dtos: Vec<_> = lists.iter().map(|l| list_dto(&app, l)).collect();
                 serde_bytes(&dtos, "grocery lists")
             },
         )
+        .await
     }
 
     #[oai(
@@ -314,7 +315,7 @@ impl GroceryApi {
         id: Path<String>,
     ) -> Result<Json<GroceryListDto>, ApiError> {
         let me = user.require_to_view("view grocery lists")?;
-        let list = grocery::get(&app, me.user.family_id, path_id::<GroceryListId>(&id)?)?;
+        let list = grocery::get(&app, me.user.family_id, path_id::<GroceryListId>(&id)?).await?;
         Ok(Json(list_dto(&app, &list)))
     }
 
@@ -433,7 +434,8 @@ impl GroceryApi {
         body: Json<FromRecipesInput>,
     ) -> Result<Json<ListDraft>, ApiError> {
         let me = user.require_to_save("save grocery lists")?;
-        let (name, items) = grocery::from_recipes(&app, me.user.family_id, &body.0.recipe_ids)?;
+        let (name, items) =
+            grocery::from_recipes(&app, me.user.family_id, &body.0.recipe_ids).await?;
         Ok(Json(draft(name, items)))
     }
 
@@ -452,7 +454,7 @@ impl GroceryApi {
     ) -> Result<Json<ListDraft>, ApiError> {
         let me = user.require_to_save("save grocery lists")?;
         let week = meal_plan::week_or_current(body.0.week.as_deref())?;
-        let (name, items) = grocery::from_meal_plan(&app, me.user.family_id, week)?;
+        let (name, items) = grocery::from_meal_plan(&app, me.user.family_id, week).await?;
         Ok(Json(draft(name, items)))
     }
 
@@ -470,7 +472,7 @@ impl GroceryApi {
         format: Query<Option<ExportFormat>>,
     ) -> Result<Exported, ApiError> {
         let me = user.require_to_view("view grocery lists")?;
-        let list = grocery::get(&app, me.user.family_id, path_id::<GroceryListId>(&id)?)?;
+        let list = grocery::get(&app, me.user.family_id, path_id::<GroceryListId>(&id)?).await?;
         let format = match format.0.unwrap_or(ExportFormat::Txt) {
             ExportFormat::Txt => Format::Text,
             ExportFormat::Csv => Format::Csv,

@@ -52,7 +52,7 @@ impl HealthApi {
     /// Server status, for monitoring and the test harness.
     #[oai(path = "/health", method = "get", operation_id = "getHealth")]
     async fn health(&self, app: Data<&App>) -> HealthResponse {
-        let store_ok = app.store.is_healthy();
+        let store_ok = app.store.is_healthy().await;
         let disk_low = app
             .store
             .free_space()

@@ -188,7 +188,8 @@ impl IngredientsApi {
             family,
             &body.0.allergies,
             &body.0.dietary_restrictions,
-        )?;
+        )
+        .await?;
         Ok(Json(IngredientCheck {
             left_out: left_out
                 .into_iter()

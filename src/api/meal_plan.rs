@@ -209,11 +209,12 @@ impl MealPlanApi {
             &query,
             if_none_match.0.as_deref(),
             accepts_gzip(req),
-            || {
-                let view = meal_plan::get(&app, family, week)?;
+            async || {
+                let view = meal_plan::get(&app, family, week).await?;
                 Ok(openapi_bytes(&MealPlanDto::from(&view)))
             },
         )
+        .await
     }
 
     /// Replaces the week's entries, if `version` is the week's current one (409 otherwise,
@@ -249,7 +250,7 @@ impl MealPlanApi {
     ) -> Result<Json<MealPlanCheck>, ApiError> {
         let me = user.require_to_view("view the meal plan")?;
         let draft = EntryDraft::from(body.0);
-        let concerns = meal_plan::check(&app, me.user.family_id, &draft)?;
+        let concerns = meal_plan::check(&app, me.user.family_id, &draft).await?;
         Ok(Json(MealPlanCheck {
             warnings: concerns.into_iter().map(PlanConcernDto::from).collect(),
         }))

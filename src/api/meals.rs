@@ -316,8 +316,9 @@ impl MealsApi {
             &query,
             if_none_match.0.as_deref(),
             accepts_gzip(req),
-            || {
-                let (items, next_cursor) = meals::page(&app, family, child, cursor, limit.0)?;
+            async || {
+                let (items, next_cursor) =
+                    meals::page(&app, family, child, cursor, limit.0).await?;
                 let page = MealPage {
                     items: items.into_iter().map(MealDto::from).collect(),
                     next_cursor,
@@ -325,6 +326,7 @@ impl MealsApi {
                 serde_bytes(&page, "meal page")
             },
         )
+        .await
     }
 
     /// Records a meal.
@@ -349,7 +351,9 @@ impl MealsApi {
     ) -> Result<Json<MealDto>, ApiError> {
         let me = user.require_to_view("view meals")?;
         Ok(Json(
-            meals::get(&app, me.user.family_id, path_id::<MealId>(&id)?)?.into(),
+            meals::get(&app, me.user.family_id, path_id::<MealId>(&id)?)
+                .await?
+                .into(),
         ))
     }
 

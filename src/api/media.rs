@@ -130,7 +130,7 @@ impl MediaApi {
         let me = user.require_to_view("view photos")?;
         let id: MediaId = path_id(&id.0)?;
         let size = photos::Size::parse(size.0.as_deref());
-        let bytes = photos::read(&app, me.user.family_id, id, size)?;
+        let bytes = photos::read(&app, me.user.family_id, id, size).await?;
         Ok(answer(id, size, if_none_match.0.as_deref(), bytes))
     }
 }

@@ -418,10 +418,10 @@ fn owners(user: &Option<SignedIn>, req: &Request) -> Vec<Owner> {
     out
 }
 
-fn find_job(app: &App, owners: &[Owner], id: &str) -> Result<Generation, ApiError> {
+async fn find_job(app: &App, owners: &[Owner], id: &str) -> Result<Generation, ApiError> {
     let id = path_id::<GenerationId>(id)?;
     for owner in owners {
-        if let Ok(job) = recipes::job(app, owner, id) {
+        if let Ok(job) = recipes::job(app, owner, id).await {
             return Ok(job);
         }
     }
@@ -542,11 +542,11 @@ async fn follow(state: Follow) -> Option<(JobDto, Follow)> {
         } => {
             if !first && rx.changed().await.is_err() {
                 // The lane dropped the job's channel: it has finished.
-                return finished(&app, &job);
+                return finished(&app, &job).await;
             }
             let live = *rx.borrow_and_update();
             if live == Live::Finished {
-                return finished(&app, &job);
+                return finished(&app, &job).await;
             }
             let dto = job_dto((*job).clone(), Some(live));
             Some((
@@ -562,8 +562,8 @@ async fn follow(state: Follow) -> Option<(JobDto, Follow)> {
     }
 }
 
-fn finished(app: &App, job: &Generation) -> Option<(JobDto, Follow)> {
-    let stored = app.store.generations.get(job.id).ok().flatten()?;
+async fn finished(app: &App, job: &Generation) -> Option<(JobDto, Follow)> {
+    let stored = app.store.generations.get(job.id).await.ok().flatten()?;
     Some((final_dto(stored), Follow::Ended))
 }
 
@@ -657,7 +657,7 @@ impl RecipesApi {
         req: &Request,
         id: Path<String>,
     ) -> Result<Json<JobDto>, ApiError> {
-        let job = find_job(&app, &owners(&user.0, req), &id)?;
+        let job = find_job(&app, &owners(&user.0, req), &id).await?;
         let live = app.generation.watch(job.id).map(|rx| *rx.borrow());
         Ok(Json(job_dto(job, live)))
     }
@@ -675,7 +675,7 @@ impl RecipesApi {
         req: &Request,
         id: Path<String>,
     ) -> Result<JobEventsResponse, ApiError> {
-        let job = find_job(&app, &owners(&user.0, req), &id)?;
+        let job = find_job(&app, &owners(&user.0, req), &id).await?;
         let start = match app.generation.watch(job.id) {
             Some(rx) => Follow::Watching {
                 app: app.clone(),
@@ -685,7 +685,7 @@ impl RecipesApi {
             },
             // Finished (maybe just now, after it was read above): the stored result.
             None => {
-                let latest = app.store.generations.get(job.id)?.unwrap_or(job);
+                let latest = app.store.generations.get(job.id).await?.unwrap_or(job);
                 Follow::Final(Box::new(final_dto(latest)))
             }
         };
@@ -715,12 +715,13 @@ impl RecipesApi {
             "recipes",
             if_none_match.0.as_deref(),
             accepts_gzip(req),
-            || {
-                let list = recipes::list(&app, family)?;
+            async || {
+                let list = recipes::list(&app, family).await?;
                 let dtos: Vec<RecipeDto> = list.into_iter().map(RecipeDto::from).collect();
                 Ok(openapi_bytes(&dtos))
             },
         )
+        .await
     }
 
     /// Saves a generated recipe, or the family's own dish (title, ingredients and steps
@@ -756,7 +757,7 @@ impl RecipesApi {
         id: Path<String>,
     ) -> Result<Json<RecipeDto>, ApiError> {
         let me = user.require_to_view("view recipes")?;
-        let found = recipes::get(&app, me.user.family_id, path_id::<RecipeId>(&id)?)?;
+        let found = recipes::get(&app, me.user.family_id, path_id::<RecipeId>(&id)?).await?;
         Ok(Json(found.into()))
     }
 

@@ -123,7 +123,7 @@ impl<'a> FromRequest<'a> for CurrentUser {
         let Some(token) = cookie_of(req, SESSION_COOKIE) else {
             return Ok(CurrentUser(None));
         };
-        match sessions::resume(app, token) {
+        match sessions::resume(app, token).await {
             Ok(found) => Ok(CurrentUser(found)),
             Err(e) => {
                 tracing::error!(error = %e, "session lookup failed");

@@ -130,8 +130,8 @@ fn session_cookie(req: &Request) -> Option<&str> {
     cookie_of(req, SHARE_COOKIE)
 }
 
-fn viewer(app: &App, token: &str, req: &Request) -> Result<Viewer, ApiError> {
-    Ok(share::viewer(app, token, session_cookie(req))?)
+async fn viewer(app: &App, token: &str, req: &Request) -> Result<Viewer, ApiError> {
+    Ok(share::viewer(app, token, session_cookie(req)).await?)
 }
 
 /// A meal as a co-parent reads it: its photo under this link's path.
@@ -152,7 +152,7 @@ impl ShareApi {
         app: Data<&App>,
         token: Path<String>,
     ) -> Result<Json<ShareInvitation>, ApiError> {
-        let co_parent = share::invitation(&app, &token.0)?;
+        let co_parent = share::invitation(&app, &token.0).await?;
         Ok(Json(ShareInvitation::from(&co_parent)))
     }
 
@@ -194,7 +194,7 @@ impl ShareApi {
         req: &Request,
         token: Path<String>,
     ) -> Result<Json<ShareSessionInfo>, ApiError> {
-        let viewer = viewer(&app, &token.0, req)?;
+        let viewer = viewer(&app, &token.0, req).await?;
         Ok(Json(ShareSessionInfo::from(&viewer.co_parent)))
     }
 
@@ -249,8 +249,8 @@ impl ShareApi {
         req: &Request,
         token: Path<String>,
     ) -> Result<Json<Vec<ChildDto>>, ApiError> {
-        let viewer = viewer(&app, &token.0, req)?;
-        let list = children::list(&app, viewer.family())?;
+        let viewer = viewer(&app, &token.0, req).await?;
+        let list = children::list(&app, viewer.family()).await?;
         Ok(Json(list.into_iter().map(ChildDto::from).collect()))
     }
 
@@ -265,14 +265,15 @@ impl ShareApi {
         cursor: Query<Option<String>>,
         limit: Query<Option<u32>>,
     ) -> Result<Json<MealPage>, ApiError> {
-        let viewer = viewer(&app, &token.0, req)?;
+        let viewer = viewer(&app, &token.0, req).await?;
         let (items, next_cursor) = meals::page(
             &app,
             viewer.family(),
             child_id.0.as_deref(),
             cursor.0.as_deref(),
             limit.0,
-        )?;
+        )
+        .await?;
         let link = viewer.co_parent.token.as_uuid().to_string();
         Ok(Json(MealPage {
             items: items.into_iter().map(|m| shared_meal(&link, m)).collect(),
@@ -295,10 +296,10 @@ impl ShareApi {
         size: Query<Option<String>>,
         #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
     ) -> Result<MediaResponse, ApiError> {
-        let viewer = viewer(&app, &token.0, req)?;
+        let viewer = viewer(&app, &token.0, req).await?;
         let id: MediaId = path_id(&id.0)?;
         let size = photos::Size::parse(size.0.as_deref());
-        let bytes = share::photo(&app, &viewer, id, size)?;
+        let bytes = share::photo(&app, &viewer, id, size).await?;
         Ok(super::media::answer(
             id,
             size,
@@ -319,8 +320,8 @@ impl ShareApi {
         req: &Request,
         token: Path<String>,
     ) -> Result<Json<Vec<GroceryListDto>>, ApiError> {
-        let viewer = viewer(&app, &token.0, req)?;
-        let lists = grocery::list(&app, viewer.family())?;
+        let viewer = viewer(&app, &token.0, req).await?;
+        let lists = grocery::list(&app, viewer.family()).await?;
         Ok(Json(lists.iter().map(|l| list_dto(&app, l)).collect()))
     }
 
@@ -339,7 +340,7 @@ impl ShareApi {
         #[oai(name = "itemId")] item_id: Path<String>,
         body: Json<TickInput>,
     ) -> Result<Json<TickResult>, ApiError> {
-        let viewer = viewer(&app, &token.0, req)?;
+        let viewer = viewer(&app, &token.0, req).await?;
         super::grocery::tick_item(&app, viewer.family(), &id, &item_id, body.0).await
     }
 
@@ -356,9 +357,9 @@ impl ShareApi {
         token: Path<String>,
         week: Query<Option<String>>,
     ) -> Result<Json<MealPlanDto>, ApiError> {
-        let viewer = viewer(&app, &token.0, req)?;
+        let viewer = viewer(&app, &token.0, req).await?;
         let week = meal_plan::week_or_current(week.0.as_deref())?;
-        let view = meal_plan::get(&app, viewer.family(), week)?;
+        let view = meal_plan::get(&app, viewer.family(), week).await?;
         Ok(Json(MealPlanDto::from(&view)))
     }
 
@@ -373,8 +374,8 @@ impl ShareApi {
         token: Path<String>,
         #[oai(name = "Last-Event-ID")] last_event_id: Header<Option<String>>,
     ) -> Result<EventsResponse, ApiError> {
-        let viewer = viewer(&app, &token.0, req)?;
-        super::events::share_stream(&app, viewer, last_event_id.0.as_deref())
+        let viewer = viewer(&app, &token.0, req).await?;
+        super::events::share_stream(&app, viewer, last_event_id.0.as_deref()).await
     }
 }
 

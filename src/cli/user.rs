@@ -169,7 +169,7 @@ pub fn messages(settings: Settings) -> ExitCode {
             let target = target(settings).await?;
             let list: Vec<Message> = target
                 .call::<(), _, _, _>("GET", "/messages", None, |app| async move {
-                    ops::list_messages(&app)
+                    ops::list_messages(&app).await
                 })
                 .await?;
             if list.is_empty() {
@@ -214,12 +214,11 @@ async fn user(settings: Settings, command: UserCommand) -> Result<(), Failure> {
     let target = target(settings).await?;
     match command {
         UserCommand::List => {
-            let users: Vec<UserSummary> =
-                target
-                    .call::<(), _, _, _>("GET", "/users", None, |app| async move {
-                        ops::list_users(&app)
-                    })
-                    .await?;
+            let users: Vec<UserSummary> = target
+                .call::<(), _, _, _>("GET", "/users", None, |app| async move {
+                    ops::list_users(&app).await
+                })
+                .await?;
             print_users(&users);
         }
         UserCommand::Add(args) => {

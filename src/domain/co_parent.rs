@@ -557,18 +557,28 @@ pub fn unknown_link() -> DomainError {
 /// The checks of a new invite against the family's current co-parents (inside the write).
 pub fn check_can_add(existing: &[CoParent], email: &Email) -> Result<(), DomainError> {
     if existing.len() >= CO_PARENTS_MAX {
-        return Err(DomainError::conflict(
-            INVITE_TITLE,
-            format!("This family already has {CO_PARENTS_MAX} co-parents. Remove one first."),
-        ));
+        return Err(too_many_co_parents());
     }
     if existing.iter().any(|c| &c.email == email) {
-        return Err(DomainError::conflict(
-            INVITE_TITLE,
-            "This email address is already invited as a co-parent. Reset their PIN or extend their link instead.",
-        ));
+        return Err(already_a_co_parent());
     }
     Ok(())
+}
+
+/// The family has `CO_PARENTS_MAX` co-parents already.
+pub fn too_many_co_parents() -> DomainError {
+    DomainError::conflict(
+        INVITE_TITLE,
+        format!("This family already has {CO_PARENTS_MAX} co-parents. Remove one first."),
+    )
+}
+
+/// The address is one of the family's co-parents already.
+pub fn already_a_co_parent() -> DomainError {
+    DomainError::conflict(
+        INVITE_TITLE,
+        "This email address is already invited as a co-parent. Reset their PIN or extend their link instead.",
+    )
 }
 
 /// Guests keep single-member families and share nothing (spec section 6: only a logged-in

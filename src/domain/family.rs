@@ -68,6 +68,42 @@ pub fn check_link(invite: &FamilyInvite, now: DateTime<Utc>) -> Result<(), Domai
     Ok(())
 }
 
+/// The family holds `INVITES_MAX` open invite links already.
+pub fn too_many_invites() -> DomainError {
+    DomainError::conflict(
+        INVITE_TITLE,
+        "This family already has 10 open invite links. Revoke one first.",
+    )
+}
+
+/// Whether an invite link may bring an account in, as the family is at that moment: the link
+/// is live, the family has room, the account may move (an existing one) or its e-mail is free
+/// (a new one).
+pub fn check_join(
+    invite: &FamilyInvite,
+    members: usize,
+    account: Option<&User>,
+    own_children: usize,
+    own_members: usize,
+    email_taken: bool,
+    now: DateTime<Utc>,
+) -> Result<(), DomainError> {
+    check_link(invite, now)?;
+    if members >= MEMBERS_MAX {
+        return Err(DomainError::conflict(
+            JOIN_TITLE,
+            "This family already has 10 adults.",
+        ));
+    }
+    if let Some(account) = account {
+        check_can_move(account, invite.family, own_children, own_members)?;
+    }
+    if email_taken {
+        return Err(crate::domain::user::email_taken());
+    }
+    Ok(())
+}
+
 /// The family's name as its members see it: after its longest-standing member.
 pub fn family_name(members: &[User]) -> String {
     let Some(first) = members.iter().min_by_key(|m| m.joined_at()) else {

@@ -117,7 +117,7 @@ impl Lane {
     /// first; a job interrupted too often is failed with a clear message instead.
     pub async fn recover(&self) -> Result<usize, StoreError> {
         let mut requeued = 0;
-        for mut job in self.store.generations.unfinished()? {
+        for mut job in self.store.generations.unfinished().await? {
             if job.state == State::Running && job.attempts >= ATTEMPTS_MAX {
                 job.state = State::Failed {
                     title: "Error generating recipes".into(),
@@ -236,7 +236,7 @@ impl Lane {
 
     /// Stores a job that broke off as failed, so nobody waits for it.
     async fn mark_failed(&self, id: GenerationId) {
-        let Ok(Some(mut job)) = self.store.generations.get(id) else {
+        let Ok(Some(mut job)) = self.store.generations.get(id).await else {
             return;
         };
         if job.state.is_finished() {
@@ -255,7 +255,7 @@ impl Lane {
     }
 
     async fn run(&self, id: GenerationId) -> Result<(), StoreError> {
-        let Some(mut job) = self.store.generations.get(id)? else {
+        let Some(mut job) = self.store.generations.get(id).await? else {
             return Ok(());
         };
         if job.state.is_finished() {
@@ -274,7 +274,8 @@ impl Lane {
             job.family,
             &job.request.allergies,
             &job.request.dietary_restrictions,
-        )?;
+        )
+        .await?;
         let progress = |p: Progress| {
             if let Some(tx) = &sender {
                 let next = Live::Generating {
@@ -331,7 +332,7 @@ impl Lane {
 
 /// A request's allergies and restrictions, and every allergy of the family's children (by
 /// name, so that what is left out says whose allergy it is).
-pub fn guard_for(
+pub async fn guard_for(
     store: &Store,
     family: Option<FamilyId>,
     allergies: &[String],
@@ -339,7 +340,7 @@ pub fn guard_for(
 ) -> Result<Guard, StoreError> {
     let mut guard = Guard::new(allergies, restrictions);
     if let Some(family) = family {
-        for child in store.children.list(family)? {
+        for child in store.children.list(family).await? {
             guard = guard.with_child(&child.name, &child.allergies);
         }
     }
@@ -460,7 +461,7 @@ mod tests {
         for id in [a.id, b.id] {
             let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
             loop {
-                let stored = store.generations.get(id).unwrap().unwrap();
+                let stored = store.generations.get(id).await.unwrap().unwrap();
                 // Stored as failed, and nobody is left waiting for it.
                 if let State::Failed { message, .. } = &stored.state
                     && lane.watch(id).is_none()

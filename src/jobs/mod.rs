@@ -23,7 +23,7 @@ const BACKUP_WAIT: Duration = Duration::from_millis(500);
 pub async fn run_pending(store: &Store) -> Result<usize, crate::store::StoreError> {
     let mut finished = 0;
     let mut failure = None;
-    for job in store.jobs.pending()? {
+    for job in store.jobs.pending().await? {
         loop {
             // Purges wait while a backup copies photos (its snapshot may still need them).
             while store.backup_running() {

@@ -40,7 +40,7 @@ pub async fn create_parent(app: &Services, signup: Signup, by_admin: bool) -> Ap
         now,
     );
     let taken = || email_taken().into();
-    if app.store.users.is_empty() {
+    if app.store.users.is_empty().await? {
         user.is_admin = true;
         match app.store.users.insert(&user, true).await {
             Ok(user) => return Ok(user),
@@ -106,7 +106,7 @@ pub async fn login(
         .as_ref()
         .map_or_else(email_key_fallback, |e| e.as_str().to_string());
     let user = match &email {
-        Some(email) => app.store.users.get_by_email(email)?,
+        Some(email) => app.store.users.get_by_email(email).await?,
         None => None,
     };
     let now = Utc::now();
@@ -152,26 +152,29 @@ pub async fn login(
         let old = user.password_hash.clone();
         let stronger = app.hasher.hash(password.to_string()).await.encode();
         // Only if the password was not changed meanwhile; not an edit, so no new version.
-        app.store.users.update_quietly(user.id, |u| {
-            if u.password_hash == old {
-                u.password_hash = stronger.clone();
-            }
-        })?;
-        app.store.flush().await?;
+        app.store
+            .users
+            .update_quietly(user.id, move |u| {
+                if u.password_hash == old {
+                    u.password_hash = stronger.clone();
+                }
+            })
+            .await?;
         tracing::info!(user.id = %user.id, "password hash upgraded");
     }
-    Ok(remembered(app, user, client.device_cookie))
+    Ok(remembered(app, user, client.device_cookie).await)
 }
 
 /// The account, with this browser's device cookie renewed for it, seen now.
-pub fn remembered(app: &Services, mut user: User, device_cookie: Option<&str>) -> SignedInAs {
+pub async fn remembered(app: &Services, mut user: User, device_cookie: Option<&str>) -> SignedInAs {
     let now = Utc::now();
     let device_cookie = app.device_key.remember(device_cookie, user.id, now);
     // Only this field: a profile or password change racing the sign-in is kept.
     if let Ok(Some(seen)) = app
         .store
         .users
-        .update_quietly(user.id, |u| u.last_seen_at = now)
+        .update_quietly(user.id, move |u| u.last_seen_at = now)
+        .await
     {
         user.last_seen_at = seen.last_seen_at;
     }
@@ -303,7 +306,8 @@ pub async fn create_reset_link(app: &Services, email: &Email) -> AppResult<Strin
     let user = app
         .store
         .users
-        .get_by_email(email)?
+        .get_by_email(email)
+        .await?
         .ok_or(DomainError::NotFound)?;
     let token = new_token();
     let now = Utc::now();
@@ -313,7 +317,7 @@ pub async fn create_reset_link(app: &Services, email: &Email) -> AppResult<Strin
         epoch: user.session_epoch,
     };
     // At most one live link per account: a new one revokes the ones before it.
-    app.store.reset_tokens.purge(Some(user.id), now)?;
+    app.store.reset_tokens.purge(Some(user.id), now).await?;
     app.store
         .reset_tokens
         .insert(&token_hash(&token), &record)
@@ -330,15 +334,17 @@ fn invalid_link() -> DomainError {
 }
 
 /// The account a reset link is for, if the link is still valid.
-pub fn reset_target(app: &Services, token: &str) -> AppResult<User> {
+pub async fn reset_target(app: &Services, token: &str) -> AppResult<User> {
     let record = app
         .store
         .reset_tokens
-        .get_valid(&token_hash(token), Utc::now())?
+        .get_valid(&token_hash(token), Utc::now())
+        .await?
         .ok_or_else(invalid_link)?;
     app.store
         .users
-        .get(record.user_id)?
+        .get(record.user_id)
+        .await?
         .filter(|u| u.session_epoch == record.epoch)
         .ok_or_else(|| invalid_link().into())
 }
@@ -372,7 +378,7 @@ pub async fn reset_password(app: &Services, token: &str, password: String) -> Ap
         .await
         .map_err(|e| AppError::from_write(e, "Password reset failed"))?;
     let ended = app.store.sessions.delete_all_for(user.id).await?;
-    app.store.reset_tokens.purge(Some(user.id), now)?;
+    app.store.reset_tokens.purge(Some(user.id), now).await?;
     tracing::info!(user.id = %user.id, sessions_ended = ended, "password reset");
     Ok(user)
 }
@@ -397,12 +403,13 @@ pub async fn purge_guests(app: &Services) -> AppResult<usize> {
     for user in app
         .store
         .users
-        .list()?
+        .list()
+        .await?
         .iter()
         .filter(|u| u.is_stale_guest(now))
     {
         // Judged again inside the deletion: a guest who came back meanwhile stays.
-        let stale = |u: &User| u.is_stale_guest(now);
+        let stale = move |u: &User| u.is_stale_guest(now);
         if app
             .store
             .users

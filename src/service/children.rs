@@ -8,15 +8,16 @@ use crate::domain::food_history::{FoodHistory, FoodStats};
 use crate::domain::ids::{ChildId, FamilyId};
 use crate::domain::{DomainError, required_version};
 
-pub fn list(app: &Services, family: FamilyId) -> AppResult<Vec<Child>> {
-    Ok(app.store.children.list(family)?)
+pub async fn list(app: &Services, family: FamilyId) -> AppResult<Vec<Child>> {
+    Ok(app.store.children.list(family).await?)
 }
 
-pub fn get(app: &Services, family: FamilyId, id: ChildId) -> AppResult<Child> {
+pub async fn get(app: &Services, family: FamilyId, id: ChildId) -> AppResult<Child> {
     Ok(app
         .store
         .children
-        .get(family, id)?
+        .get(family, id)
+        .await?
         .ok_or(DomainError::NotFound)?)
 }
 
@@ -42,7 +43,8 @@ pub async fn update(
     // Another family's child is not found, with or without a version.
     app.store
         .children
-        .get(family, id)?
+        .get(family, id)
+        .await?
         .ok_or(DomainError::NotFound)?;
     let version = required_version(version, UPDATE_TITLE)?;
     let now = Utc::now();
@@ -68,12 +70,17 @@ pub async fn delete(app: &Services, family: FamilyId, id: ChildId) -> AppResult<
 }
 
 /// A child's food history (`GET /api/children/{id}/foods`).
-pub fn food_history(app: &Services, family: FamilyId, id: ChildId) -> AppResult<Vec<FoodStats>> {
-    get(app, family, id)?;
+pub async fn food_history(
+    app: &Services,
+    family: FamilyId,
+    id: ChildId,
+) -> AppResult<Vec<FoodStats>> {
+    get(app, family, id).await?;
     let mut history = FoodHistory::default();
     app.store
         .meals
-        .for_each_of_child(family, id, |meal| history.add(&meal))?;
+        .for_each_of_child(family, id, |meal| history.add(&meal))
+        .await?;
     Ok(history.finish())
 }
 
@@ -84,15 +91,22 @@ pub struct DeletePreview {
 }
 
 /// `GET /api/children/{id}/delete-preview`, for the confirmation.
-pub fn delete_preview(app: &Services, family: FamilyId, id: ChildId) -> AppResult<DeletePreview> {
-    get(app, family, id)?;
+pub async fn delete_preview(
+    app: &Services,
+    family: FamilyId,
+    id: ChildId,
+) -> AppResult<DeletePreview> {
+    get(app, family, id).await?;
     let mut preview = DeletePreview {
         meals: 0,
         photos: 0,
     };
-    app.store.meals.for_each_of_child(family, id, |meal| {
-        preview.meals += 1;
-        preview.photos += u32::from(meal.photo.is_some());
-    })?;
+    app.store
+        .meals
+        .for_each_of_child(family, id, |meal| {
+            preview.meals += 1;
+            preview.photos += u32::from(meal.photo.is_some());
+        })
+        .await?;
     Ok(preview)
 }

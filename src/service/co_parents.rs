@@ -6,10 +6,14 @@ use chrono::Utc;
 use super::{AppError, AppResult, Services};
 use crate::auth::pin;
 use crate::domain::DomainError;
-use crate::domain::co_parent::{CoParent, CoParentDraft, Pin, check_can_add, check_can_invite};
+use crate::domain::co_parent::{
+    CoParent, CoParentDraft, Pin, already_a_co_parent, check_can_add, check_can_invite,
+    too_many_co_parents,
+};
 use crate::domain::ids::{CoParentId, FamilyId};
 use crate::domain::user::User;
 use crate::store::WriteError;
+use crate::store::co_parents::InsertCoParentError;
 
 /// A new co-parent and the PIN generated for them: the only time the PIN is in the clear.
 pub struct Invited {
@@ -36,8 +40,8 @@ fn spend_pin(app: &Services, family: FamilyId) -> AppResult<()> {
 }
 
 /// `GET /api/co-parents`: newest first.
-pub fn list(app: &Services, family: FamilyId) -> AppResult<Vec<CoParent>> {
-    Ok(app.store.co_parents.list(family)?)
+pub async fn list(app: &Services, family: FamilyId) -> AppResult<Vec<CoParent>> {
+    Ok(app.store.co_parents.list(family).await?)
 }
 
 /// `POST /api/co-parents`: a co-parent with a fresh link (7 days) and a generated PIN.
@@ -47,7 +51,7 @@ pub async fn invite(app: &Services, me: &User, draft: CoParentDraft) -> AppResul
     let family = me.family_id;
     // Refuse a duplicate or a full family before spending a PIN hash on it; the write checks
     // again against the family as it is then.
-    check_can_add(&app.store.co_parents.list(family)?, &fields.email)?;
+    check_can_add(&app.store.co_parents.list(family).await?, &fields.email)?;
     spend_pin(app, family)?;
     let pin = pin::generate();
     let hash = app.hasher.hash_pin(pin.clone()).await;
@@ -57,7 +61,11 @@ pub async fn invite(app: &Services, me: &User, draft: CoParentDraft) -> AppResul
         .co_parents
         .insert(&co_parent)
         .await
-        .map_err(write_error)?;
+        .map_err(|e| match e {
+            InsertCoParentError::Full => too_many_co_parents().into(),
+            InsertCoParentError::EmailTaken => already_a_co_parent().into(),
+            InsertCoParentError::Write(e) => write_error(e),
+        })?;
     tracing::info!(family = %family, co_parent = %co_parent.id, "co-parent invited");
     Ok(Invited { co_parent, pin })
 }
@@ -68,7 +76,8 @@ pub async fn reset_pin(app: &Services, family: FamilyId, id: CoParentId) -> AppR
     // Unknown (or another family's) answers before any hashing.
     app.store
         .co_parents
-        .get(family, id)?
+        .get(family, id)
+        .await?
         .ok_or(DomainError::NotFound)?;
     spend_pin(app, family)?;
     let pin = pin::generate();

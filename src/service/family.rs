@@ -7,12 +7,13 @@ use crate::auth::tokens::token_hash;
 use crate::domain::DomainError;
 use crate::domain::family::{
     FamilyInvite, JOIN_TITLE, LEAVE_TITLE, REMOVE_TITLE, check_can_invite, check_can_leave,
-    check_can_remove, check_link, family_name,
+    check_can_remove, check_join, check_link, family_name, too_many_invites,
 };
 use crate::domain::ids::{FamilyId, InviteId, UserId};
 use crate::domain::user::{SignupDraft, User};
 use crate::store::WriteError;
-use crate::store::users::Joining;
+use crate::store::invites::InsertInviteError;
+use crate::store::users::{JoinFacts, Joining};
 
 /// A family as its members see it.
 pub struct Overview {
@@ -35,13 +36,14 @@ pub struct Preview {
 }
 
 /// `GET /api/family`.
-pub fn overview(app: &Services, me: &User) -> AppResult<Overview> {
-    let members = app.store.users.members(me.family_id)?;
+pub async fn overview(app: &Services, me: &User) -> AppResult<Overview> {
+    let members = app.store.users.members(me.family_id).await?;
     let now = Utc::now();
     let invites = app
         .store
         .invites
-        .list(me.family_id)?
+        .list(me.family_id)
+        .await?
         .into_iter()
         .filter(|i| !i.is_expired(now))
         .collect();
@@ -64,9 +66,9 @@ pub async fn invite(app: &Services, me: &User) -> AppResult<NewInvite> {
         .insert(&invite)
         .await
         .map_err(|e| match e {
-            WriteError::Rule(e) => AppError::from(e),
-            WriteError::Store(e) => e.into(),
-            _ => DomainError::NotFound.into(),
+            InsertInviteError::Full => AppError::from(too_many_invites()),
+            InsertInviteError::Write(WriteError::Store(e)) => e.into(),
+            InsertInviteError::Write(_) => DomainError::NotFound.into(),
         })?;
     tracing::info!(family = %me.family_id, invite = %invite.id, "adult invite created");
     Ok(NewInvite { invite, token })
@@ -82,14 +84,15 @@ pub async fn revoke(app: &Services, me: &User, id: InviteId) -> AppResult<()> {
 }
 
 /// `GET /api/family/invites/{token}`: who invites to which family (404 unknown, 410 expired).
-pub fn preview(app: &Services, token: &str) -> AppResult<Preview> {
+pub async fn preview(app: &Services, token: &str) -> AppResult<Preview> {
     let invite = app
         .store
         .invites
-        .by_token(&token_hash(token))?
+        .by_token(&token_hash(token))
+        .await?
         .ok_or(DomainError::NotFound)?;
     check_link(&invite, Utc::now())?;
-    let members = app.store.users.members(invite.family)?;
+    let members = app.store.users.members(invite.family).await?;
     let invited_by = members
         .iter()
         .find(|m| m.id == invite.invited_by)
@@ -106,12 +109,35 @@ pub fn preview(app: &Services, token: &str) -> AppResult<Preview> {
     })
 }
 
+/// The product's rules for joining, checked inside the store's write on the facts as they
+/// are then.
+fn join_rules(
+    now: chrono::DateTime<Utc>,
+) -> impl Fn(&JoinFacts<'_>) -> Result<(), DomainError> + Send + 'static {
+    move |f| {
+        check_join(
+            f.invite,
+            f.members,
+            f.account,
+            f.own_children,
+            f.own_members,
+            f.email_taken,
+            now,
+        )
+    }
+}
+
 /// `POST /api/family/join/{token}` signed in: moves the account (whose family is empty) in.
 pub async fn join_signed_in(app: &Services, me: &User, token: &str) -> AppResult<User> {
     let user = app
         .store
         .users
-        .join(&token_hash(token), Joining::Existing(me.id), Utc::now())
+        .join(
+            token_hash(token),
+            Joining::Existing(me.id),
+            Utc::now(),
+            join_rules(Utc::now()),
+        )
         .await
         .map_err(|e| AppError::from_write(e, JOIN_TITLE))?;
     tracing::info!(user.id = %user.id, family = %user.family_id, "joined a family");
@@ -132,7 +158,8 @@ pub async fn join_new(
     let invite = app
         .store
         .invites
-        .by_token(&hash)?
+        .by_token(&hash)
+        .await?
         .ok_or(DomainError::NotFound)?;
     check_link(&invite, Utc::now())?;
     let signup = draft.validate()?;
@@ -153,7 +180,7 @@ pub async fn join_new(
     let user = app
         .store
         .users
-        .join(&hash, Joining::New(&user), now)
+        .join(hash, Joining::New(Box::new(user)), now, join_rules(now))
         .await
         .map_err(|e| AppError::from_write(e, JOIN_TITLE))?;
     tracing::info!(user.id = %user.id, family = %user.family_id, "account created through an invite");
@@ -181,18 +208,15 @@ pub async fn remove(app: &Services, me: &User, target: UserId) -> AppResult<User
     let user = app
         .store
         .users
-        .move_out(
-            target,
-            FamilyId::new(),
-            Utc::now(),
-            true,
-            |target, members| {
+        .move_out(target, FamilyId::new(), Utc::now(), true, {
+            let me = me.clone();
+            move |target, members| {
                 if target.family_id != me.family_id || !members.contains(&me.id) {
                     return Err(DomainError::NotFound);
                 }
-                check_can_remove(me, target)
-            },
-        )
+                check_can_remove(&me, target)
+            }
+        })
         .await
         .map_err(|e| AppError::from_write(e, REMOVE_TITLE))?;
     tracing::info!(user.id = %user.id, by = %me.id, "removed from a family");

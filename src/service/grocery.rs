@@ -20,14 +20,15 @@ const UPDATE_TITLE: &str = "Error updating grocery list";
 /// Most recipes one draft may merge.
 pub const FROM_RECIPES_MAX: usize = 50;
 
-pub fn list(app: &Services, family: FamilyId) -> AppResult<Vec<GroceryList>> {
-    Ok(app.store.grocery_lists.list(family)?)
+pub async fn list(app: &Services, family: FamilyId) -> AppResult<Vec<GroceryList>> {
+    Ok(app.store.grocery_lists.list(family).await?)
 }
 
-pub fn get(app: &Services, family: FamilyId, id: GroceryListId) -> AppResult<GroceryList> {
+pub async fn get(app: &Services, family: FamilyId, id: GroceryListId) -> AppResult<GroceryList> {
     app.store
         .grocery_lists
-        .get(family, id)?
+        .get(family, id)
+        .await?
         .ok_or_else(|| DomainError::NotFound.into())
 }
 
@@ -69,7 +70,8 @@ pub async fn update(
     // Another family's list is not found, with or without a version.
     app.store
         .grocery_lists
-        .get(family, id)?
+        .get(family, id)
+        .await?
         .ok_or(DomainError::NotFound)?;
     let version = required_version(version, UPDATE_TITLE)?;
     let edits = items
@@ -131,7 +133,7 @@ fn category_of(name: &str) -> Option<&'static str> {
 }
 
 /// An unsaved list merged from the family's saved recipes (another family's id: not found).
-pub fn from_recipes(
+pub async fn from_recipes(
     app: &Services,
     family: FamilyId,
     ids: &[String],
@@ -150,7 +152,8 @@ pub fn from_recipes(
         let recipe = app
             .store
             .recipes
-            .get(family, id)?
+            .get(family, id)
+            .await?
             .ok_or(DomainError::NotFound)?;
         recipes.push(recipe);
     }
@@ -166,17 +169,17 @@ pub fn from_recipes(
 
 /// An unsaved list from a week's meal plan: the planned recipes' ingredients, each scaled to
 /// its entry's servings, merged like `from_recipes`. Free text and deleted recipes are skipped.
-pub fn from_meal_plan(
+pub async fn from_meal_plan(
     app: &Services,
     family: FamilyId,
     week: Week,
 ) -> AppResult<(String, Vec<ItemDraft>)> {
-    let plan = app.store.meal_plans.get(family, week)?;
+    let plan = app.store.meal_plans.get(family, week).await?;
     let mut recipes: Vec<Recipe> = Vec::new();
     for entry in plan.iter().flat_map(|p| &p.entries) {
         if let Some(id) = entry.recipe
             && !recipes.iter().any(|r| r.id == id)
-            && let Some(recipe) = app.store.recipes.get(family, id)?
+            && let Some(recipe) = app.store.recipes.get(family, id).await?
         {
             recipes.push(recipe);
         }

@@ -25,22 +25,33 @@ pub fn spawn(app: impl std::ops::Deref<Target = Services> + Send + 'static) -> J
 pub async fn run_once(app: &Services) {
     let now = chrono::Utc::now();
     let limits = app.store.rate_limits.purge_expired(unix_nanos());
-    let sessions = app.store.sessions.purge_expired(now).unwrap_or_else(|e| {
-        tracing::error!(error = %e, "purging expired sessions failed");
-        0
-    });
+    let sessions = app
+        .store
+        .sessions
+        .purge_expired(now)
+        .await
+        .unwrap_or_else(|e| {
+            tracing::error!(error = %e, "purging expired sessions failed");
+            0
+        });
     let share_sessions = app
         .store
         .share_sessions
         .purge_expired(now)
+        .await
         .unwrap_or_else(|e| {
             tracing::error!(error = %e, "purging expired share sessions failed");
             0
         });
-    let links = app.store.reset_tokens.purge(None, now).unwrap_or_else(|e| {
-        tracing::error!(error = %e, "purging expired reset links failed");
-        0
-    });
+    let links = app
+        .store
+        .reset_tokens
+        .purge(None, now)
+        .await
+        .unwrap_or_else(|e| {
+            tracing::error!(error = %e, "purging expired reset links failed");
+            0
+        });
     let invites = app
         .store
         .invites
@@ -66,6 +77,7 @@ pub async fn run_once(app: &Services) {
         .store
         .generations
         .purge_before(now - super::recipes::JOB_TTL)
+        .await
         .unwrap_or_else(|e| {
             tracing::error!(error = %e, "purging old recipe jobs failed");
             0

@@ -10,6 +10,7 @@ use chrono::Utc;
 
 use super::recipes::allergy_reasons;
 use super::{AppError, AppResult, Services, Stale};
+use crate::domain::DomainError;
 use crate::domain::child::Child;
 use crate::domain::ids::{ChildId, FamilyId, RecipeId};
 use crate::domain::meal_plan::{
@@ -18,6 +19,7 @@ use crate::domain::meal_plan::{
 };
 use crate::domain::recipe::Recipe;
 use crate::domain::recipe_guard::Guard;
+use crate::store::WriteError;
 
 /// The week a request names; the current ISO week (UTC) when it names none.
 pub fn week_or_current(week: Option<&str>) -> AppResult<Week> {
@@ -33,9 +35,9 @@ pub fn week_named(week: Option<&str>) -> AppResult<Week> {
 }
 
 /// The week's plan (none before its first save: nothing is written by reading).
-pub fn get(app: &Services, family: FamilyId, week: Week) -> AppResult<PlanView> {
-    let plan = app.store.meal_plans.get(family, week)?;
-    view(app, family, week, plan)
+pub async fn get(app: &Services, family: FamilyId, week: Week) -> AppResult<PlanView> {
+    let plan = app.store.meal_plans.get(family, week).await?;
+    view(app, family, week, plan).await
 }
 
 /// Replaces the week's entries, if `version` is the week's current one (0 for a week never
@@ -50,7 +52,8 @@ pub async fn save(
     let children: Vec<_> = app
         .store
         .children
-        .list(family)?
+        .list(family)
+        .await?
         .iter()
         .map(|c| c.id)
         .collect();
@@ -61,7 +64,7 @@ pub async fn save(
     for e in &entries {
         if let Planned::Recipe(id) = e.planned
             && !recipes.contains_key(&id)
-            && let Some(r) = app.store.recipes.get(family, id)?
+            && let Some(r) = app.store.recipes.get(family, id).await?
         {
             recipes.insert(id, RecipeSummary::from(&r));
         }
@@ -72,26 +75,29 @@ pub async fn save(
         .save(family, week, version, entries, &recipes, Utc::now())
         .await;
     match saved {
-        Ok(plan) => view(app, family, week, Some(plan)),
-        Err(e) => Err(AppError::from_write_with(
-            e,
-            meal_plan::SAVE_TITLE,
-            |current| {
-                let current = (current.version > 0).then_some(*current);
-                Ok(Stale::MealPlan(Box::new(view(app, family, week, current)?)))
-            },
-        )),
+        Ok(plan) => view(app, family, week, Some(plan)).await,
+        // The week as it is now, with its warnings, for the 409.
+        Err(WriteError::Stale(current)) => {
+            let current = (current.version > 0).then_some(*current);
+            match view(app, family, week, current).await {
+                Ok(now) => Err(AppError::Stale(Box::new(Stale::MealPlan(Box::new(now))))),
+                Err(e) => Err(e),
+            }
+        }
+        Err(e) => Err(AppError::from_write_with(e, meal_plan::SAVE_TITLE, |_| {
+            Err(DomainError::NotFound.into())
+        })),
     }
 }
 
 /// A week with its warnings; children deleted since they were planned for are left out.
-fn view(
+async fn view(
     app: &Services,
     family: FamilyId,
     week: Week,
     mut plan: Option<MealPlan>,
 ) -> AppResult<PlanView> {
-    let children = app.store.children.list(family)?;
+    let children = app.store.children.list(family).await?;
     let warnings = match &mut plan {
         Some(plan) => {
             for entry in &mut plan.entries {
@@ -99,7 +105,7 @@ fn view(
                     .children
                     .retain(|id| children.iter().any(|c| c.id == *id));
             }
-            warnings(app, family, plan, &children)?
+            warnings(app, family, plan, &children).await?
         }
         None => Vec::new(),
     };
@@ -155,7 +161,7 @@ fn concerns(
 
 /// For each entry of the week, recipe or free text, each child it is for (all of them when
 /// it names none) whose allergies it meets, in the order of the week.
-fn warnings(
+async fn warnings(
     app: &Services,
     family: FamilyId,
     plan: &MealPlan,
@@ -171,7 +177,9 @@ fn warnings(
         let recipe = match entry.recipe {
             Some(id) => match recipes.entry(id) {
                 Entry::Occupied(known) => known.into_mut().as_ref(),
-                Entry::Vacant(new) => new.insert(app.store.recipes.get(family, id)?).as_ref(),
+                Entry::Vacant(new) => new
+                    .insert(app.store.recipes.get(family, id).await?)
+                    .as_ref(),
             },
             None => None,
         };
@@ -190,8 +198,12 @@ fn warnings(
 
 /// Checks an entry before it is saved: for each child it is for whose allergies it meets,
 /// why. A recipe must be one of the family's saved recipes (404 otherwise).
-pub fn check(app: &Services, family: FamilyId, draft: &EntryDraft) -> AppResult<Vec<Concern>> {
-    let children = app.store.children.list(family)?;
+pub async fn check(
+    app: &Services,
+    family: FamilyId,
+    draft: &EntryDraft,
+) -> AppResult<Vec<Concern>> {
+    let children = app.store.children.list(family).await?;
     let ids: Vec<ChildId> = children.iter().map(|c| c.id).collect();
     let planned = draft.planned()?;
     let chosen = draft.chosen_children(&ids)?;
@@ -202,7 +214,8 @@ pub fn check(app: &Services, family: FamilyId, draft: &EntryDraft) -> AppResult<
             let recipe = app
                 .store
                 .recipes
-                .get(family, id)?
+                .get(family, id)
+                .await?
                 .ok_or_else(meal_plan::recipe_not_found)?;
             concerns(&guards, &Food::Recipe(&recipe), is_for)
         }

@@ -12,7 +12,7 @@ pub const PAGE_DEFAULT: usize = 50;
 pub const PAGE_MAX: usize = 200;
 
 /// A page of meals, newest first, and the cursor for the next one.
-pub fn page(
+pub async fn page(
     app: &Services,
     family: FamilyId,
     child: Option<&str>,
@@ -46,38 +46,39 @@ pub fn page(
             .into());
         }
     };
-    // Meals of a child being deleted are left out, like the child.
-    let live = app.store.children.ids(family)?;
-    let (meals, next) = app.store.meals.page(family, child, cursor, limit, &live)?;
+    // Meals of a child being deleted are left out by the store, like the child.
+    let (meals, next) = app.store.meals.page(family, child, cursor, limit).await?;
     Ok((meals, next.map(|c| c.encode())))
 }
 
-pub fn get(app: &Services, family: FamilyId, id: MealId) -> AppResult<Meal> {
+pub async fn get(app: &Services, family: FamilyId, id: MealId) -> AppResult<Meal> {
     Ok(app
         .store
         .meals
-        .get(family, id)?
+        .get(family, id)
+        .await?
         .ok_or(DomainError::NotFound)?)
 }
 
 /// The child's allergies (none when the child is unknown: the write then refuses the meal).
-fn allergies_of(app: &Services, family: FamilyId, child: ChildId) -> AppResult<Vec<String>> {
+async fn allergies_of(app: &Services, family: FamilyId, child: ChildId) -> AppResult<Vec<String>> {
     Ok(app
         .store
         .children
-        .get(family, child)?
+        .get(family, child)
+        .await?
         .map(|c| c.allergies)
         .unwrap_or_default())
 }
 
 /// What `foods` would expose a child to: the matches against the child's allergies.
-pub fn allergen_check(
+pub async fn allergen_check(
     app: &Services,
     family: FamilyId,
     child: ChildId,
     foods: &[String],
 ) -> AppResult<Vec<Exposure>> {
-    let child = super::children::get(app, family, child)?;
+    let child = super::children::get(app, family, child).await?;
     Ok(exposures(foods, &child.allergies))
 }
 
@@ -86,7 +87,7 @@ pub fn allergen_check(
 pub async fn create(app: &Services, family: FamilyId, draft: MealDraft) -> AppResult<Meal> {
     let now = Utc::now();
     let fields = draft.validate(SAVE_TITLE, now)?;
-    let allergies = allergies_of(app, family, fields.child_id)?;
+    let allergies = allergies_of(app, family, fields.child_id).await?;
     let mut meal = Meal::create(family, fields, now);
     meal.exposures = exposures(&meal.foods, &allergies);
     app.store
@@ -109,10 +110,14 @@ pub async fn update(
     // Another family's meal is not found, with or without a version.
     app.store
         .meals
-        .get(family, id)?
+        .get(family, id)
+        .await?
         .ok_or(DomainError::NotFound)?;
     let version = required_version(version, UPDATE_TITLE)?;
-    let found = exposures(&fields.foods, &allergies_of(app, family, fields.child_id)?);
+    let found = exposures(
+        &fields.foods,
+        &allergies_of(app, family, fields.child_id).await?,
+    );
     app.store
         .meals
         .update(family, id, Some(version), |meal| {

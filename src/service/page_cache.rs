@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::{AppResult, Services};
+use super::Services;
 use crate::domain::ids::FamilyId;
 
 /// Entries kept before the cache starts over (a few screens of a few families).
@@ -25,19 +25,19 @@ struct Key {
 }
 
 /// The family's revision now: what a kept answer and its ETag are made of.
-pub fn revision(app: &Services, family: FamilyId) -> AppResult<u64> {
-    Ok(app.store.revision(family)?)
+pub fn revision(app: &Services, family: FamilyId) -> u64 {
+    app.store.revision(family)
 }
 
 /// The answer to `query` at `revision`, rendered once and then kept.
-pub fn answer<E>(
+pub async fn answer<E>(
     app: &Services,
     family: FamilyId,
     revision: u64,
     query: &str,
-    render: impl FnOnce() -> Result<Vec<u8>, E>,
+    render: impl AsyncFnOnce() -> Result<Vec<u8>, E>,
 ) -> Result<Arc<Page>, E> {
-    app.pages.get_or_make(family, revision, query, render)
+    app.pages.get_or_make(family, revision, query, render).await
 }
 
 /// A kept answer, and its gzip copy once a client that takes gzip asked for it (a browser
@@ -94,22 +94,22 @@ struct Entries {
 
 impl PageCache {
     /// The cached answer, or `make`'s, which is then kept.
-    pub fn get_or_make<E>(
+    pub async fn get_or_make<E>(
         &self,
         family: FamilyId,
         revision: u64,
         query: &str,
-        make: impl FnOnce() -> Result<Vec<u8>, E>,
+        make: impl AsyncFnOnce() -> Result<Vec<u8>, E>,
     ) -> Result<Arc<Page>, E> {
         let key = Key {
             family,
             revision,
             query: query.to_string(),
         };
-        if let Some(hit) = self.lock().pages.get(&key) {
-            return Ok(hit.clone());
+        if let Some(hit) = self.lock().pages.get(&key).cloned() {
+            return Ok(hit);
         }
-        let made = Arc::new(Page::new(make()?));
+        let made = Arc::new(Page::new(make().await?));
         let mut entries = self.lock();
         let Entries { pages, bytes } = &mut *entries;
         // Older revisions of this family are dead; drop them when the family moves on.
@@ -156,30 +156,32 @@ impl PageCache {
 mod tests {
     use super::*;
 
-    #[test]
-    fn answers_are_kept_per_revision_and_old_ones_dropped() {
+    #[tokio::test]
+    async fn answers_are_kept_per_revision_and_old_ones_dropped() {
         let cache = PageCache::default();
         let family = FamilyId::new();
-        let mut made = 0;
-        let mut get = |revision, query: &str| {
+        let made = std::sync::atomic::AtomicUsize::new(0);
+        let get = async |revision: u64, query: &str| {
             cache
-                .get_or_make(family, revision, query, || {
-                    made += 1;
+                .get_or_make(family, revision, query, async || {
+                    made.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                     Ok::<_, ()>(format!("{revision}{query}").into_bytes())
                 })
+                .await
                 .unwrap()
                 .json
                 .clone()
         };
-        assert_eq!(&*get(1, "a"), b"1a");
-        assert_eq!(&*get(1, "a"), b"1a");
-        assert_eq!(&*get(1, "b"), b"1b");
-        assert_eq!(&*get(2, "a"), b"2a");
-        assert_eq!(made, 3);
+        assert_eq!(&*get(1, "a").await, b"1a");
+        assert_eq!(&*get(1, "a").await, b"1a");
+        assert_eq!(&*get(1, "b").await, b"1b");
+        assert_eq!(&*get(2, "a").await, b"2a");
+        assert_eq!(made.load(std::sync::atomic::Ordering::SeqCst), 3);
         assert_eq!(cache.len(), 1, "revision 1 entries dropped");
         let other = FamilyId::new();
         cache
-            .get_or_make(other, 1, "a", || Ok::<_, ()>(b"x".to_vec()))
+            .get_or_make(other, 1, "a", async || Ok::<_, ()>(b"x".to_vec()))
+            .await
             .unwrap();
         assert_eq!(cache.len(), 2);
         assert_eq!(cache.bytes(), 3, "2a and x: too short to weigh more");
@@ -198,8 +200,8 @@ mod tests {
         assert_eq!(back, json);
     }
 
-    #[test]
-    fn the_cache_starts_over_when_its_bytes_run_out() {
+    #[tokio::test]
+    async fn the_cache_starts_over_when_its_bytes_run_out() {
         let cache = PageCache::default();
         let big = BUDGET / 3 + 1;
         for (i, family) in [FamilyId::new(), FamilyId::new(), FamilyId::new()]
@@ -207,7 +209,8 @@ mod tests {
             .enumerate()
         {
             cache
-                .get_or_make(family, 1, "a", || Ok::<_, ()>(vec![0; big]))
+                .get_or_make(family, 1, "a", async || Ok::<_, ()>(vec![0; big]))
+                .await
                 .unwrap();
             // The third would pass the budget: the cache starts over with it alone.
             assert_eq!(cache.len(), if i < 2 { i + 1 } else { 1 });
@@ -215,7 +218,10 @@ mod tests {
         }
         // Too big to keep at all: served, not kept.
         let huge = cache
-            .get_or_make(FamilyId::new(), 1, "a", || Ok::<_, ()>(vec![0; BUDGET]))
+            .get_or_make(FamilyId::new(), 1, "a", async || {
+                Ok::<_, ()>(vec![0; BUDGET])
+            })
+            .await
             .unwrap();
         assert_eq!(huge.json.len(), BUDGET);
         assert!(cache.bytes() <= BUDGET);

@@ -38,7 +38,7 @@ fn refused(err: MediaError, title: &str) -> DomainError {
 
 /// Room on the server's disk, and in the family's quota and upload rate, for one more photo.
 /// Checked before the image is decoded, so a refused upload costs nothing.
-fn check_room(app: &Services, family: FamilyId, guest: bool, title: &str) -> AppResult<u64> {
+async fn check_room(app: &Services, family: FamilyId, guest: bool, title: &str) -> AppResult<u64> {
     let limits = &app.settings.limits;
     if app
         .store
@@ -61,7 +61,7 @@ fn check_room(app: &Services, family: FamilyId, guest: bool, title: &str) -> App
     limiter
         .check(&family.to_string())
         .map_err(DomainError::too_many)?;
-    let used = app.store.media.family_usage(family)?;
+    let used = app.store.media.family_usage(family).await?;
     if used >= limits.storage_quota_bytes(guest) {
         return Err(quota_full(limits.storage_quota_bytes(guest), title).into());
     }
@@ -104,7 +104,7 @@ async fn store(
         )
         .into());
     }
-    let used = check_room(app, family, guest, title)?;
+    let used = check_room(app, family, guest, title).await?;
     let processed = app
         .images
         .process(bytes, long_edge)
@@ -160,7 +160,12 @@ pub async fn upload(app: &Services, uploader: &User, bytes: Vec<u8>) -> AppResul
 /// old one removed in the same transaction as the account change.
 pub async fn set_avatar(app: &Services, user: UserId, bytes: Vec<u8>) -> AppResult<User> {
     const TITLE: &str = "Upload failed";
-    let account = app.store.users.get(user)?.ok_or(DomainError::NotFound)?;
+    let account = app
+        .store
+        .users
+        .get(user)
+        .await?
+        .ok_or(DomainError::NotFound)?;
     let record = store(
         app,
         account.family_id,
@@ -211,16 +216,16 @@ impl Size {
 
 /// The bytes of a photo of the family in one of its sizes; anyone else's id is not found. A
 /// photo stored before the medium size existed answers with its full size.
-pub fn read(app: &Services, family: FamilyId, id: MediaId, size: Size) -> AppResult<Vec<u8>> {
+pub async fn read(app: &Services, family: FamilyId, id: MediaId, size: Size) -> AppResult<Vec<u8>> {
     let media = &app.store.media;
     let variant = match size {
         Size::Full => Variant::Full,
         Size::Medium => Variant::Medium,
         Size::Thumb => Variant::Thumb,
     };
-    let mut bytes = media.bytes(family, id, variant)?;
+    let mut bytes = media.bytes(family, id, variant).await?;
     if bytes.is_none() && size == Size::Medium {
-        bytes = media.bytes(family, id, Variant::Full)?;
+        bytes = media.bytes(family, id, Variant::Full).await?;
     }
     Ok(bytes.ok_or(DomainError::NotFound)?)
 }

@@ -126,11 +126,12 @@ fn queue_full() -> DomainError {
 }
 
 /// A job, if `owner` started it and it has not expired; anything else is not found.
-pub fn job(app: &Services, owner: &Owner, id: GenerationId) -> AppResult<Generation> {
+pub async fn job(app: &Services, owner: &Owner, id: GenerationId) -> AppResult<Generation> {
     let job = app
         .store
         .generations
-        .get(id)?
+        .get(id)
+        .await?
         .filter(|j| {
             &j.owner == owner && !(j.state.is_finished() && j.updated_at < Utc::now() - JOB_TTL)
         })
@@ -139,12 +140,12 @@ pub fn job(app: &Services, owner: &Owner, id: GenerationId) -> AppResult<Generat
 }
 
 /// The live state of an owner's unfinished job, for its event stream.
-pub fn watch(
+pub async fn watch(
     app: &Services,
     owner: &Owner,
     id: GenerationId,
 ) -> AppResult<Option<tokio::sync::watch::Receiver<Live>>> {
-    job(app, owner, id)?;
+    job(app, owner, id).await?;
     Ok(app.generation.watch(id))
 }
 
@@ -156,11 +157,12 @@ pub struct Checked {
 }
 
 /// The guard of every allergy of the family's children.
-fn children_guard(app: &Services, family: FamilyId) -> AppResult<Guard> {
+async fn children_guard(app: &Services, family: FamilyId) -> AppResult<Guard> {
     let allergies: Vec<String> = app
         .store
         .children
-        .list(family)?
+        .list(family)
+        .await?
         .into_iter()
         .flat_map(|c| c.allergies)
         .collect();
@@ -170,14 +172,14 @@ fn children_guard(app: &Services, family: FamilyId) -> AppResult<Guard> {
 /// The catalogue's ingredients a request with these allergies and restrictions would leave out
 /// (with the allergies of a member's children), each with why in a parent's words: the
 /// ingredient picker marks them before anything is asked.
-pub fn left_out_ingredients(
+pub async fn left_out_ingredients(
     app: &Services,
     family: Option<FamilyId>,
     allergies: &[String],
     restrictions: &[String],
 ) -> AppResult<Vec<(String, String)>> {
     let (allergies, restrictions) = request_rules(allergies, restrictions)?;
-    let guard = guard_for(&app.store, family, &allergies, &restrictions)?;
+    let guard = guard_for(&app.store, family, &allergies, &restrictions).await?;
     if guard.is_empty() {
         return Ok(Vec::new());
     }
@@ -206,27 +208,29 @@ fn check(guard: &Guard, recipe: Recipe) -> Checked {
 }
 
 /// The family's saved recipes, newest first, each checked against the children's allergies.
-pub fn list(app: &Services, family: FamilyId) -> AppResult<Vec<Checked>> {
-    let guard = children_guard(app, family)?;
+pub async fn list(app: &Services, family: FamilyId) -> AppResult<Vec<Checked>> {
+    let guard = children_guard(app, family).await?;
     Ok(app
         .store
         .recipes
-        .list(family)?
+        .list(family)
+        .await?
         .into_iter()
         .map(|r| check(&guard, r))
         .collect())
 }
 
-fn find(app: &Services, family: FamilyId, id: RecipeId) -> AppResult<Recipe> {
+async fn find(app: &Services, family: FamilyId, id: RecipeId) -> AppResult<Recipe> {
     app.store
         .recipes
-        .get(family, id)?
+        .get(family, id)
+        .await?
         .ok_or_else(|| DomainError::NotFound.into())
 }
 
-pub fn get(app: &Services, family: FamilyId, id: RecipeId) -> AppResult<Checked> {
-    let recipe = find(app, family, id)?;
-    Ok(check(&children_guard(app, family)?, recipe))
+pub async fn get(app: &Services, family: FamilyId, id: RecipeId) -> AppResult<Checked> {
+    let recipe = find(app, family, id).await?;
+    Ok(check(&children_guard(app, family).await?, recipe))
 }
 
 /// Saves a generated recipe or a family's own dish.
@@ -250,7 +254,7 @@ pub async fn save(
             // A new recipe has no older copy, parent or photo to miss.
             other => AppError::Store(crate::store::StoreError::Corrupt(format!("{other:?}"))),
         })?;
-    Ok(check(&children_guard(app, family)?, saved))
+    Ok(check(&children_guard(app, family).await?, saved))
 }
 
 pub async fn delete(app: &Services, family: FamilyId, id: RecipeId) -> AppResult<()> {
@@ -271,7 +275,7 @@ pub async fn log_meal(
     meal_type: String,
     eaten_at: Option<String>,
 ) -> AppResult<Meal> {
-    let recipe = find(app, family, id)?;
+    let recipe = find(app, family, id).await?;
     let foods = recipe
         .content
         .ingredients

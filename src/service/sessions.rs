@@ -57,24 +57,24 @@ pub async fn end(app: &Services, hash: &[u8; 32]) -> Result<(), StoreError> {
 }
 
 /// Looks up the session for `token`, sliding its expiry and the user's "last seen".
-pub fn resume(app: &Services, token: &str) -> Result<Option<SignedIn>, StoreError> {
-    resume_hash(app, &token_hash(token))
+pub async fn resume(app: &Services, token: &str) -> Result<Option<SignedIn>, StoreError> {
+    resume_hash(app, &token_hash(token)).await
 }
 
 /// Whether the session behind `hash` is still valid (exists, unexpired, current epoch), without
 /// sliding it: an open event stream checks this, and must not keep a session alive by itself.
-pub fn is_live(app: &Services, hash: &[u8; 32]) -> Result<bool, StoreError> {
-    Ok(valid(app, hash, Utc::now())?.is_some())
+pub async fn is_live(app: &Services, hash: &[u8; 32]) -> Result<bool, StoreError> {
+    Ok(valid(app, hash, Utc::now()).await?.is_some())
 }
 
 /// The session behind `hash` and its account, when the session exists, has not expired at
 /// `now` and belongs to the account's current epoch.
-fn valid(
+async fn valid(
     app: &Services,
     hash: &[u8; 32],
     now: DateTime<Utc>,
 ) -> Result<Option<(Session, User)>, StoreError> {
-    let Some(session) = app.store.sessions.get(hash)? else {
+    let Some(session) = app.store.sessions.get(hash).await? else {
         return Ok(None);
     };
     if session.expires_at <= now {
@@ -83,29 +83,31 @@ fn valid(
     Ok(app
         .store
         .users
-        .get(session.user_id)?
+        .get(session.user_id)
+        .await?
         .filter(|u| u.session_epoch == session.epoch)
         .map(|u| (session, u)))
 }
 
 /// `resume` by the token's hash.
-pub fn resume_hash(app: &Services, hash: &[u8; 32]) -> Result<Option<SignedIn>, StoreError> {
+pub async fn resume_hash(app: &Services, hash: &[u8; 32]) -> Result<Option<SignedIn>, StoreError> {
     let now = Utc::now();
-    let Some((session, mut user)) = valid(app, hash, now)? else {
+    let Some((session, mut user)) = valid(app, hash, now).await? else {
         return Ok(None);
     };
     let mut expires_at = session.expires_at;
     if now - session.last_seen_at > TOUCH_EVERY {
         expires_at = now + Duration::days(i64::from(app.settings.auth.session_days));
         // Only if it still exists: a logout racing this request wins.
-        app.store.sessions.touch(hash, now, expires_at)?;
+        app.store.sessions.touch(hash, now, expires_at).await?;
     }
     if now - user.last_seen_at > TOUCH_EVERY {
         user.last_seen_at = now;
         // Only this field: a profile or password change racing this request is kept.
         app.store
             .users
-            .update_quietly(user.id, |u| u.last_seen_at = now)?;
+            .update_quietly(user.id, move |u| u.last_seen_at = now)
+            .await?;
     }
     Ok(Some(SignedIn {
         user,

@@ -54,20 +54,21 @@ fn link_write_error(err: WriteError<CoParent>) -> AppError {
 
 /// `GET /api/share/{token}`: the co-parent a link is for. Unknown or malformed: 404 'Invalid
 /// or expired invitation'; expired: 410. A malformed token costs no store read.
-pub fn invitation(app: &Services, token: &str) -> AppResult<CoParent> {
-    let (_, co_parent) = link(app, token)?;
+pub async fn invitation(app: &Services, token: &str) -> AppResult<CoParent> {
+    let (_, co_parent) = link(app, token).await?;
     check_link(&co_parent, Utc::now())?;
     Ok(co_parent)
 }
 
 /// The co-parent behind a link, expired or not; 404 'Invalid or expired invitation' for
 /// anything else.
-fn link(app: &Services, token: &str) -> AppResult<(ShareToken, CoParent)> {
+async fn link(app: &Services, token: &str) -> AppResult<(ShareToken, CoParent)> {
     let token = ShareToken::parse(token).ok_or_else(unknown_link)?;
     let co_parent = app
         .store
         .co_parents
-        .by_token(&token)?
+        .by_token(&token)
+        .await?
         .ok_or_else(unknown_link)?;
     Ok((token, co_parent))
 }
@@ -88,7 +89,7 @@ pub async fn choose_pin(
         .share_ip
         .check(ip)
         .map_err(DomainError::too_many)?;
-    let viewer = viewer(app, token, cookie)?;
+    let viewer = viewer(app, token, cookie).await?;
     let pin = Pin::choose(pin, confirm)?;
     app.limits
         .share_family
@@ -130,7 +131,7 @@ pub async fn sign_in(
 ) -> AppResult<Opened> {
     let limits = &app.limits;
     limits.share_ip.check(ip).map_err(DomainError::too_many)?;
-    let (parsed, co_parent) = link(app, token)?;
+    let (parsed, co_parent) = link(app, token).await?;
     let now = Utc::now();
     // Cheap refusals first (expired, locked), on the copy just read; the write below checks
     // again, with the backoff.
@@ -225,10 +226,10 @@ async fn open(app: &Services, co_parent: CoParent) -> AppResult<Opened> {
 }
 
 /// The guard of every share route: the link works and `cookie` is a live session of it.
-pub fn viewer(app: &Services, token: &str, cookie: Option<&str>) -> AppResult<Viewer> {
-    let co_parent = invitation(app, token)?;
+pub async fn viewer(app: &Services, token: &str, cookie: Option<&str>) -> AppResult<Viewer> {
+    let co_parent = invitation(app, token).await?;
     let hash = token_hash(cookie.ok_or_else(session_expired)?);
-    if !admits(app, &co_parent, &hash)? {
+    if !admits(app, &co_parent, &hash).await? {
         return Err(session_expired().into());
     }
     Ok(Viewer {
@@ -238,9 +239,9 @@ pub fn viewer(app: &Services, token: &str, cookie: Option<&str>) -> AppResult<Vi
 }
 
 /// Whether the session behind `hash` belongs to `co_parent`'s link and still admits.
-fn admits(app: &Services, co_parent: &CoParent, hash: &[u8; 32]) -> AppResult<bool> {
+async fn admits(app: &Services, co_parent: &CoParent, hash: &[u8; 32]) -> AppResult<bool> {
     let now = Utc::now();
-    Ok(app.store.share_sessions.get(hash)?.is_some_and(|s| {
+    Ok(app.store.share_sessions.get(hash).await?.is_some_and(|s| {
         s.co_parent == co_parent.id
             && s.family == co_parent.family
             && s.expires_at > now
@@ -249,21 +250,25 @@ fn admits(app: &Services, co_parent: &CoParent, hash: &[u8; 32]) -> AppResult<bo
 }
 
 /// Whether a viewer's session still admits, read again (an open event stream asks).
-pub fn still_admits(app: &Services, viewer: &Viewer) -> bool {
+pub async fn still_admits(app: &Services, viewer: &Viewer) -> bool {
     let current = app
         .store
         .co_parents
         .get(viewer.family(), viewer.co_parent.id)
+        .await
         .ok()
         .flatten();
-    current.is_some_and(|c| admits(app, &c, &viewer.session).unwrap_or(false))
+    match current {
+        Some(c) => admits(app, &c, &viewer.session).await.unwrap_or(false),
+        None => false,
+    }
 }
 
 /// `DELETE /api/share/{token}/session`: ends the co-parent's session, if it is this link's.
 /// An unknown link is 404 like every share route; an expired one still signs out. Returns the
 /// link's token as the cookie's path names it.
 pub async fn sign_out(app: &Services, token: &str, cookie: Option<&str>) -> AppResult<String> {
-    let (token, co_parent) = link(app, token)?;
+    let (token, co_parent) = link(app, token).await?;
     let link = token.as_uuid().to_string();
     let Some(hash) = cookie.map(token_hash) else {
         return Ok(link);
@@ -271,7 +276,8 @@ pub async fn sign_out(app: &Services, token: &str, cookie: Option<&str>) -> AppR
     let ours = app
         .store
         .share_sessions
-        .get(&hash)?
+        .get(&hash)
+        .await?
         .is_some_and(|s| s.co_parent == co_parent.id);
     if ours {
         app.store.share_sessions.delete(&hash).await?;
@@ -283,7 +289,7 @@ pub async fn sign_out(app: &Services, token: &str, cookie: Option<&str>) -> AppR
 /// (issue 26: the share route served it). Meals and avatars are the only records with photos,
 /// so an attached photo of the family that is no member's avatar is a meal's (an avatar moves
 /// with its owner to another family).
-pub fn photo(
+pub async fn photo(
     app: &Services,
     viewer: &Viewer,
     id: MediaId,
@@ -292,12 +298,19 @@ pub fn photo(
     let attached = app
         .store
         .media
-        .get(viewer.family(), id)?
+        .get(viewer.family(), id)
+        .await?
         .is_some_and(|m| m.attached);
-    let avatar =
-        || -> AppResult<bool> { Ok(app.store.users.list()?.iter().any(|u| u.avatar == Some(id))) };
-    if !attached || avatar()? {
+    if !attached
+        || app
+            .store
+            .users
+            .list()
+            .await?
+            .iter()
+            .any(|u| u.avatar == Some(id))
+    {
         return Err(DomainError::NotFound.into());
     }
-    super::photos::read(app, viewer.family(), id, size)
+    super::photos::read(app, viewer.family(), id, size).await
 }

@@ -102,7 +102,6 @@ async fn main() {
         totals.0 += meals;
         totals.1 += photos;
     }
-    app.store.flush().await.expect("flush");
     println!(
         "filled {dir}: {} families, {} meals, {} photos, {} recipes, {} grocery lists, {} plan \
          entries in {:.1} s (store {:.1} MiB on disk)",
@@ -187,6 +186,7 @@ async fn fill_family(
         .store
         .users
         .get_by_email(&Email::parse(email).unwrap())
+        .await
         .unwrap()
         .unwrap();
     let family: FamilyId = parent.family_id;

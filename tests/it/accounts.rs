@@ -87,7 +87,7 @@ async fn signup_validation_uses_the_spec_texts() {
             "{overrides}"
         );
     }
-    assert!(server.app.store.users.is_empty());
+    assert!(server.app.store.users.is_empty().await.unwrap());
 }
 
 #[tokio::test]
@@ -279,7 +279,7 @@ async fn sessions_survive_a_restart_and_end_at_logout() {
     .await;
     assert_eq!(title, "Authentication required");
     assert!(message.starts_with("You must be logged in to"));
-    assert!(server.app.store.sessions.is_empty());
+    assert!(server.app.store.sessions.is_empty().await.unwrap());
 
     // Logging out without a session is harmless.
     assert_eq!(
@@ -369,6 +369,7 @@ async fn only_the_newest_reset_link_works_and_a_password_change_revokes_the_rest
                 &highchair::auth::tokens::token_hash(&first),
                 chrono::Utc::now(),
             )
+            .await
             .unwrap()
             .unwrap();
         // Re-insert it under a second key, as if two links were live at once.
@@ -521,7 +522,7 @@ async fn password_reset_link_sets_a_new_password_and_ends_other_sessions() {
     .await;
     error(server.get("/api/auth/reset-password/made-up").await, 404).await;
     let expired = highchair::auth::tokens::new_token();
-    let user = server.app.store.users.list().unwrap().remove(0);
+    let user = server.app.store.users.list().await.unwrap().remove(0);
     server
         .app
         .store
@@ -569,7 +570,7 @@ async fn forgot_password_explains_the_admin_reset() {
     }
     // Both requests reach the admin (`highchair messages`), and say nothing to the visitor
     // about which address has an account.
-    let stored = server.app.store.contact_messages.list().unwrap();
+    let stored = server.app.store.contact_messages.list().await.unwrap();
     let texts: Vec<_> = stored.iter().map(|m| m.message.as_str()).collect();
     assert_eq!(texts.len(), 2, "{texts:?}");
     assert!(
@@ -609,6 +610,7 @@ async fn guests_get_a_generated_account_and_are_signed_in() {
         .store
         .users
         .get_by_email(&highchair::domain::email::Email::parse(email).unwrap())
+        .await
         .unwrap()
         .unwrap();
     assert_eq!(stored.guest_children, Some(3));
@@ -721,7 +723,7 @@ async fn old_password_hashes_are_upgraded_at_the_next_sign_in() {
         "correct horse",
     )
     .await;
-    let before = server.app.store.users.list().unwrap()[0]
+    let before = server.app.store.users.list().await.unwrap()[0]
         .password_hash
         .clone();
     assert!(before.starts_with("pbkdf2-sha256$1000$"), "{before}");
@@ -737,7 +739,7 @@ async fn old_password_hashes_are_upgraded_at_the_next_sign_in() {
         200,
     )
     .await;
-    let after = server.app.store.users.list().unwrap()[0]
+    let after = server.app.store.users.list().await.unwrap()[0]
         .password_hash
         .clone();
     assert!(after.starts_with("pbkdf2-sha256$2000$"), "{after}");
@@ -846,7 +848,7 @@ async fn deleting_an_account_ends_its_sessions_and_frees_the_email() {
         .await
         .unwrap();
     assert_eq!(signed_in_as(&server, &server.client).await, None);
-    assert!(server.app.store.sessions.is_empty());
+    assert!(server.app.store.sessions.is_empty().await.unwrap());
     sign_up(
         &server,
         &server.new_client(),
@@ -882,6 +884,7 @@ async fn idle_guests_are_purged_with_their_sessions() {
         .store
         .users
         .list()
+        .await
         .unwrap()
         .into_iter()
         .find(|u| u.first_name == "Guest_Old")
@@ -891,7 +894,8 @@ async fn idle_guests_are_purged_with_their_sessions() {
         .app
         .store
         .users
-        .update_quietly(old.id, |u| u.last_seen_at = long_ago)
+        .update_quietly(old.id, move |u| u.last_seen_at = long_ago)
+        .await
         .unwrap();
 
     highchair::service::housekeeping::run_once(&server.app).await;
@@ -900,6 +904,7 @@ async fn idle_guests_are_purged_with_their_sessions() {
         .store
         .users
         .list()
+        .await
         .unwrap()
         .into_iter()
         .map(|u| u.first_name)
@@ -984,6 +989,7 @@ async fn signing_in_counts_as_being_seen() {
         .store
         .users
         .get_by_email(&email)
+        .await
         .unwrap()
         .unwrap()
         .id;
@@ -992,7 +998,8 @@ async fn signing_in_counts_as_being_seen() {
         .app
         .store
         .users
-        .update_quietly(id, |u| u.last_seen_at = long_ago)
+        .update_quietly(id, move |u| u.last_seen_at = long_ago)
+        .await
         .unwrap();
     let before = chrono::Utc::now();
     json(
@@ -1011,6 +1018,7 @@ async fn signing_in_counts_as_being_seen() {
         .store
         .users
         .get(id)
+        .await
         .unwrap()
         .unwrap()
         .last_seen_at;

@@ -39,8 +39,8 @@ fn user_cmd(data: &std::path::Path, args: &[&str]) -> Command {
     cmd
 }
 
-#[test]
-fn user_commands_work_on_a_stopped_server() {
+#[tokio::test]
+async fn user_commands_work_on_a_stopped_server() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
 
@@ -190,7 +190,7 @@ fn user_commands_work_on_a_stopped_server() {
 
     // The production hashing cost is used, and the hash is stored with its iteration count.
     let store = highchair::store::Store::open(&data, 8).unwrap();
-    let users = store.users.list().unwrap();
+    let users = store.users.list().await.unwrap();
     assert_eq!(users.len(), 1);
     assert!(
         users[0].password_hash.starts_with("pbkdf2-sha256$600000$"),

@@ -437,7 +437,7 @@ async fn restore_refuses_a_running_server_existing_data_and_broken_archives_chan
         .filter(|n| n.starts_with("before-restore-"))
         .collect();
     assert_eq!(kept.len(), 1, "{kept:?}");
-    assert!(data.join(&kept[0]).join("db").is_dir());
+    assert!(data.join(&kept[0]).join("highchair.db").is_file());
     let server = TestServer::start_in(dir, |_| {}).await;
     let parent = sign_in(&server, "keep@example.org").await;
     let children = get(&server, &parent, "/api/children").await;
@@ -600,8 +600,10 @@ fn a_store_that_cannot_be_opened_names_the_newest_backup_to_restore() {
         .unwrap()
         .to_string();
     // Then the database is damaged.
-    std::fs::write(data.join("db").join("conf"), b"\xff\xfe garbage").unwrap();
-    std::fs::write(data.join("db").join("db"), vec![0xA5; 4096]).unwrap();
+    for extra in ["highchair.db-wal", "highchair.db-shm"] {
+        let _ = std::fs::remove_file(data.join(extra));
+    }
+    std::fs::write(data.join("highchair.db"), vec![0xA5; 4096]).unwrap();
     let (code, _, err) = run(&["serve", "--listen", "127.0.0.1:0"], &data);
     assert_eq!(code, 3, "{err}");
     assert!(

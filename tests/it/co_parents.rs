@@ -45,12 +45,13 @@ fn time(v: &Value) -> DateTime<Utc> {
     v.as_str().unwrap().parse().unwrap()
 }
 
-fn family_of(server: &TestServer, email: &str) -> FamilyId {
+async fn family_of(server: &TestServer, email: &str) -> FamilyId {
     server
         .app
         .store
         .users
         .get_by_email(&Email::parse(email).unwrap())
+        .await
         .unwrap()
         .unwrap()
         .family_id
@@ -104,8 +105,15 @@ async fn a_parent_invites_resets_the_pin_extends_and_removes_a_co_parent() {
     );
 
     // Only the PIN's hash is stored, at the spec's parameters.
-    let family = family_of(&server, "mum@example.org");
-    let stored = server.app.store.co_parents.list(family).unwrap().remove(0);
+    let family = family_of(&server, "mum@example.org").await;
+    let stored = server
+        .app
+        .store
+        .co_parents
+        .list(family)
+        .await
+        .unwrap()
+        .remove(0);
     let hash = stored.pin_hash.clone().unwrap();
     assert!(
         hash.as_str().starts_with("pbkdf2-sha256$100000$"),
@@ -167,7 +175,14 @@ async fn a_parent_invites_resets_the_pin_extends_and_removes_a_co_parent() {
     assert_ne!(second_pin, first_pin);
     assert_eq!(reset["coParent"]["pinSet"], true);
     assert!(reset["coParent"].get("pin").is_none());
-    let stored = server.app.store.co_parents.list(family).unwrap().remove(0);
+    let stored = server
+        .app
+        .store
+        .co_parents
+        .list(family)
+        .await
+        .unwrap()
+        .remove(0);
     let hash = stored.pin_hash.clone().unwrap();
     assert!(pin::verify(&hash, &Pin::parse(&second_pin).unwrap()));
     assert!(!pin::verify(&hash, &Pin::parse(&first_pin).unwrap()));
@@ -210,6 +225,7 @@ async fn a_parent_invites_resets_the_pin_extends_and_removes_a_co_parent() {
             .store
             .co_parents
             .by_token(&stored.token)
+            .await
             .unwrap()
             .is_none()
     );
@@ -454,7 +470,8 @@ async fn another_familys_co_parent_is_not_found_everywhere() {
         .app
         .store
         .co_parents
-        .list(family_of(&server, "mum@example.org"))
+        .list(family_of(&server, "mum@example.org").await)
+        .await
         .unwrap();
     assert_eq!((stored[0].version, stored[0].session_epoch), (1, 0));
 }
@@ -463,7 +480,7 @@ async fn another_familys_co_parent_is_not_found_everywhere() {
 async fn a_link_answers_pending_unknown_and_expired_with_the_spec_texts() {
     let server = TestServer::start().await;
     let mum = family(&server, "mum@example.org").await;
-    let family = family_of(&server, "mum@example.org");
+    let family = family_of(&server, "mum@example.org").await;
 
     // An unknown token, a malformed one and a record id all answer alike.
     let made = json(invite(&server, &mum, "Nan", "nan@example.org").await, 201).await;

@@ -47,7 +47,14 @@ async fn every_field_is_validated_with_the_spec_texts() {
         assert_eq!(got_field.as_deref(), Some(field));
     }
     assert!(
-        server.app.store.contact_messages.list().unwrap().is_empty(),
+        server
+            .app
+            .store
+            .contact_messages
+            .list()
+            .await
+            .unwrap()
+            .is_empty(),
         "nothing stored"
     );
 }
@@ -73,7 +80,7 @@ async fn a_valid_message_is_stored_cleaned_and_survives_a_restart() {
     assert!(body["receivedAt"].is_string());
 
     let server = server.restart().await;
-    let stored = server.app.store.contact_messages.list().unwrap();
+    let stored = server.app.store.contact_messages.list().await.unwrap();
     assert_eq!(stored.len(), 1);
     assert_eq!(stored[0].id.to_string(), id);
     assert_eq!(stored[0].name, "Sam Jones");
@@ -117,7 +124,17 @@ async fn messages_are_limited_per_ip_and_the_limit_survives_a_restart() {
     let server = server.restart().await;
     let resp = send_valid(&server, None).await;
     assert_eq!(resp.status(), 429, "still limited after a restart");
-    assert_eq!(server.app.store.contact_messages.list().unwrap().len(), 5);
+    assert_eq!(
+        server
+            .app
+            .store
+            .contact_messages
+            .list()
+            .await
+            .unwrap()
+            .len(),
+        5
+    );
 }
 
 #[tokio::test]

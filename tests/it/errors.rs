@@ -143,7 +143,17 @@ async fn cross_origin_unsafe_requests_are_refused() {
         .await
         .unwrap();
     assert_eq!(resp.status(), 201);
-    assert!(server.app.store.contact_messages.list().unwrap().len() == 1);
+    assert!(
+        server
+            .app
+            .store
+            .contact_messages
+            .list()
+            .await
+            .unwrap()
+            .len()
+            == 1
+    );
 
     // Safe methods are not affected.
     let resp = server

@@ -199,10 +199,11 @@ async fn last_event_id_replays_what_was_missed_or_asks_for_a_resync() {
         .store
         .users
         .get_by_email(&highchair::domain::email::Email::parse("mum@example.org").unwrap())
+        .await
         .unwrap()
         .unwrap()
         .family_id;
-    let revision = || server.app.store.revision(family_id).unwrap();
+    let revision = || server.app.store.revision(family_id);
     let child = add_child(&server, &mum, "Emma").await;
     let seen = revision();
 

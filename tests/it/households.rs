@@ -213,6 +213,7 @@ async fn links_can_be_revoked_and_expire() {
             .store
             .users
             .get_by_email(&highchair::domain::email::Email::parse("mum@example.org").unwrap())
+            .await
             .unwrap()
             .unwrap()
             .family_id,
@@ -231,6 +232,7 @@ async fn links_can_be_revoked_and_expire() {
             .store
             .users
             .get_by_email(&highchair::domain::email::Email::parse("eve@example.org").unwrap())
+            .await
             .unwrap()
             .is_none()
     );
@@ -449,6 +451,7 @@ async fn the_family_goes_with_its_last_member_only() {
         .store
         .users
         .get_by_email(&email("mum@example.org"))
+        .await
         .unwrap()
         .unwrap()
         .id;
@@ -476,6 +479,7 @@ async fn the_family_goes_with_its_last_member_only() {
         .store
         .users
         .get_by_email(&email("dad@example.org"))
+        .await
         .unwrap()
         .unwrap();
     highchair::service::accounts::delete_account(&server.app, dad_user.id)
@@ -488,6 +492,7 @@ async fn the_family_goes_with_its_last_member_only() {
         .store
         .children
         .list(dad_user.family_id)
+        .await
         .unwrap()
         .is_empty()
     {

@@ -108,7 +108,11 @@ async fn bad_files_get_clear_4xx_answers_and_the_server_stays_healthy() {
         "peak memory stayed bounded: {peak_before} -> {peak_after} KiB"
     );
     assert_eq!(server.get("/api/health").await.status(), 200);
-    assert_eq!(server.app.store.media.count(), 0, "nothing stored");
+    assert_eq!(
+        server.app.store.media.count().await.unwrap(),
+        0,
+        "nothing stored"
+    );
 
     // A multipart request without a file part, and one that is not multipart at all.
     let form = reqwest::multipart::Form::new().text("other", "x");
@@ -174,7 +178,7 @@ async fn unattached_uploads_are_removed_after_a_day_and_used_ones_kept() {
     .await;
 
     // An upload from two days ago that no meal picked up.
-    let family = server.app.store.users.list().unwrap()[0].family_id;
+    let family = server.app.store.users.list().await.unwrap()[0].family_id;
     let old = highchair::store::media::MediaRecord {
         id: highchair::domain::ids::MediaId::new(),
         family,
@@ -198,10 +202,10 @@ async fn unattached_uploads_are_removed_after_a_day_and_used_ones_kept() {
         )
         .await
         .unwrap();
-    assert_eq!(server.app.store.media.count(), 3);
+    assert_eq!(server.app.store.media.count().await.unwrap(), 3);
 
     highchair::service::housekeeping::run_once(&server.app).await;
-    assert_eq!(server.app.store.media.count(), 2);
+    assert_eq!(server.app.store.media.count().await.unwrap(), 2);
     assert_eq!(
         mum.get(server.url(&format!("/api/media/{}", old.id)))
             .send()
@@ -296,7 +300,7 @@ async fn replacing_or_deleting_a_meal_photo_removes_the_old_one() {
             .status(),
         404
     );
-    assert_eq!(server.app.store.media.count(), 0);
+    assert_eq!(server.app.store.media.count().await.unwrap(), 0);
 }
 
 #[tokio::test]

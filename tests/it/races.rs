@@ -124,19 +124,21 @@ async fn upload(server: &TestServer, family: FamilyId, age: Duration) -> MediaId
 }
 
 /// Makes the next session check write "last seen" for the user and the session.
-fn make_seen_stale(server: &TestServer, user: UserId, token_hash: [u8; 32]) {
+async fn make_seen_stale(server: &TestServer, user: UserId, token_hash: [u8; 32]) {
     let long_ago = Utc::now() - Duration::hours(3);
     server
         .app
         .store
         .users
-        .update_quietly(user, |u| u.last_seen_at = long_ago)
+        .update_quietly(user, move |u| u.last_seen_at = long_ago)
+        .await
         .unwrap();
     server
         .app
         .store
         .sessions
         .touch(&token_hash, long_ago, Utc::now() + Duration::days(1))
+        .await
         .unwrap();
 }
 
@@ -146,32 +148,35 @@ fn make_seen_stale(server: &TestServer, user: UserId, token_hash: [u8; 32]) {
 async fn last_seen_never_undoes_a_profile_or_password_change() {
     let server = TestServer::start().await;
     let (user, _) = parent(&server, "mum@example.org").await;
-    let me = server.app.store.users.get(user).unwrap().unwrap();
+    let me = server.app.store.users.get(user).await.unwrap().unwrap();
     let started = sessions::start(&server.app, &me).await.unwrap();
     let hash = highchair::auth::tokens::token_hash(&started.token);
     for round in 0..ROUNDS {
-        make_seen_stale(&server, user, hash);
+        make_seen_stale(&server, user, hash).await;
         let name = format!("Name{round}");
         let hash_value = format!("hash-{round}");
         let (a, b) = (server.app.clone(), server.app.clone());
         let token = started.token.clone();
-        let (seen, changed) = together(async move { sessions::resume(&a, &token).unwrap() }, {
-            let (name, hash_value) = (name.clone(), hash_value.clone());
-            async move {
-                b.store
-                    .users
-                    .update(user, None, |u| {
-                        u.first_name = name.clone();
-                        u.password_hash = hash_value.clone();
-                        Ok(())
-                    })
-                    .await
-                    .unwrap()
-            }
-        })
+        let (seen, changed) = together(
+            async move { sessions::resume(&a, &token).await.unwrap() },
+            {
+                let (name, hash_value) = (name.clone(), hash_value.clone());
+                async move {
+                    b.store
+                        .users
+                        .update(user, None, |u| {
+                            u.first_name = name.clone();
+                            u.password_hash = hash_value.clone();
+                            Ok(())
+                        })
+                        .await
+                        .unwrap()
+                }
+            },
+        )
         .await;
         assert!(seen.is_some());
-        let now = server.app.store.users.get(user).unwrap().unwrap();
+        let now = server.app.store.users.get(user).await.unwrap().unwrap();
         assert_eq!(now.first_name, name, "round {round}: the new name is kept");
         assert_eq!(now.password_hash, hash_value, "round {round}: no old hash");
         assert_eq!(now.version, changed.version, "last seen keeps the version");
@@ -183,20 +188,20 @@ async fn last_seen_never_undoes_a_profile_or_password_change() {
 async fn a_new_avatar_survives_last_seen_and_the_old_one_is_removed() {
     let server = TestServer::start().await;
     let (user, family) = parent(&server, "mum@example.org").await;
-    let me = server.app.store.users.get(user).unwrap().unwrap();
+    let me = server.app.store.users.get(user).await.unwrap().unwrap();
     let started = sessions::start(&server.app, &me).await.unwrap();
     let hash = highchair::auth::tokens::token_hash(&started.token);
     let jpeg = highchair::media::fixtures::two_colour_jpeg(16, 16);
     for round in 0..20 {
-        make_seen_stale(&server, user, hash);
+        make_seen_stale(&server, user, hash).await;
         let (a, b) = (server.app.clone(), server.app.clone());
         let (token, bytes) = (started.token.clone(), jpeg.clone());
         let (_, updated) = together(
-            async move { sessions::resume(&a, &token).unwrap() },
+            async move { sessions::resume(&a, &token).await.unwrap() },
             async move { photos::set_avatar(&b, user, bytes).await.unwrap() },
         )
         .await;
-        let now = server.app.store.users.get(user).unwrap().unwrap();
+        let now = server.app.store.users.get(user).await.unwrap().unwrap();
         assert_eq!(now.avatar, updated.avatar, "round {round}: avatar kept");
         let avatar = now.avatar.unwrap();
         assert!(
@@ -205,12 +210,13 @@ async fn a_new_avatar_survives_last_seen_and_the_old_one_is_removed() {
                 .store
                 .media
                 .get(family, avatar)
+                .await
                 .unwrap()
                 .unwrap()
                 .attached
         );
         assert_eq!(
-            server.app.store.media.count(),
+            server.app.store.media.count().await.unwrap(),
             1,
             "round {round}: no orphan"
         );
@@ -264,29 +270,37 @@ async fn concurrent_meal_edits_keep_one_index_entry_and_one_photo() {
         // Both landed, one after the other; the second replaced the first one's photo.
         ra.unwrap();
         rb.unwrap();
-        let live = [kid.id];
         let (all, _) = server
             .app
             .store
             .meals
-            .page(family, None, None, 200, &live)
+            .page(family, None, None, 200)
+            .await
             .unwrap();
         assert_eq!(all.len(), 1, "round {round}: listed once");
         let (of_child, _) = server
             .app
             .store
             .meals
-            .page(family, Some(kid.id), None, 200, &live)
+            .page(family, Some(kid.id), None, 200)
+            .await
             .unwrap();
         assert_eq!(
             of_child.len(),
             1,
             "round {round}: listed once for the child"
         );
-        let now = server.app.store.meals.get(family, m.id).unwrap().unwrap();
+        let now = server
+            .app
+            .store
+            .meals
+            .get(family, m.id)
+            .await
+            .unwrap()
+            .unwrap();
         assert!(now.photo == Some(pa) || now.photo == Some(pb));
         assert_eq!(
-            server.app.store.media.count(),
+            server.app.store.media.count().await.unwrap(),
             1,
             "round {round}: replaced photos purged"
         );
@@ -300,27 +314,37 @@ async fn a_session_ended_while_it_is_refreshed_stays_ended() {
     let server = TestServer::start().await;
     let (user, _) = parent(&server, "mum@example.org").await;
     for round in 0..ROUNDS {
-        let me = server.app.store.users.get(user).unwrap().unwrap();
+        let me = server.app.store.users.get(user).await.unwrap().unwrap();
         let started = sessions::start(&server.app, &me).await.unwrap();
         let hash = highchair::auth::tokens::token_hash(&started.token);
-        make_seen_stale(&server, user, hash);
+        make_seen_stale(&server, user, hash).await;
         let (a, b) = (server.app.clone(), server.app.clone());
         let token = started.token.clone();
         together(
-            async move { sessions::resume(&a, &token).unwrap() },
+            async move { sessions::resume(&a, &token).await.unwrap() },
             async move { sessions::end(&b, &hash).await.unwrap() },
         )
         .await;
         assert!(
             sessions::resume(&server.app, &started.token)
+                .await
                 .unwrap()
                 .is_none(),
             "round {round}: ended"
         );
-        assert!(server.app.store.sessions.get(&hash).unwrap().is_none());
+        assert!(
+            server
+                .app
+                .store
+                .sessions
+                .get(&hash)
+                .await
+                .unwrap()
+                .is_none()
+        );
     }
     assert_eq!(
-        server.app.store.sessions.count_for(user),
+        server.app.store.sessions.count_for(user).await.unwrap(),
         0,
         "index and sessions agree"
     );
@@ -370,6 +394,7 @@ async fn no_session_started_before_a_reset_survives_it() {
         if let Some(started) = signed_in {
             assert!(
                 sessions::resume(&server.app, &started.token)
+                    .await
                     .unwrap()
                     .is_none(),
                 "round {round}: a session from the old password is over"
@@ -407,7 +432,8 @@ async fn no_meal_lands_for_a_child_being_deleted() {
             .app
             .store
             .meals
-            .page(family, Some(kid.id), None, 200, &[kid.id])
+            .page(family, Some(kid.id), None, 200)
+            .await
             .unwrap();
         assert!(left.is_empty(), "round {round}: no orphan meal");
     }
@@ -415,7 +441,8 @@ async fn no_meal_lands_for_a_child_being_deleted() {
         .app
         .store
         .meals
-        .page(family, None, None, 200, &[])
+        .page(family, None, None, 200)
+        .await
         .unwrap();
     assert!(all.is_empty());
     // Both orders happen; the invariant holds either way.
@@ -444,7 +471,7 @@ async fn purging_uploads_never_removes_a_photo_a_meal_just_took() {
             },
         )
         .await;
-        let stored = server.app.store.media.get(family, photo).unwrap();
+        let stored = server.app.store.media.get(family, photo).await.unwrap();
         match created {
             Ok(m) => {
                 assert_eq!(m.photo, Some(photo));
@@ -483,7 +510,7 @@ async fn an_account_deleted_during_a_sign_in_leaves_nothing_usable() {
         let (a, b) = (server.app.clone(), server.app.clone());
         let (started, _) = together(
             async move {
-                let me = a.store.users.get(user).ok()??;
+                let me = a.store.users.get(user).await.ok()??;
                 sessions::start(&a, &me).await.ok()
             },
             async move { accounts::delete_account(&b, user).await.unwrap() },
@@ -492,6 +519,7 @@ async fn an_account_deleted_during_a_sign_in_leaves_nothing_usable() {
         if let Some(started) = started {
             assert!(
                 sessions::resume(&server.app, &started.token)
+                    .await
                     .unwrap()
                     .is_none(),
                 "round {round}"
@@ -500,7 +528,16 @@ async fn an_account_deleted_during_a_sign_in_leaves_nothing_usable() {
         highchair::jobs::run_pending(&server.app.store)
             .await
             .unwrap();
-        assert!(server.app.store.children.list(family).unwrap().is_empty());
+        assert!(
+            server
+                .app
+                .store
+                .children
+                .list(family)
+                .await
+                .unwrap()
+                .is_empty()
+        );
         let late = Child::create(
             family,
             ChildFields {
@@ -552,20 +589,19 @@ async fn deleting_a_child_with_many_meals_is_batched_and_resumes_after_a_stop() 
     {
         let store = highchair::store::Store::open(&dir.path().join("data"), 8).unwrap();
         store.children.delete(family, kid.id).await.unwrap();
-        let live = store.children.ids(family).unwrap();
-        let (visible, _) = store.meals.page(family, None, None, 200, &live).unwrap();
+        let (visible, _) = store.meals.page(family, None, None, 200).await.unwrap();
         assert_eq!(visible.len(), 1, "the child's meals disappear at once");
-        let job = store.jobs.pending().unwrap().remove(0);
+        let job = store.jobs.pending().await.unwrap().remove(0);
         assert!(
             !store.run_job_batch(&job).await.unwrap(),
             "one batch is not all"
         );
-        assert_eq!(store.jobs.pending().unwrap().len(), 1);
+        assert_eq!(store.jobs.pending().await.unwrap().len(), 1);
     }
     let server = TestServer::start_in(dir, |_| {}).await;
     let store = &server.app.store;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while !store.jobs.pending().unwrap().is_empty() {
+    while !store.jobs.pending().await.unwrap().is_empty() {
         assert!(
             std::time::Instant::now() < deadline,
             "the job resumed and finished"
@@ -574,12 +610,10 @@ async fn deleting_a_child_with_many_meals_is_batched_and_resumes_after_a_stop() 
     }
     let (left, _) = store
         .meals
-        .page(family, Some(kid.id), None, 200, &[kid.id])
+        .page(family, Some(kid.id), None, 200)
+        .await
         .unwrap();
     assert!(left.is_empty());
-    let (kept, _) = store
-        .meals
-        .page(family, None, None, 200, &[kid.id, other.id])
-        .unwrap();
+    let (kept, _) = store.meals.page(family, None, None, 200).await.unwrap();
     assert_eq!(kept.len(), 1, "the other child's meal is kept");
 }

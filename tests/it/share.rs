@@ -77,12 +77,13 @@ fn wrong(pin: &str, n: u32) -> String {
     guess.to_string()
 }
 
-fn family_of(server: &TestServer, email: &str) -> FamilyId {
+async fn family_of(server: &TestServer, email: &str) -> FamilyId {
     server
         .app
         .store
         .users
         .get_by_email(&Email::parse(email).unwrap())
+        .await
         .unwrap()
         .unwrap()
         .family_id
@@ -345,7 +346,7 @@ async fn a_co_parent_chooses_a_pin_reads_the_family_and_ticks_an_item() {
             .unwrap()
             .contains("Max-Age=0")
     );
-    assert_eq!(server.app.store.share_sessions.len(), 0);
+    assert_eq!(server.app.store.share_sessions.len().await.unwrap(), 0);
     assert!(
         feed.ends(Duration::from_secs(3)).await,
         "the stream ends with the session"
@@ -714,9 +715,9 @@ async fn wrong_pins_lock_the_link_and_every_limit_holds_across_a_restart() {
             .status(),
         429
     );
-    let family_id = family_of(&server, "mum@example.org");
+    let family_id = family_of(&server, "mum@example.org").await;
     assert_eq!(
-        server.app.store.co_parents.list(family_id).unwrap()[0].failures_total,
+        server.app.store.co_parents.list(family_id).await.unwrap()[0].failures_total,
         3
     );
 
@@ -912,7 +913,7 @@ async fn unknown_and_expired_links_count_and_answer_with_the_spec_texts() {
     assert_eq!(message, "Invalid or expired invitation");
 
     // An expired link takes no PIN and opens nothing.
-    let family_id = family_of(&server, "mum@example.org");
+    let family_id = family_of(&server, "mum@example.org").await;
     server
         .app
         .store
@@ -959,7 +960,7 @@ async fn racing_pins_and_guesses_lose_nothing() {
     // Every PIN request from this one address counts against its hourly limit.
     let server = TestServer::start_with(|s| s.limits.pin_attempts_per_ip_per_hour = 40).await;
     let mum = family(&server, "mum@example.org").await;
-    let family_id = family_of(&server, "mum@example.org");
+    let family_id = family_of(&server, "mum@example.org").await;
     for round in 0..3 {
         let link = invite(&server, &mum, &format!("nan{round}@example.org")).await;
         // Two phones signed in with the shared PIN choose their own at the same moment: one
@@ -998,6 +999,7 @@ async fn racing_pins_and_guesses_lose_nothing() {
             .store
             .co_parents
             .get(family_id, link.id.parse().unwrap())
+            .await
             .unwrap()
             .unwrap();
         assert_eq!(stored.failures_total, 3, "round {round}");
@@ -1008,7 +1010,7 @@ async fn racing_pins_and_guesses_lose_nothing() {
 async fn a_spent_server_budget_costs_the_real_co_parent_nothing_of_their_own() {
     let server = TestServer::start_with(|s| s.limits.pin_attempts_per_hour = 2).await;
     let mum = family(&server, "mum@example.org").await;
-    let family_id = family_of(&server, "mum@example.org");
+    let family_id = family_of(&server, "mum@example.org").await;
     let (a, b, nan) = (
         invite(&server, &mum, "a@example.org").await,
         invite(&server, &mum, "b@example.org").await,
@@ -1039,6 +1041,7 @@ async fn a_spent_server_budget_costs_the_real_co_parent_nothing_of_their_own() {
         .store
         .co_parents
         .get(family_id, nan.id.parse().unwrap())
+        .await
         .unwrap()
         .unwrap();
     assert_eq!(

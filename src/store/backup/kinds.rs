@@ -8,7 +8,6 @@
 use super::super::Record;
 use super::super::jobs::Job;
 use super::super::media::MediaRecord;
-use super::super::write::{Entity, TreeId};
 use crate::domain::child::Child;
 use crate::domain::co_parent::CoParent;
 use crate::domain::contact::ContactMessage;
@@ -78,52 +77,85 @@ impl Kind {
         Kind::ALL.into_iter().find(|k| k.name() == name)
     }
 
-    /// The tree the kind's records live in (`None`: contact messages, kept outside the
-    /// write primitive in their own tree).
-    pub(crate) fn tree(self) -> Option<TreeId> {
-        Some(match self {
-            Kind::Families => TreeId::Families,
-            Kind::Users => TreeId::Users,
-            Kind::FamilyInvites => TreeId::FamilyInvites,
-            Kind::Children => TreeId::Children,
-            Kind::Meals => TreeId::Meals,
-            Kind::Media => TreeId::Media,
-            Kind::Recipes => TreeId::Recipes,
-            Kind::GroceryLists => TreeId::GroceryLists,
-            Kind::MealPlans => TreeId::MealPlans,
-            Kind::CoParents => TreeId::CoParents,
-            Kind::Jobs => TreeId::Jobs,
-            Kind::ContactMessages => return None,
-        })
-    }
-
     /// Reads one stored record (version byte, then JSON) of this kind.
     pub(crate) fn read(self, stored: &[u8]) -> Result<Loaded, String> {
-        match self {
-            Kind::Families => Err("families are not stored records".into()),
-            Kind::Users => entity::<User>(stored),
-            Kind::FamilyInvites => entity::<FamilyInvite>(stored),
-            Kind::Children => entity::<Child>(stored),
-            Kind::Meals => entity::<Meal>(stored),
-            Kind::Media => {
-                let mut loaded = entity::<MediaRecord>(stored)?;
-                let media = MediaRecord::decode(stored).map_err(|e| e.to_string())?;
-                loaded.media = Some((media.family, media.id));
-                Ok(loaded)
-            }
-            Kind::Recipes => entity::<Recipe>(stored),
-            Kind::GroceryLists => entity::<GroceryList>(stored),
-            Kind::MealPlans => entity::<MealPlan>(stored),
-            Kind::CoParents => entity::<CoParent>(stored),
-            Kind::Jobs => {
-                let job = Job::decode(stored).map_err(|e| e.to_string())?;
-                Ok(Loaded::plain(job.id.as_bytes().to_vec()))
-            }
-            Kind::ContactMessages => {
-                let message = ContactMessage::decode(stored).map_err(|e| e.to_string())?;
-                Ok(Loaded::plain(message.id.as_bytes().to_vec()))
+        fn decode<R: Record>(stored: &[u8]) -> Result<R, String> {
+            R::decode(stored).map_err(|e| e.to_string())
+        }
+        fn owned(family: FamilyId, id: &[u8; 16]) -> Loaded {
+            Loaded {
+                key: [family.as_bytes().as_slice(), id].concat(),
+                family: Some(family),
+                ..Loaded::default()
             }
         }
+        Ok(match self {
+            Kind::Families => return Err("families are not stored records".into()),
+            Kind::Users => {
+                let user: User = decode(stored)?;
+                // An account is named by its id alone (its family can change).
+                Loaded {
+                    key: user.id.as_bytes().to_vec(),
+                    family: Some(user.family_id),
+                    photos: user.avatar.into_iter().collect(),
+                    ..Loaded::default()
+                }
+            }
+            Kind::FamilyInvites => {
+                let invite: FamilyInvite = decode(stored)?;
+                owned(invite.family, invite.id.as_bytes())
+            }
+            Kind::Children => {
+                let child: Child = decode(stored)?;
+                owned(child.family, child.id.as_bytes())
+            }
+            Kind::Meals => {
+                let meal: Meal = decode(stored)?;
+                Loaded {
+                    photos: meal.photo.into_iter().collect(),
+                    requires: vec![(
+                        Kind::Children,
+                        [meal.family.as_bytes().as_slice(), meal.child_id.as_bytes()].concat(),
+                    )],
+                    ..owned(meal.family, meal.id.as_bytes())
+                }
+            }
+            Kind::Media => {
+                let media: MediaRecord = decode(stored)?;
+                Loaded {
+                    media: Some((media.family, media.id)),
+                    ..owned(media.family, media.id.as_bytes())
+                }
+            }
+            Kind::Recipes => {
+                let recipe: Recipe = decode(stored)?;
+                owned(recipe.family, recipe.id.as_bytes())
+            }
+            Kind::GroceryLists => {
+                let list: GroceryList = decode(stored)?;
+                owned(list.family, list.id.as_bytes())
+            }
+            Kind::MealPlans => {
+                let plan: MealPlan = decode(stored)?;
+                Loaded {
+                    key: [
+                        plan.family.as_bytes().as_slice(),
+                        plan.week.to_string().as_bytes(),
+                    ]
+                    .concat(),
+                    family: Some(plan.family),
+                    ..Loaded::default()
+                }
+            }
+            Kind::CoParents => {
+                let co_parent: CoParent = decode(stored)?;
+                owned(co_parent.family, co_parent.id.as_bytes())
+            }
+            Kind::Jobs => Loaded::plain(decode::<Job>(stored)?.id.as_bytes().to_vec()),
+            Kind::ContactMessages => {
+                Loaded::plain(decode::<ContactMessage>(stored)?.id.as_bytes().to_vec())
+            }
+        })
     }
 }
 
@@ -152,14 +184,14 @@ impl Kind {
     }
 }
 
-/// What a record means for the store: where it goes and what goes with it.
+/// What a record refers to: its key among its kind (family and id), its family, its photos,
+/// the records it needs (a meal's child).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Loaded {
     pub key: Vec<u8>,
-    pub index: Vec<(TreeId, Vec<u8>, Vec<u8>)>,
     pub family: Option<FamilyId>,
     pub photos: Vec<MediaId>,
-    pub requires: Vec<(TreeId, Vec<u8>)>,
+    pub requires: Vec<(Kind, Vec<u8>)>,
     /// A photo record: its family and id (its blobs are archived beside it).
     pub media: Option<(FamilyId, MediaId)>,
 }
@@ -171,18 +203,6 @@ impl Loaded {
             ..Loaded::default()
         }
     }
-}
-
-fn entity<R: Entity>(stored: &[u8]) -> Result<Loaded, String> {
-    let record = R::decode(stored).map_err(|e| e.to_string())?;
-    Ok(Loaded {
-        key: record.key(),
-        index: record.index(),
-        family: Some(record.family()),
-        photos: record.photos(),
-        requires: record.requires(),
-        media: None,
-    })
 }
 
 #[cfg(test)]

@@ -2,28 +2,24 @@
 //! format), checked end to end when read, and restored into a new store that replaces the old
 //! one only when it is complete (`swap`).
 //!
-//! Consistency: a short write gate. The snapshot holds the store's write order while it copies
-//! the record trees raw (no write commits meanwhile; reads go on) and raises a photo fence that
-//! keeps removed photos' blobs until the photos are copied. See docs/decisions.md.
+//! Consistency: the snapshot is one read transaction (`sqlite::backup`), and a photo fence
+//! keeps removed photos' files until the photos are copied. See docs/decisions.md.
 
 pub mod archive;
 pub(crate) mod kinds;
-mod load;
 pub(crate) mod reader;
 pub(crate) mod snapshot;
 pub mod swap;
 pub(crate) mod writer;
 
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::Read;
+use std::path::Path;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 pub use kinds::Kind;
-
-use super::Store;
 
 /// What an archive holds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -45,12 +41,6 @@ pub enum BackupError {
     Io(String),
     #[error("the store could not be read: {0}")]
     Store(String),
-}
-
-impl From<sled::Error> for BackupError {
-    fn from(e: sled::Error) -> Self {
-        BackupError::Store(e.to_string())
-    }
 }
 
 impl From<super::StoreError> for BackupError {
@@ -91,54 +81,12 @@ pub enum ArchiveError {
     Invalid(String),
 }
 
-/// Removes a spool directory when the backup is done, however it ends.
-struct Spool(PathBuf);
-
-impl Drop for Spool {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// The prefix of a backup's scratch directory inside the data directory.
 pub(crate) const SPOOL_PREFIX: &str = ".backup-spool-";
-
-impl Store {
-    /// Writes an archive of this moment to `out` (blocking: run it off the async threads).
-    /// One backup at a time.
-    pub fn backup<W: Write>(&self, out: W) -> Result<(Summary, W), BackupError> {
-        let _one = self.backing_up.try_lock().map_err(|_| BackupError::Busy)?;
-        let spool = Spool(
-            self.dir
-                .join(format!("{SPOOL_PREFIX}{}", uuid::Uuid::new_v4().simple())),
-        );
-        std::fs::create_dir(&spool.0)
-            .map_err(|e| BackupError::Io(format!("cannot make a scratch directory: {e}")))?;
-        let snapshot = snapshot::take(&self.core, self.contact_messages.tree(), &spool.0)?;
-        let (prepared, media) = snapshot.prepare(&spool.0)?;
-        let written = writer::write(&self.core.blobs, &snapshot, &prepared, &media, out)?;
-        drop(snapshot);
-        Ok(written)
-    }
-
-    /// Whether a backup is copying photos (background purges wait for it).
-    pub fn backup_running(&self) -> bool {
-        self.core.is_fenced()
-    }
-}
 
 /// Checks a whole archive without changing anything.
 pub fn verify(input: impl Read) -> Result<Summary, ArchiveError> {
     reader::walk(input, &mut reader::Discard)
-}
-
-/// Reads an archive into `store`, which must be new and empty. On an error the store holds
-/// part of the archive: throw it away.
-pub(crate) fn load(store: &Store, input: impl Read) -> Result<Summary, ArchiveError> {
-    let mut loader = load::Loader::new(store);
-    let summary = reader::walk(input, &mut loader)?;
-    loader.finish().map_err(ArchiveError::Unreadable)?;
-    Ok(summary)
 }
 
 /// `verify` of a file, with the file's name in the error.
@@ -152,12 +100,12 @@ pub fn verify_file(path: &Path) -> Result<Summary, ArchiveError> {
 mod tests {
     use super::*;
     use crate::domain::ids::{FamilyId, MediaId};
+    use crate::store::Store;
     use crate::store::children::tests::child;
     use crate::store::meals::tests::meal;
     use crate::store::media::Variant;
     use crate::store::media::tests::upload;
     use crate::store::tests::temp_store;
-    use crate::store::write::TreeId;
 
     /// A family with two children, meals (one with a photo) and a second family.
     async fn populated(store: &Store) -> (FamilyId, MediaId) {
@@ -184,161 +132,9 @@ mod tests {
         (family, photo.id)
     }
 
-    fn tree_contents(store: &Store, id: TreeId) -> Vec<(sled::IVec, sled::IVec)> {
-        store.core.tree(id).iter().map(Result::unwrap).collect()
-    }
-
     fn archive_of(store: &Store) -> Vec<u8> {
-        store.backup(Vec::new()).unwrap().1
-    }
-
-    #[tokio::test]
-    async fn an_archive_restores_every_record_and_photo_byte_for_byte() {
-        let (_a, store) = temp_store();
-        populated(&store).await;
-        let bytes = archive_of(&store);
-        let summary = verify(bytes.as_slice()).unwrap();
-        assert_eq!(summary.counts["children"], 2);
-        assert_eq!(summary.counts["meals"], 32);
-        assert_eq!(summary.counts["media"], 1);
-        assert_eq!(summary.counts["media_files"], 2);
-
-        let (_b, restored) = temp_store();
-        assert_eq!(load(&restored, bytes.as_slice()).unwrap(), summary);
-        for id in [
-            TreeId::Children,
-            TreeId::Meals,
-            TreeId::MealsByTime,
-            TreeId::MealsByChild,
-            TreeId::Media,
-        ] {
-            assert_eq!(
-                tree_contents(&store, id),
-                tree_contents(&restored, id),
-                "{id:?}"
-            );
-        }
-        for (_, record) in tree_contents(&store, TreeId::Media) {
-            let photo = <crate::store::media::MediaRecord as crate::store::Record>::decode(&record)
-                .unwrap();
-            for variant in Variant::ALL {
-                assert_eq!(
-                    store.core.blobs.read(photo.id, variant).unwrap(),
-                    restored.core.blobs.read(photo.id, variant).unwrap(),
-                    "{variant:?}"
-                );
-            }
-        }
-        // Revisions move on past anything handed out before.
-        for (family, _) in tree_contents(&store, TreeId::Families) {
-            let family = FamilyId::from_slice(&family).unwrap();
-            assert!(restored.revision(family).unwrap() > store.revision(family).unwrap());
-        }
-        // A second backup of the restored store holds the same content.
-        let again = verify(archive_of(&restored).as_slice()).unwrap();
-        assert_eq!(again.counts, summary.counts);
-    }
-
-    #[tokio::test]
-    async fn records_an_older_highchair_wrote_are_upgraded_when_restored() {
-        // An account stored before households (record version 1: no family of its own).
-        let (_a, store) = temp_store();
-        let old = crate::store::users::tests::user("old@example.org");
-        let mut value = serde_json::to_value(&old).unwrap();
-        for field in ["family_id", "version", "session_epoch"] {
-            value.as_object_mut().unwrap().remove(field);
-        }
-        let mut stored = vec![1u8];
-        stored.extend_from_slice(value.to_string().as_bytes());
-        store
-            .core
-            .tree(TreeId::Users)
-            .insert(old.id.as_bytes(), stored.clone())
-            .unwrap();
-        let bytes = archive_of(&store);
-        let text = String::from_utf8_lossy(&bytes);
-        assert!(!text.contains("old@example.org"), "records are compressed");
-
-        let (_b, restored) = temp_store();
-        load(&restored, bytes.as_slice()).unwrap();
-        // Kept as it was stored, read as the current version, indexed by what it means now.
-        let raw = restored
-            .core
-            .tree(TreeId::Users)
-            .get(old.id.as_bytes())
-            .unwrap();
-        assert_eq!(raw.as_deref(), Some(stored.as_slice()));
-        let email = crate::domain::email::Email::parse("old@example.org").unwrap();
-        let read = restored.users.get_by_email(&email).unwrap().unwrap();
-        assert_eq!(read.family_id.as_uuid(), old.id.as_uuid());
-        let member = crate::store::users::member_key(read.family_id, read.id);
-        assert!(
-            restored
-                .core
-                .tree(TreeId::UsersByFamily)
-                .contains_key(member)
-                .unwrap()
-        );
-    }
-
-    #[tokio::test]
-    async fn the_meals_of_a_child_being_deleted_and_their_photos_are_left_out() {
-        let (_a, store) = temp_store();
-        let (family, photo) = populated(&store).await;
-        let emma = store.children.list(family).unwrap()[0].id;
-        store.children.delete(family, emma).await.unwrap();
-        // The job that removes her meals has not run.
-        assert!(store.media.get(family, photo).unwrap().is_some());
-        let summary = verify(archive_of(&store).as_slice()).unwrap();
-        assert_eq!(summary.counts["children"], 1);
-        assert_eq!(summary.counts["meals"], 1);
-        assert_eq!(summary.counts["media"], 0);
-        assert_eq!(summary.counts["jobs"], 1);
-    }
-
-    #[tokio::test]
-    async fn photos_removed_while_a_backup_copies_stay_until_it_ends() {
-        let (_a, store) = temp_store();
-        let (family, photo) = populated(&store).await;
-        let file = store.core.blobs.path(photo, Variant::Full);
-        let meal = tree_contents(&store, TreeId::Meals)
-            .into_iter()
-            .map(|(_, v)| <crate::domain::meal::Meal as crate::store::Record>::decode(&v).unwrap())
-            .find(|m| m.photo == Some(photo))
-            .unwrap();
-        {
-            let _order = store.core.write_order();
-            store.core.raise_fence();
-        }
-        let fence = snapshot::Fence {
-            core: store.core.clone(),
-        };
-        store.meals.delete(family, meal.id).await.unwrap();
-        assert!(store.media.get(family, photo).unwrap().is_none());
-        assert!(file.exists(), "kept for the backup");
-        assert_eq!(store.core.tree(TreeId::BlobGraveyard).len(), 1);
-        drop(fence);
-        assert!(!file.exists(), "removed after it");
-        assert!(store.core.tree(TreeId::BlobGraveyard).is_empty());
-        // Without a backup, a photo's files go as soon as its removal is on disk.
-        let other = upload(family, chrono::Utc::now());
-        store
-            .media
-            .insert(&other, &[(Variant::Full, b"f"), (Variant::Thumb, b"t")])
-            .await
-            .unwrap();
-        let file = store.core.blobs.path(other.id, Variant::Full);
-        assert!(file.exists());
-        assert_eq!(
-            store
-                .media
-                .purge_unattached(chrono::Utc::now() + chrono::Duration::days(1))
-                .await
-                .unwrap(),
-            1
-        );
-        assert!(!file.exists());
-        assert!(store.core.tree(TreeId::BlobGraveyard).is_empty());
+        // Off the async workers, as the server does.
+        tokio::task::block_in_place(|| store.backup(Vec::new()).unwrap().1)
     }
 
     /// An archive built member by member (for hostile ones).
@@ -358,7 +154,7 @@ mod tests {
         tar.into_inner().unwrap()
     }
 
-    #[tokio::test]
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn hostile_or_broken_archives_are_refused_with_a_reason() {
         let (_a, store) = temp_store();
         populated(&store).await;
@@ -461,7 +257,7 @@ mod tests {
         tar.into_inner().unwrap()
     }
 
-    #[tokio::test]
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn an_archive_whose_meals_lack_their_child_is_not_one_moment() {
         let (_a, store) = temp_store();
         populated(&store).await;
@@ -492,7 +288,7 @@ mod tests {
         assert!(verify(rebuilt(&members, summary.counts).as_slice()).is_ok());
     }
 
-    #[tokio::test]
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_changed_byte_anywhere_is_found() {
         let (_a, store) = temp_store();
         populated(&store).await;

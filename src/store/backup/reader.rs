@@ -15,7 +15,6 @@ use super::kinds::{Kind, Loaded};
 use super::{ArchiveError, Summary};
 use crate::domain::ids::{FamilyId, MediaId};
 use crate::store::media::Variant;
-use crate::store::write::TreeId;
 
 /// Where the records and photos of an archive go.
 pub(crate) trait Sink {
@@ -59,9 +58,9 @@ struct Seen {
     files: HashSet<(FamilyId, MediaId, Variant)>,
     /// Photos named by records: (family, id, which record).
     used: Vec<(FamilyId, MediaId, &'static str)>,
-    /// Every record's tree and key, and the records each one needs (a meal's child).
-    keys: HashSet<(TreeId, Vec<u8>)>,
-    needs: Vec<(TreeId, Vec<u8>, &'static str)>,
+    /// Every record's kind and key, and the records each one needs (a meal's child).
+    keys: HashSet<(Kind, Vec<u8>)>,
+    needs: Vec<(Kind, Vec<u8>, &'static str)>,
 }
 
 fn read_error(e: std::io::Error) -> ArchiveError {
@@ -230,11 +229,9 @@ fn records(
                 seen.used.push((family, *photo, kind.name()));
             }
         }
-        if let Some(tree) = kind.tree() {
-            seen.keys.insert((tree, loaded.key.clone()));
-        }
-        for (tree, key) in &loaded.requires {
-            seen.needs.push((*tree, key.clone(), kind.name()));
+        seen.keys.insert((kind, loaded.key.clone()));
+        for (needed, key) in &loaded.requires {
+            seen.needs.push((*needed, key.clone(), kind.name()));
         }
         sink.record(kind, &stored, &loaded)
             .map_err(ArchiveError::Invalid)?;
@@ -302,11 +299,11 @@ fn check(mut seen: Seen, manifest: Manifest) -> Result<Summary, ArchiveError> {
         }
     }
     // One moment: nothing refers to a record the archive does not have.
-    for (tree, key, by) in &seen.needs {
-        if !seen.keys.contains(&(*tree, key.clone())) {
+    for (needed, key, by) in &seen.needs {
+        if !seen.keys.contains(&(*needed, key.clone())) {
             return Err(ArchiveError::Invalid(format!(
                 "one of the {by} records refers to a {} record the archive does not have",
-                tree.name()
+                needed.name()
             )));
         }
     }

@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{ArchiveError, SPOOL_PREFIX, Summary};
-use crate::store::{DB_DIR, LOCK_FILE, MEDIA_DIR, Store};
+use crate::store::blobs::Blobs;
+use crate::store::import_sled::{DATABASE, SLED_DIR};
+use crate::store::{LOCK_FILE, MEDIA_DIR, create_private_dir};
 
 const JOURNAL: &str = "restore.pending";
 const STAGING_PREFIX: &str = ".restore-";
@@ -66,7 +68,8 @@ pub fn restore(
     };
     let fresh = !dir.exists();
     if !fresh
-        && !dir.join(DB_DIR).exists()
+        && !dir.join(DATABASE).exists()
+        && !dir.join(SLED_DIR).exists()
         && !dir.join(LOCK_FILE).exists()
         && std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_some())
     {
@@ -77,7 +80,7 @@ pub fn restore(
         Locked::InUse => RestoreError::InUse(dir.to_path_buf()),
         Locked::Io(reason) => io(reason),
     })?;
-    let has_data = dir.join(DB_DIR).exists();
+    let has_data = dir.join(DATABASE).exists() || dir.join(SLED_DIR).exists();
     if has_data && !force {
         return Err(RestoreError::HasData(dir.to_path_buf()));
     }
@@ -86,10 +89,16 @@ pub fn restore(
     let staging = dir.join(format!("{STAGING_PREFIX}{stamp}"));
     let _ = std::fs::remove_dir_all(&staging);
     let loaded = (|| {
-        let store = Store::open(&staging, cache_mb).map_err(|e| io(e.to_string()))?;
+        create_private_dir(&staging).map_err(|e| io(e.to_string()))?;
+        let conn = crate::store::sqlite::create(&staging.join(DATABASE), cache_mb)
+            .map_err(|e| io(e.to_string()))?;
         let file = File::open(archive).map_err(|e| io(format!("{}: {e}", archive.display())))?;
-        let summary = super::load(&store, std::io::BufReader::with_capacity(1 << 20, file))?;
-        drop(store);
+        let summary = crate::store::sqlite::backup::load(
+            &conn,
+            &Blobs::new(&staging),
+            std::io::BufReader::with_capacity(1 << 20, file),
+        )?;
+        drop(conn);
         std::fs::create_dir_all(staging.join(MEDIA_DIR)).map_err(|e| io(e.to_string()))?;
         Ok(summary)
     })();
@@ -159,13 +168,22 @@ pub(crate) fn finish_pending(dir: &Path) -> std::io::Result<()> {
     };
     if let Some(journal) = &journal {
         let (staging, previous) = (dir.join(&journal.staging), dir.join(&journal.previous));
-        // The new store's `db` moving in is the commit point; until then, each step checks
+        // The new database moving in is the commit point; until then, each step checks
         // whether it is done, so a restore cut off anywhere finishes the same way. (The new
         // store always has a `media` folder, so the old one moves out exactly once.)
-        let (new_db, new_media) = (staging.join(DB_DIR), staging.join(MEDIA_DIR));
+        let (new_db, new_media) = (staging.join(DATABASE), staging.join(MEDIA_DIR));
         if new_db.exists() {
-            for (name, new) in [(DB_DIR, &new_db), (MEDIA_DIR, &new_media)] {
-                if new.exists() && dir.join(name).exists() {
+            let wal = format!("{DATABASE}-wal");
+            let shm = format!("{DATABASE}-shm");
+            let old = [
+                (DATABASE, true),
+                (wal.as_str(), true),
+                (shm.as_str(), true),
+                (SLED_DIR, true),
+                (MEDIA_DIR, new_media.exists()),
+            ];
+            for (name, goes) in old {
+                if goes && dir.join(name).exists() {
                     std::fs::create_dir_all(&previous)?;
                     std::fs::rename(dir.join(name), previous.join(name))?;
                 }
@@ -174,7 +192,7 @@ pub(crate) fn finish_pending(dir: &Path) -> std::io::Result<()> {
                 std::fs::rename(&new_media, dir.join(MEDIA_DIR))?;
             }
             sync_dir(dir)?;
-            std::fs::rename(&new_db, dir.join(DB_DIR))?;
+            std::fs::rename(&new_db, dir.join(DATABASE))?;
             sync_dir(dir)?;
         }
         tracing::info!(data_dir = %dir.display(), "a restored store is in place");

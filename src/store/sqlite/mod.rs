@@ -11,7 +11,7 @@ pub(crate) mod backup;
 pub mod children;
 pub mod co_parents;
 pub mod contact_messages;
-pub(crate) mod core;
+pub mod core;
 pub mod generations;
 pub mod grocery_lists;
 pub mod invites;

@@ -16,6 +16,8 @@ use super::recipes::Recipes;
 use super::reset_tokens::ResetTokens;
 use super::sessions::Sessions;
 use super::share_sessions::ShareSessions;
+use rusqlite::OptionalExtension;
+
 use super::{Database, MigrateError, OpenDbError};
 use super::{children::Children, jobs::Jobs, meals::Meals, media::Media, users::Users};
 use crate::domain::ids::{FamilyId, MediaId};
@@ -138,28 +140,36 @@ impl Store {
     }
 
     /// A random 32-byte secret called `name`, made on first use and kept in the store (signing
-    /// keys that must survive a restart).
-    pub async fn secret(&self, name: &str) -> Result<[u8; 32], StoreError> {
+    /// keys that must survive a restart). Asked for while the server is being put together,
+    /// before it serves: read on this thread; a new one is queued to the writer (a crash before
+    /// it lands only means a new key at the next start).
+    pub fn secret(&self, name: &str) -> Result<[u8; 32], StoreError> {
         use rand::RngCore;
         let key = format!("secret:{name}");
+        let asked = key.clone();
+        let stored: Option<Vec<u8>> = self.core.db.read_blocking(move |conn| {
+            conn.query_row("SELECT value FROM meta WHERE name = ?1", [asked], |r| {
+                r.get(0)
+            })
+            .optional()
+        })?;
+        if let Some(found) = stored.as_deref().and_then(|v| <[u8; 32]>::try_from(v).ok()) {
+            return Ok(found);
+        }
         let mut fresh = [0u8; 32];
         rand::rng().fill_bytes(&mut fresh);
-        let stored: Vec<u8> = self
-            .core
-            .db
-            .write(move |conn| {
-                conn.prepare_cached("INSERT OR IGNORE INTO meta (name, value) VALUES (?1, ?2)")?
-                    .execute(rusqlite::params![key, fresh])?;
-                // Made by someone else first: theirs.
-                Ok::<_, StoreError>(conn.query_row(
-                    "SELECT value FROM meta WHERE name = ?1",
-                    [key],
-                    |r| r.get(0),
-                )?)
-            })
-            .await?;
-        <[u8; 32]>::try_from(stored.as_slice())
-            .map_err(|_| StoreError::Corrupt(format!("the secret {name} is damaged")))
+        let queued = self.core.db.write_detached(move |conn| {
+            conn.execute(
+                "INSERT OR IGNORE INTO meta (name, value) VALUES (?1, ?2)",
+                rusqlite::params![key, fresh],
+            )
+            .map(|_| ())
+            .map_err(|e| super::WriteFailed::Commit(e.to_string()))
+        });
+        if !queued {
+            return Err(StoreError::Write(super::WriteFailed::Closed));
+        }
+        Ok(fresh)
     }
 
     /// A cheap liveness probe for `/api/health`: a read connection answers.
@@ -272,11 +282,11 @@ mod tests {
             let family = FamilyId::new();
             store.children.insert(&child(family, "Emma")).await.unwrap();
             assert_eq!(store.revision(family), 1);
-            (store.secret("device-cookie").await.unwrap(), family)
+            (store.secret("device-cookie").unwrap(), family)
         };
         let store = Store::open(&data, 4).unwrap();
-        assert_eq!(store.secret("device-cookie").await.unwrap(), secret);
-        assert_ne!(store.secret("other").await.unwrap(), secret);
+        assert_eq!(store.secret("device-cookie").unwrap(), secret);
+        assert_ne!(store.secret("other").unwrap(), secret);
         assert_eq!(
             store.revision(family),
             1,

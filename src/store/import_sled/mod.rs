@@ -18,9 +18,13 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Read};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
+
+mod migrate;
+mod photos;
+mod sled_core;
+mod snapshot;
 
 use super::backup::archive::parse_record_line;
 use super::backup::kinds::Kind;
@@ -28,6 +32,7 @@ use super::blobs::Blobs;
 use super::media::Variant;
 use super::sqlite::backup::Loader;
 use crate::domain::ids::{FamilyId, MediaId};
+use sled_core::{Core, TreeId};
 
 /// The new database's file name in the data directory.
 pub const DATABASE: &str = "highchair.db";
@@ -144,23 +149,21 @@ fn import_copy(
         .cache_capacity(u64::from(cache_mb.max(1)) * 1024 * 1024)
         .open()
         .map_err(|e| sled_error(e.to_string()))?;
-    super::migrate::run(&db, dir).map_err(|e| sled_error(e.to_string()))?;
+    migrate::run(&db, dir).map_err(|e| sled_error(e.to_string()))?;
     let blobs = Blobs::new(dir);
     // Photos kept in the database by the oldest releases become files first, as the sled
     // release did at its start.
-    super::blobs::move_from_database(&db, &blobs)
+    photos::move_from_database(&db, &blobs)
         .map_err(io("cannot move photos out of the sled store"))?;
     let contact = db
         .open_tree("contact_messages")
         .map_err(|e| sled_error(e.to_string()))?;
-    let core = Arc::new(
-        super::write::Core::open(db, Blobs::new(dir)).map_err(|e| sled_error(e.to_string()))?,
-    );
+    let core = Core::open(db).map_err(|e| sled_error(e.to_string()))?;
 
     let spool = Spool(dir.join(format!(".import-spool-{}", uuid::Uuid::new_v4().simple())));
     std::fs::create_dir(&spool.0).map_err(io("cannot make a scratch directory"))?;
-    let snapshot = super::backup::snapshot::take(&core, &contact, &spool.0)
-        .map_err(|e| sled_error(e.to_string()))?;
+    let snapshot =
+        snapshot::take(&core, &contact, &spool.0).map_err(|e| sled_error(e.to_string()))?;
     let (prepared, photos) = snapshot
         .prepare(&spool.0)
         .map_err(|e| sled_error(e.to_string()))?;
@@ -244,7 +247,7 @@ fn import_copy(
 /// the attempt limits. Each only for an account or co-parent that came over. Returns the
 /// sessions, share sessions and reset links carried.
 fn carry_sign_ins(
-    core: &super::write::Core,
+    core: &Core,
     conn: &rusqlite::Connection,
 ) -> Result<(usize, usize, usize), ImportError> {
     use super::Record;
@@ -252,7 +255,6 @@ fn carry_sign_ins(
     use super::sessions::Session;
     use super::share_sessions::ShareSession;
     use super::sqlite::values::{int, time};
-    use super::write::TreeId;
     let sled_error = |e: sled::Error| ImportError::Sled(e.to_string());
     let write = |e: rusqlite::Error| ImportError::Write(e.to_string());
     let hash = |key: &[u8]| <[u8; 32]>::try_from(key).ok();
@@ -324,10 +326,7 @@ fn carry_sign_ins(
             })
             .map_err(write)?;
     }
-    let meta = core
-        .db
-        .open_tree(super::migrate::META)
-        .map_err(sled_error)?;
+    let meta = core.db.open_tree(migrate::META).map_err(sled_error)?;
     for entry in meta.scan_prefix(b"secret:") {
         let (key, value) = entry.map_err(sled_error)?;
         let name = String::from_utf8_lossy(&key).into_owned();
@@ -353,11 +352,7 @@ fn carry_sign_ins(
 }
 
 /// Puts every photo of the sled store that the new database does not name in the graveyard.
-fn bury_the_rest(
-    core: &super::write::Core,
-    conn: &rusqlite::Connection,
-) -> Result<(), ImportError> {
-    use super::write::TreeId;
+fn bury_the_rest(core: &Core, conn: &rusqlite::Connection) -> Result<(), ImportError> {
     let sled_error = |e: sled::Error| ImportError::Sled(e.to_string());
     for tree in [TreeId::Media, TreeId::BlobGraveyard] {
         for key in core.tree(tree).iter().keys() {

@@ -5,12 +5,12 @@ use std::path::Path;
 use sled::Transactional;
 use sled::transaction::{ConflictableTransactionError, TransactionError};
 
-use super::OpenError;
+use crate::store::OpenError;
 
 /// The schema this build writes. Bump it and add a step to `STEPS` when stored data changes shape.
 pub const CURRENT: u32 = 3;
 
-pub(super) const META: &str = "meta";
+pub(crate) const META: &str = "meta";
 const KEY_APP: &[u8] = b"app";
 const KEY_VERSION: &[u8] = b"schema_version";
 const APP: &[u8] = b"highchair";
@@ -21,12 +21,12 @@ const APP: &[u8] = b"highchair";
 /// half-migrated). Reading happens before the transaction: sled cannot read a tree outside a
 /// transaction while one runs. Steps must stay small enough for one transaction; bulk rewrites
 /// belong in record `upgrade`s, which run when a record is read.
-pub(super) struct Step {
+pub(crate) struct Step {
     pub trees: &'static [&'static str],
     pub plan: fn(&sled::Db) -> Result<Vec<Write>, String>,
 }
 
-pub(super) type Write = (usize, Vec<u8>, Option<Vec<u8>>);
+pub(crate) type Write = (usize, Vec<u8>, Option<Vec<u8>>);
 
 /// `STEPS[n]` takes a store from version `n + 1` to `n + 2`.
 const STEPS: &[Step] = &[
@@ -45,14 +45,15 @@ const STEPS: &[Step] = &[
 
 /// `family ++ user` for every account (accounts are few: one transaction is fine).
 fn index_members(db: &sled::Db) -> Result<Vec<Write>, String> {
-    use super::Record;
+    use crate::store::Record;
     let users = db.open_tree("users").map_err(|e| e.to_string())?;
     let mut writes = Vec::new();
     for value in users.iter().values() {
         let value = value.map_err(|e| e.to_string())?;
         let user = crate::domain::user::User::decode(&value).map_err(|e| e.to_string())?;
-        let key = super::users::member_key(user.family_id, user.id);
-        writes.push((0, key.to_vec(), Some(Vec::new())));
+        // `family ++ user`: the family's members are a prefix scan.
+        let key = [user.family_id.as_bytes().as_slice(), user.id.as_bytes()].concat();
+        writes.push((0, key, Some(Vec::new())));
     }
     Ok(writes)
 }
