@@ -60,6 +60,9 @@ pub enum SubmitError {
 #[derive(Default)]
 struct Queue {
     waiting: VecDeque<(GenerationId, Owner)>,
+    /// Places taken by jobs whose record is still being written: they count towards the caps
+    /// but the lane cannot pick them up before they are stored.
+    reserved: Vec<(GenerationId, Owner)>,
     running: Option<(GenerationId, Owner)>,
     watchers: HashMap<GenerationId, watch::Sender<Live>>,
 }
@@ -69,12 +72,29 @@ impl Queue {
     /// `ANONYMOUS_MAX` for visitors.
     fn has_room(&self, owner: &Owner) -> bool {
         let anonymous = self
-            .waiting
-            .iter()
-            .filter(|(_, o)| matches!(o, Owner::Anonymous(_)))
+            .pending()
+            .filter(|o| matches!(o, Owner::Anonymous(_)))
             .count();
-        self.waiting.len() < QUEUE_MAX
+        self.waiting.len() + self.reserved.len() < QUEUE_MAX
             && !(matches!(owner, Owner::Anonymous(_)) && anonymous >= ANONYMOUS_MAX)
+    }
+
+    /// The owners of every job not yet started: waiting or still being written.
+    fn pending(&self) -> impl Iterator<Item = &Owner> {
+        self.waiting.iter().chain(&self.reserved).map(|(_, o)| o)
+    }
+
+    /// Queues a stored job: an account's job goes ahead of visitors' waiting jobs.
+    fn enqueue(&mut self, id: GenerationId, owner: Owner) {
+        let at = match owner {
+            Owner::User(_) => self
+                .waiting
+                .iter()
+                .position(|(_, o)| matches!(o, Owner::Anonymous(_)))
+                .unwrap_or(self.waiting.len()),
+            Owner::Anonymous(_) => self.waiting.len(),
+        };
+        self.waiting.insert(at, (id, owner));
     }
 
     /// Tells every waiting job its place.
@@ -151,7 +171,7 @@ impl Lane {
     pub async fn submit(&self, job: &Generation, owner_max: usize) -> Result<(), SubmitError> {
         {
             let mut q = self.queue();
-            let of_owner = q.waiting.iter().filter(|(_, o)| *o == job.owner).count()
+            let of_owner = q.pending().filter(|o| **o == job.owner).count()
                 + usize::from(q.running.as_ref().is_some_and(|(_, o)| *o == job.owner));
             if of_owner >= owner_max {
                 return Err(SubmitError::OwnerBusy);
@@ -159,28 +179,22 @@ impl Lane {
             if !q.has_room(&job.owner) {
                 return Err(SubmitError::Full);
             }
-            // Holds the place while the job is written (a failed write gives it back below).
+            // Holds the place while the job is written; the lane sees it only once it is
+            // stored (it would otherwise find no record and drop the job).
             let (tx, _) = watch::channel(Live::Queued { ahead: 0 });
             q.watchers.insert(job.id, tx);
-            // The family comes first: an account's job goes ahead of visitors' waiting jobs.
-            let at = match job.owner {
-                Owner::User(_) => q
-                    .waiting
-                    .iter()
-                    .position(|(_, o)| matches!(o, Owner::Anonymous(_)))
-                    .unwrap_or(q.waiting.len()),
-                Owner::Anonymous(_) => q.waiting.len(),
-            };
-            q.waiting.insert(at, (job.id, job.owner.clone()));
-            q.announce_positions();
+            q.reserved.push((job.id, job.owner.clone()));
         }
-        if let Err(e) = self.store.generations.put(job).await {
-            let mut q = self.queue();
-            q.waiting.retain(|(id, _)| *id != job.id);
+        let written = self.store.generations.put(job).await;
+        let mut q = self.queue();
+        q.reserved.retain(|(id, _)| *id != job.id);
+        if let Err(e) = written {
             q.watchers.remove(&job.id);
-            q.announce_positions();
             return Err(e.into());
         }
+        q.enqueue(job.id, job.owner.clone());
+        q.announce_positions();
+        drop(q);
         self.wake.notify_one();
         Ok(())
     }
