@@ -32,6 +32,10 @@ pub struct Health {
     /// When the last good backup was taken, since the server started.
     #[oai(nullable)]
     pub last_backup_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// The folder in the data directory where the upgrade to the SQLite store kept the
+    /// earlier release's files (`sled-before-<date>`), until the admin removes it.
+    #[oai(nullable)]
+    pub previous_store: Option<String>,
 }
 
 #[derive(ApiResponse)]
@@ -85,6 +89,7 @@ impl HealthApi {
             disk: if disk_low { "low" } else { "ok" }.into(),
             backup: backup.into(),
             last_backup_at: backups.last_ok,
+            previous_store: app.store.previous_store().map(String::from),
         };
         if store_ok {
             HealthResponse::Ok(Json(health))

@@ -6,6 +6,7 @@
 
 mod backup;
 mod config;
+mod db;
 mod health;
 mod openapi;
 mod out;
@@ -71,6 +72,11 @@ enum Command {
     /// Restore a backup into the data directory (the server must be stopped). The current
     /// data is kept in a dated folder.
     Restore(backup::RestoreArgs),
+    /// Check the database or give back the space deleted records left (see docs/admin.md).
+    Db {
+        #[command(subcommand)]
+        command: db::DbCommand,
+    },
     /// Print the OpenAPI document of the HTTP API (also served at /api/openapi.json).
     Openapi,
     /// Ask the running server whether it is healthy (exit 0 when /api/health answers 200):
@@ -119,6 +125,10 @@ pub fn run() -> ExitCode {
         },
         Command::Health => match load(&sources) {
             Ok(settings) => health::run(settings),
+            Err(code) => code,
+        },
+        Command::Db { command } => match load(&sources) {
+            Ok(settings) => db::run(settings, command),
             Err(code) => code,
         },
         Command::Messages => match load(&sources) {

@@ -7,7 +7,7 @@
 //! A file is written (and synced) before the record that names it is committed, and removed
 //! only after the record is gone: through the graveyard tree, swept after the commit, and not
 //! while a backup copies photos. A crash can leave a file no record names (an upload cut off);
-//! nothing ever reads one, and `orphans` finds them.
+//! nothing ever reads one, and `highchair db check` counts them (`stored`).
 
 use std::fs::File;
 use std::io::Write;
@@ -94,6 +94,33 @@ impl Blobs {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(e),
         }
+    }
+
+    /// The photos with at least one size on disk.
+    pub(crate) fn stored(&self) -> std::io::Result<std::collections::HashSet<MediaId>> {
+        let mut ids = std::collections::HashSet::new();
+        let folders = match std::fs::read_dir(&self.root) {
+            Ok(folders) => folders,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(ids),
+            Err(e) => return Err(e),
+        };
+        for folder in folders {
+            let folder = folder?;
+            if !folder.file_type()?.is_dir() {
+                continue;
+            }
+            for file in std::fs::read_dir(folder.path())? {
+                let name = file?.file_name();
+                let id = name
+                    .to_str()
+                    .and_then(|n| n.split_once('-'))
+                    .and_then(|(id, _)| uuid::Uuid::try_parse(id).ok());
+                if let Some(id) = id {
+                    ids.insert(MediaId::from_uuid(id));
+                }
+            }
+        }
+        Ok(ids)
     }
 
     /// Removes every size of a photo (those already gone are fine).

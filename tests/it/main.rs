@@ -30,3 +30,4 @@ mod signin;
 mod sites;
 mod spa;
 mod storage;
+mod upgrade;

@@ -514,6 +514,7 @@ impl Core {
     }
 
     /// Whether the family was deleted (its records are being removed).
+    #[cfg(test)]
     pub(crate) fn is_deleted(&self, family: FamilyId) -> bool {
         self.lock_families()
             .get(&family)

@@ -2,10 +2,6 @@
 //! connection needs, the numbered migrations, one writer thread that commits writes in groups,
 //! and a small pool of read connections. Nothing here knows a noun of the product: the
 //! repositories build on `Database::write` and `Database::read`.
-//!
-//! Not yet what `serve` opens: the sled store is, until the repositories and the importer land.
-//! Until then parts are used by tests only.
-#![allow(dead_code)]
 
 pub(crate) mod backup;
 pub mod children;
@@ -16,6 +12,7 @@ pub mod generations;
 pub mod grocery_lists;
 pub mod invites;
 pub mod jobs;
+pub mod maintenance;
 pub mod meal_plans;
 pub mod meals;
 pub mod media;

@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, params};
 
-use super::core::{Abort, Shared, Tx};
+use super::core::{Abort, Shared};
 use super::values::{get_time, get_u64, int, time};
 use crate::domain::ids::UserId;
 use crate::store::StoreError;
@@ -16,15 +16,6 @@ fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ResetToken> {
         expires_at: get_time(r, 1)?,
         epoch: get_u64(r, 2)?,
     })
-}
-
-/// Removes every link of an account inside a write (the account is deleted, or its password
-/// changed). Returns how many.
-pub(crate) fn delete_all_of_user(tx: &mut Tx<'_>, user: UserId) -> Result<usize, Abort> {
-    Ok(tx
-        .conn
-        .prepare_cached("DELETE FROM reset_tokens WHERE user_id = ?1")?
-        .execute([user])?)
 }
 
 pub struct ResetTokens {
@@ -243,11 +234,7 @@ mod tests {
         links.insert(&[2; 32], &link(a)).await.unwrap();
         links.insert(&[3; 32], &link(a)).await.unwrap();
         links.insert(&[4; 32], &link(b)).await.unwrap();
-        let removed = core
-            .commit(move |tx| delete_all_of_user(tx, a))
-            .await
-            .unwrap();
-        assert_eq!(removed, 2);
+        assert_eq!(links.purge(Some(a), now).await.unwrap(), 2);
         assert!(links.get_valid(&[4; 32], now).await.unwrap().is_some());
         core.commit(move |tx| {
             tx.conn

@@ -334,16 +334,8 @@ impl Users {
         Ok(self
             .core
             .commit(move |tx| {
-                let invite = rows::<FamilyInvite>(
-                    tx.conn,
-                    &format!(
-                        "SELECT {} FROM family_invites t WHERE t.token_hash = ?1",
-                        FamilyInvite::SELECT
-                    ),
-                    [token_hash],
-                )?
-                .pop()
-                .ok_or(Abort::NotFound)?;
+                let invite =
+                    super::invites::by_token_in(tx, &token_hash)?.ok_or(Abort::NotFound)?;
                 tx.check_family(invite.family)?;
                 let members = count(
                     tx,

@@ -1508,6 +1508,11 @@ export interface components {
              * @description When the last good backup was taken, since the server started.
              */
             lastBackupAt?: string | null;
+            /**
+             * @description The folder in the data directory where the upgrade to the SQLite store kept the
+             *     earlier release's files (`sled-before-<date>`), until the admin removes it.
+             */
+            previousStore?: string | null;
         };
         /** IngredientCatalogue */
         IngredientCatalogue: {
