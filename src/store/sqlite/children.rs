@@ -8,7 +8,7 @@ use super::core::{Abort, Row, Shared, rows};
 use super::jobs;
 use super::values::{get_json, get_time, get_u64, int, json, text, time};
 use crate::domain::DomainError;
-use crate::domain::change::{ChangeId, Kind};
+use crate::domain::change::Kind;
 use crate::domain::child::{Child, sort_by_name};
 use crate::domain::ids::{ChildId, FamilyId};
 use crate::store::jobs::JobKind;
@@ -33,21 +33,7 @@ impl Row for Child {
         t.allergies, t.dietary_restrictions, t.created_at, t.updated_at";
     const VISIBLE: &'static str = "t.deleted = 0";
 
-    fn key(&self) -> Value {
-        self.id.into()
-    }
-    fn family(&self) -> FamilyId {
-        self.family
-    }
-    fn change_id(&self) -> ChangeId {
-        self.id.as_uuid().into()
-    }
-    fn version(&self) -> u64 {
-        self.version
-    }
-    fn set_version(&mut self, version: u64) {
-        self.version = version;
-    }
+    super::core::row_identity!(family);
     fn values(&self) -> Vec<Value> {
         vec![
             self.id.into(),

@@ -11,7 +11,7 @@ use super::values::{
     flag, get_name, get_opt_time, get_time, get_u32, get_u64, int, opt_time, text, time,
 };
 use crate::domain::DomainError;
-use crate::domain::change::{Change, ChangeId, Kind};
+use crate::domain::change::{Change, Kind};
 use crate::domain::co_parent::{CO_PARENTS_MAX, CoParent, PinHash, ShareToken};
 use crate::domain::ids::{CoParentId, FamilyId};
 use crate::store::{StoreError, WriteError};
@@ -41,21 +41,7 @@ impl Row for CoParent {
         t.pin_hash, t.invited_by, t.invitation_sent, t.accepted_at, t.created_at, t.updated_at, \
         t.expires_at, t.failures_total, t.last_failure_at, t.session_epoch";
 
-    fn key(&self) -> Value {
-        self.id.into()
-    }
-    fn family(&self) -> FamilyId {
-        self.family
-    }
-    fn change_id(&self) -> ChangeId {
-        self.id.as_uuid().into()
-    }
-    fn version(&self) -> u64 {
-        self.version
-    }
-    fn set_version(&mut self, version: u64) {
-        self.version = version;
-    }
+    super::core::row_identity!(family);
     fn values(&self) -> Vec<Value> {
         vec![
             self.id.into(),

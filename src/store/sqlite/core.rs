@@ -68,6 +68,29 @@ pub(crate) trait Row: Clone + Send + Sync + 'static {
     }
 }
 
+/// The [`Row`] methods of a record named by its own `id`, with a `version` and its family in
+/// the field given (`row_identity!(family)`).
+macro_rules! row_identity {
+    ($family:ident) => {
+        fn key(&self) -> rusqlite::types::Value {
+            self.id.into()
+        }
+        fn family(&self) -> $crate::domain::ids::FamilyId {
+            self.$family
+        }
+        fn change_id(&self) -> $crate::domain::change::ChangeId {
+            self.id.as_uuid().into()
+        }
+        fn version(&self) -> u64 {
+            self.version
+        }
+        fn set_version(&mut self, version: u64) {
+            self.version = version;
+        }
+    };
+}
+pub(crate) use row_identity;
+
 /// Why a write was undone. Nothing of it was kept.
 #[derive(Debug)]
 pub(crate) enum Abort {

@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use super::core::{Abort, Row, Shared, rows};
 use super::values::{get_time, get_u64, int, nanos, text, time};
-use crate::domain::change::{ChangeId, Kind};
+use crate::domain::change::Kind;
 use crate::domain::grocery::{GroceryItem, GroceryList, ItemEdit};
 use crate::domain::ids::{FamilyId, GroceryItemId, GroceryListId};
 use crate::store::{StoreError, WriteError};
@@ -73,21 +73,7 @@ impl Row for GroceryList {
     ];
     const SELECT: &'static str = SELECT;
 
-    fn key(&self) -> Value {
-        self.id.into()
-    }
-    fn family(&self) -> FamilyId {
-        self.family
-    }
-    fn change_id(&self) -> ChangeId {
-        self.id.as_uuid().into()
-    }
-    fn version(&self) -> u64 {
-        self.version
-    }
-    fn set_version(&mut self, version: u64) {
-        self.version = version;
-    }
+    super::core::row_identity!(family);
     fn values(&self) -> Vec<Value> {
         vec![
             self.id.into(),

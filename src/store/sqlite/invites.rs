@@ -8,7 +8,7 @@ use rusqlite::{OptionalExtension, params};
 
 use super::core::{Abort, Row, Shared, Tx, rows};
 use super::values::{get_time, get_u64, int, time};
-use crate::domain::change::{ChangeId, Kind};
+use crate::domain::change::Kind;
 use crate::domain::family::{FamilyInvite, INVITES_MAX};
 use crate::domain::ids::{FamilyId, InviteId};
 use crate::store::{StoreError, WriteError};
@@ -31,21 +31,7 @@ impl Row for FamilyInvite {
     const SELECT: &'static str =
         "t.id, t.family_id, t.version, t.token_hash, t.invited_by, t.created_at, t.expires_at";
 
-    fn key(&self) -> Value {
-        self.id.into()
-    }
-    fn family(&self) -> FamilyId {
-        self.family
-    }
-    fn change_id(&self) -> ChangeId {
-        self.id.as_uuid().into()
-    }
-    fn version(&self) -> u64 {
-        self.version
-    }
-    fn set_version(&mut self, version: u64) {
-        self.version = version;
-    }
+    super::core::row_identity!(family);
     fn values(&self) -> Vec<Value> {
         vec![
             self.id.into(),

@@ -12,7 +12,7 @@ use super::values::{
     time,
 };
 use crate::domain::DomainError;
-use crate::domain::change::{ChangeId, Kind};
+use crate::domain::change::Kind;
 use crate::domain::ids::{ChildId, FamilyId, MealId, MediaId};
 use crate::domain::meal::Meal;
 use crate::store::{StoreError, WriteError};
@@ -74,21 +74,7 @@ impl Row for Meal {
     const SELECT: &'static str = SELECT;
     const VISIBLE: &'static str = VISIBLE;
 
-    fn key(&self) -> Value {
-        self.id.into()
-    }
-    fn family(&self) -> FamilyId {
-        self.family
-    }
-    fn change_id(&self) -> ChangeId {
-        self.id.as_uuid().into()
-    }
-    fn version(&self) -> u64 {
-        self.version
-    }
-    fn set_version(&mut self, version: u64) {
-        self.version = version;
-    }
+    super::core::row_identity!(family);
     fn values(&self) -> Vec<Value> {
         vec![
             self.id.into(),

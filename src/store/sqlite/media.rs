@@ -8,7 +8,7 @@ use rusqlite::types::Value;
 
 use super::core::{Abort, Row, Shared};
 use super::values::{flag, get_time, get_u32, get_u64, int, time};
-use crate::domain::change::{ChangeId, FIRST_VERSION, Kind};
+use crate::domain::change::{FIRST_VERSION, Kind};
 use crate::domain::ids::{FamilyId, MediaId};
 use crate::store::StoreError;
 use crate::store::media::{MediaRecord, Variant};
@@ -29,21 +29,7 @@ impl Row for MediaRecord {
     const SELECT: &'static str =
         "t.id, t.family_id, t.version, t.width, t.height, t.bytes, t.attached, t.created_at";
 
-    fn key(&self) -> Value {
-        self.id.into()
-    }
-    fn family(&self) -> FamilyId {
-        self.family
-    }
-    fn change_id(&self) -> ChangeId {
-        self.id.as_uuid().into()
-    }
-    fn version(&self) -> u64 {
-        self.version
-    }
-    fn set_version(&mut self, version: u64) {
-        self.version = version;
-    }
+    super::core::row_identity!(family);
     fn values(&self) -> Vec<Value> {
         vec![
             self.id.into(),

@@ -6,7 +6,7 @@ use rusqlite::types::Value;
 
 use super::core::{Row, Shared, rows};
 use super::values::{get_json, get_name, get_time, get_u64, int, json, name, text, time};
-use crate::domain::change::{ChangeId, Kind};
+use crate::domain::change::Kind;
 use crate::domain::ids::{FamilyId, RecipeId};
 use crate::domain::recipe::Recipe;
 use crate::store::{StoreError, WriteError};
@@ -28,21 +28,7 @@ impl Row for Recipe {
     const SELECT: &'static str = "t.id, t.family_id, t.version, t.created_by, t.source, t.body, \
         t.created_at, t.updated_at";
 
-    fn key(&self) -> Value {
-        self.id.into()
-    }
-    fn family(&self) -> FamilyId {
-        self.family
-    }
-    fn change_id(&self) -> ChangeId {
-        self.id.as_uuid().into()
-    }
-    fn version(&self) -> u64 {
-        self.version
-    }
-    fn set_version(&mut self, version: u64) {
-        self.version = version;
-    }
+    super::core::row_identity!(family);
     fn values(&self) -> Vec<Value> {
         vec![
             self.id.into(),

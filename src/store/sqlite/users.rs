@@ -11,7 +11,7 @@ use super::values::{
 use chrono::{DateTime, Utc};
 
 use crate::domain::DomainError;
-use crate::domain::change::{Change, ChangeId, Kind};
+use crate::domain::change::{Change, Kind};
 use crate::domain::email::Email;
 use crate::domain::family::FamilyInvite;
 use crate::domain::ids::{FamilyId, MediaId, UserId};
@@ -51,21 +51,7 @@ impl Row for User {
         t.password_hash, t.avatar_id, t.created_at, t.updated_at, t.last_seen_at, \
         t.joined_family_at";
 
-    fn key(&self) -> Value {
-        self.id.into()
-    }
-    fn family(&self) -> FamilyId {
-        self.family_id
-    }
-    fn change_id(&self) -> ChangeId {
-        self.id.as_uuid().into()
-    }
-    fn version(&self) -> u64 {
-        self.version
-    }
-    fn set_version(&mut self, version: u64) {
-        self.version = version;
-    }
+    super::core::row_identity!(family_id);
     fn values(&self) -> Vec<Value> {
         vec![
             self.id.into(),
