@@ -6,6 +6,8 @@ backup, verify time, restore time and the restoring process's peak RSS.
 
     cargo build --release --example fill_store && python3 tests/bench/backup.py [--years 5]
 
+Another build with HIGHCHAIR_BIN and HIGHCHAIR_FILL (its own fill_store), see common.py.
+
 Needs about 4x the photos' size free on the disk of $TMPDIR (about 13 GiB for 5 years)."""
 import argparse
 import os
@@ -18,7 +20,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import BIN, du, free_port, rss_kib, wait_up  # noqa: E402
+from common import BIN, FILL, du, free_port, rss_kib, store_bytes, wait_up  # noqa: E402
 
 import http.client  # noqa: E402
 import json  # noqa: E402
@@ -48,11 +50,11 @@ def main():
     data = os.path.join(work, "data")
     try:
         t = time.time()
-        out = subprocess.run(["target/release/examples/fill_store", data, "--years", str(args.years)],
+        out = subprocess.run([FILL, data, "--years", str(args.years)],
                              check=True, capture_output=True, text=True).stdout
         fill_s = time.time() - t
         print(out.strip().splitlines()[-1])
-        store_bytes = du(os.path.join(data, "db"))
+        db_bytes = store_bytes(data)
         media_bytes = du(os.path.join(data, "media"))
 
         port = free_port()
@@ -134,7 +136,7 @@ def main():
         assert status == 0, "restore failed"
         restore_s = time.time() - t
         restore_rss = usage.ru_maxrss
-        restored_bytes = du(os.path.join(restored, "db")) + du(os.path.join(restored, "media"))
+        restored_bytes = store_bytes(restored) + du(os.path.join(restored, "media"))
 
         def q(values, p):
             if not values:
@@ -147,11 +149,11 @@ def main():
         print("|---|---|")
         print(f"| family | {args.years} years, 3 children x 6 meals a day, 20% with a photo |")
         print(f"| fill (store API) | {fill_s:.0f} s |")
-        print(f"| store on disk: database / photo files | {mib(store_bytes)} / {mib(media_bytes)} |")
+        print(f"| store on disk: database / photo files | {mib(db_bytes)} / {mib(media_bytes)} |")
         print(f"| server start on it | {start_s:.1f} s |")
         print(f"| server RSS idle / peak during backup / after | {idle_rss / 1024:.1f} / {peak[0] / 1024:.1f} / {after_rss / 1024:.1f} MiB |")
         print(f"| online backup (`backup --out`, 2 parents writing) | {backup_s:.1f} s |")
-        print(f"| write gate (writes held) | {', '.join(f'{g:.0f} ms' for g in gates)} |")
+        print(f"| write gate (writes held) | {', '.join(f'{g:.0f} ms' for g in gates) or 'none logged'} |")
         print(f"| meal POST p50 / p99 / max before | {q(before, .5):.1f} / {q(before, .99):.1f} / {max(before) * 1000:.1f} ms |")
         print(f"| meal POST p50 / p99 / max during backup ({len(during)} writes) | {q(during, .5):.1f} / {q(during, .99):.1f} / {max(during) * 1000 if during else float('nan'):.1f} ms |")
         print(f"| archive | {mib(archive_bytes)} |")

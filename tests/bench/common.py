@@ -9,7 +9,12 @@ import tempfile
 import threading
 import time
 
-BIN = "target/release/highchair"
+# The build to measure, taken out of the environment (the server refuses HIGHCHAIR_* variables
+# that are not settings): the server binary and the `fill_store` example that writes its store,
+# so another build (an older release, a worktree with its own target directory) is measured by
+# the same programs and filled by its own example.
+BIN = os.environ.pop("HIGHCHAIR_BIN", "target/release/highchair")
+FILL = os.environ.pop("HIGHCHAIR_FILL", "target/release/examples/fill_store")
 
 
 def free_port():
@@ -27,6 +32,19 @@ def du(path):
                 total += os.lstat(os.path.join(root, f)).st_blocks * 512
             except OSError:
                 pass
+    return total
+
+
+def store_bytes(data_dir):
+    """Bytes the store's database takes on disk, photo files left out: `highchair.db` with its
+    `-wal` and `-shm` files (the SQLite store), or `db/` (the sled store of releases before
+    issue 28), whichever is there (both while an upgrade is under way)."""
+    total = du(os.path.join(data_dir, "db"))
+    for name in ("highchair.db", "highchair.db-wal", "highchair.db-shm"):
+        try:
+            total += os.lstat(os.path.join(data_dir, name)).st_blocks * 512
+        except OSError:
+            pass
     return total
 
 

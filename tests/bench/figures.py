@@ -34,14 +34,15 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import BIN, Client, Sampler, du, free_port, login, multipart, rss_kib, wait_up, wrk, wrk_figures  # noqa: E402
+from common import BIN, FILL, Client, Sampler, du, free_port, login, multipart, rss_kib, store_bytes, wait_up, wrk, wrk_figures  # noqa: E402
 from grocery import WRK_TICK_LUA  # noqa: E402
 
 FAMILY = "family@example.org"
 LISTENERS = 50
 STREAMS_PER_SESSION = 4  # src/events.rs: a fifth stream of one session supersedes the oldest
 PI_MEMORY = 512 * 1024 * 1024
-PHOTO = "target/photo-12mp.jpg"
+# Another photo with HIGHCHAIR_PHOTO (taken out of the environment like HIGHCHAIR_BIN, see common).
+PHOTO = os.environ.pop("HIGHCHAIR_PHOTO", "target/photo-12mp.jpg")
 
 # Measured on this kind of machine (2 cores), given by the issue.
 ANCHORS = [
@@ -158,11 +159,12 @@ class Run:
 
     def fill(self):
         t = time.monotonic()
-        out = subprocess.run(["target/release/examples/fill_store", self.data, "--years", str(self.args.years),
+        out = subprocess.run([FILL, self.data, "--years", str(self.args.years),
                               "--others", "9"], check=True, capture_output=True, text=True).stdout
         self.filled = out.strip().splitlines()[-1]
         print(f"  {self.filled} ({time.monotonic() - t:.0f} s)", flush=True)
         self.store_size = du(self.data)
+        self.db_size = store_bytes(self.data)
 
     def start(self):
         # A cold start, as after a reboot, where the kernel lets us drop the page cache.
@@ -357,7 +359,8 @@ class Run:
 
     def report(self):
         print(f"\n### {self.label}\n")
-        print(f"Store: {self.filled}; {self.store_size / 1073741824:.1f} GiB on disk.\n")
+        print(f"Server: {BIN}. Store: {self.filled}; {self.store_size / 1073741824:.1f} GiB on disk, of which the "
+              f"database {self.db_size / 1048576:.1f} MiB.\n")
         print("| what | req/s | p50 | p99 | server RSS (peak) | errors |")
         print("|---|---:|---:|---:|---:|---|")
         for r in self.rows:

@@ -7,6 +7,9 @@ RSS after warm-up (1 minute) against RSS at the end.
     cargo build --release --example fill_store && cargo build --release
     python3 tests/bench/soak.py [--minutes 10] [--out docs/soak]
 
+Another build with HIGHCHAIR_BIN and HIGHCHAIR_FILL (its own fill_store), see common.py. The
+store size is the database alone (SQLite with its WAL, or a sled release's db/).
+
 The live data stays the same size (meals are added and removed, photos uploaded and removed),
 so memory, descriptors and the store on disk should level off; growth that does not is a bug."""
 import argparse
@@ -22,7 +25,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import BIN, PASSWORD, Client, cookies_of, du, free_port, login, multipart, rss_kib, wait_up  # noqa: E402
+from common import BIN, FILL, PASSWORD, Client, cookies_of, du, free_port, login, multipart, rss_kib, store_bytes, wait_up  # noqa: E402
 
 def main():
     ap = argparse.ArgumentParser()
@@ -39,7 +42,7 @@ def main():
             counts[kind] = counts.get(kind, 0) + 1
 
     try:
-        subprocess.run(["target/release/examples/fill_store", data, "--years", "1", "--others", "2"],
+        subprocess.run([FILL, data, "--years", "1", "--others", "2"],
                        check=True, capture_output=True)
         port = free_port()
         env = dict(os.environ, HIGHCHAIR_LOG_LEVEL="warn", HIGHCHAIR_BACKUP_INTERVAL_HOURS="0",
@@ -158,7 +161,7 @@ def main():
             elapsed = time.time() - started
             fds = len(os.listdir(f"/proc/{server.pid}/fd"))
             samples.append((round(elapsed), rss_kib(server.pid) / 1024, fds,
-                            du(os.path.join(data, "db")) / 1048576, du(os.path.join(data, "media")) / 1048576,
+                            store_bytes(data) / 1048576, du(os.path.join(data, "media")) / 1048576,
                             dict(counts)))
             print(f"{elapsed:6.0f} s  RSS {samples[-1][1]:6.1f} MiB  fds {fds:4d}  "
                   f"db {samples[-1][3]:6.1f} MiB  media {samples[-1][4]:6.1f} MiB  {counts}", flush=True)
