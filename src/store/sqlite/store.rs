@@ -64,10 +64,14 @@ impl Store {
             dir: dir.clone(),
             reason,
         };
-        if let Some(imported) =
-            import_sled::run(&dir, cache_mb).map_err(|e| unusable(e.to_string()))?
-        {
-            tracing::info!(kept = %imported.kept, "upgraded from the sled store");
+        import_sled::run(&dir, cache_mb).map_err(|e| unusable(e.to_string()))?;
+        let previous = previous_store(&dir);
+        if let Some(kept) = &previous {
+            // Said at every start until the admin removes it (docs/admin.md, section 9).
+            tracing::info!(
+                kept = %dir.join(kept).display(),
+                "the sled store of the release before is kept; remove it once all is well"
+            );
         }
         let db = Database::open(&dir.join(DATABASE), cache_mb).map_err(|e| match e {
             OpenDbError::Migrate(MigrateError::TooNew { found, supported }) => OpenError::TooNew {
@@ -81,7 +85,7 @@ impl Store {
         sweep_at_start(&core);
         let rate_limits = RateLimits::open(core.clone()).map_err(|e| unusable(e.to_string()))?;
         Ok(Store {
-            previous_store: previous_store(&dir),
+            previous_store: previous,
             contact_messages: ContactMessages::new(core.clone()),
             rate_limits,
             users: Users::new(core.clone()),
