@@ -57,6 +57,19 @@ fn without_clock(mut co_parents: Value) -> Value {
     co_parents
 }
 
+/// A browser signed in with the password the sled release stored.
+async fn signed_in(server: &TestServer, email: &Value, password: &Value) -> reqwest::Client {
+    let client = server.new_client();
+    let resp = client
+        .post(server.url("/api/auth/login"))
+        .json(&json!({"email": email, "password": password}))
+        .send()
+        .await
+        .unwrap();
+    json(resp, 200).await;
+    client
+}
+
 async fn get(server: &TestServer, client: &reqwest::Client, path: &str) -> Value {
     json(client.get(server.url(path)).send().await.unwrap(), 200).await
 }
@@ -74,14 +87,7 @@ async fn the_sled_releases_data_directory_is_served_as_it_was_after_the_upgrade(
     let week = fixture["week"].as_str().unwrap();
     for (who, family) in [("ann", "lee"), ("ben", "okafor")] {
         let adult = &fixture["families"][family]["adults"][who];
-        let client = server.new_client();
-        let resp = client
-            .post(server.url("/api/auth/login"))
-            .json(&json!({"email": adult["email"], "password": adult["password"]}))
-            .send()
-            .await
-            .unwrap();
-        json(resp, 200).await;
+        let client = signed_in(&server, &adult["email"], &adult["password"]).await;
         let before = &fixture["api"][who];
         assert_eq!(
             get(&server, &client, "/api/profile").await,
@@ -138,14 +144,12 @@ async fn the_sled_releases_data_directory_is_served_as_it_was_after_the_upgrade(
 
     // The co-parent's PIN carried over: with the link extended (it lasts 7 days), Rose enters.
     let co_parent = &fixture["families"]["lee"]["coParent"];
-    let ann = server.new_client();
-    let resp = ann
-        .post(server.url("/api/auth/login"))
-        .json(&json!({"email": "ann@example.org", "password": "correct horse battery"}))
-        .send()
-        .await
-        .unwrap();
-    json(resp, 200).await;
+    let ann = signed_in(
+        &server,
+        &json!("ann@example.org"),
+        &json!("correct horse battery"),
+    )
+    .await;
     let id = co_parent["id"].as_str().unwrap();
     let resp = ann
         .post(server.url(&format!("/api/co-parents/{id}/extend")))
@@ -236,14 +240,12 @@ async fn db_vacuum_waits_for_the_server_and_keeps_every_record() {
     );
     assert!(String::from_utf8_lossy(&done.stdout).starts_with("Vacuumed "));
     let server = TestServer::start_in(dir, |_| {}).await;
-    let ann = server.new_client();
-    let resp = ann
-        .post(server.url("/api/auth/login"))
-        .json(&json!({"email": "ann@example.org", "password": "correct horse battery"}))
-        .send()
-        .await
-        .unwrap();
-    json(resp, 200).await;
+    let ann = signed_in(
+        &server,
+        &json!("ann@example.org"),
+        &json!("correct horse battery"),
+    )
+    .await;
     let meals = get(&server, &ann, "/api/meals?limit=100").await;
     assert_eq!(meals["items"], fixture()["api"]["ann"]["meals"]);
 
