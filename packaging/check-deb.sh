@@ -125,7 +125,7 @@ stop
 
 step "restore as root: the restored store belongs to the service user and opens"
 as_root highchair --config /etc/highchair/highchair.toml restore /tmp/highchair-deb-backup.tar --force
-[ "$(stat -c %U /var/lib/highchair/db)" = highchair ] || fail "the restored store is not the service user's"
+[ "$(stat -c %U /var/lib/highchair/highchair.db)" = highchair ] || fail "the restored store is not the service user's"
 serve
 users=$(as_root runuser -u highchair -- highchair --config /etc/highchair/highchair.toml user list)
 grep -q admin@example.org <<<"$users" || fail "user list after the restore: $users"
@@ -136,10 +136,10 @@ step "remove keeps config and data; purge keeps data unless asked"
 as_root dpkg -r highchair
 [ ! -e /usr/bin/highchair ] || fail "the binary is still there after remove"
 [ -f /etc/highchair/highchair.toml ] || fail "remove took the config"
-[ -d /var/lib/highchair/db ] || fail "remove took the data"
+[ -f /var/lib/highchair/highchair.db ] || fail "remove took the data"
 as_root dpkg -P highchair
 [ ! -e /etc/highchair/highchair.toml ] || fail "purge kept the config"
-[ -d /var/lib/highchair/db ] || fail "purge took the data without being asked"
+[ -f /var/lib/highchair/highchair.db ] || fail "purge took the data without being asked"
 as_root dpkg -i "$deb"
 as_root env HIGHCHAIR_PURGE_DATA=yes dpkg -P highchair
 [ ! -e /var/lib/highchair ] || fail "purge with HIGHCHAIR_PURGE_DATA=yes kept the data"
