@@ -15,6 +15,8 @@ import time
 # the same programs and filled by its own example.
 BIN = os.environ.pop("HIGHCHAIR_BIN", "target/release/highchair")
 FILL = os.environ.pop("HIGHCHAIR_FILL", "target/release/examples/fill_store")
+# The 12 MP photo figures.py uploads (make_photo), taken out here too so no server sees it.
+PHOTO = os.environ.pop("HIGHCHAIR_PHOTO", "target/photo-12mp.jpg")
 
 
 def free_port():

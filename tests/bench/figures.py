@@ -34,15 +34,13 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import BIN, FILL, Client, Sampler, du, free_port, login, multipart, rss_kib, store_bytes, wait_up, wrk, wrk_figures  # noqa: E402
+from common import BIN, FILL, PHOTO, Client, Sampler, du, free_port, login, multipart, rss_kib, store_bytes, wait_up, wrk, wrk_figures  # noqa: E402
 from grocery import WRK_TICK_LUA  # noqa: E402
 
 FAMILY = "family@example.org"
 LISTENERS = 50
 STREAMS_PER_SESSION = 4  # src/events.rs: a fifth stream of one session supersedes the oldest
 PI_MEMORY = 512 * 1024 * 1024
-# Another photo with HIGHCHAIR_PHOTO (taken out of the environment like HIGHCHAIR_BIN, see common).
-PHOTO = os.environ.pop("HIGHCHAIR_PHOTO", "target/photo-12mp.jpg")
 
 # Measured on this kind of machine (2 cores), given by the issue.
 ANCHORS = [
