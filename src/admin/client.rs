@@ -81,7 +81,7 @@ pub async fn call<B: Serialize, T: DeserializeOwned>(
 pub async fn download(
     stream: UnixStream,
     path: &str,
-    out: &mut (impl tokio::io::AsyncWrite + Unpin),
+    out: &mut tokio::fs::File,
 ) -> Result<u64, Failure> {
     use http_body_util::BodyExt;
     let fail = |e: &dyn std::fmt::Display| Failure::new(1, format!("admin socket: {e}"));
@@ -103,6 +103,8 @@ pub async fn download(
             .unwrap_or_else(|_| Failure::new(1, format!("the server answered {status}"))));
     }
     let mut written = 0u64;
+    let mut unsynced = 0u64;
+    let cannot_write = |e: std::io::Error| Failure::new(1, format!("cannot write the backup: {e}"));
     while let Some(frame) = body.frame().await {
         let frame = frame.map_err(|e| {
             Failure::new(
@@ -111,10 +113,16 @@ pub async fn download(
             )
         })?;
         if let Ok(data) = frame.into_data() {
-            out.write_all(&data)
-                .await
-                .map_err(|e| Failure::new(1, format!("cannot write the backup: {e}")))?;
+            out.write_all(&data).await.map_err(cannot_write)?;
             written += data.len() as u64;
+            unsynced += data.len() as u64;
+            // Paced to the disk, or the server's next commit would wait for all of it
+            // (crate::store::backup::SYNC_EVERY says why).
+            if unsynced >= crate::store::backup::SYNC_EVERY {
+                out.flush().await.map_err(cannot_write)?;
+                out.sync_data().await.map_err(cannot_write)?;
+                unsynced = 0;
+            }
         }
     }
     connection.abort();

@@ -170,10 +170,12 @@ pub fn write_into(
 /// Writes an archive of this moment to `path` and syncs it; returns what it holds and its size.
 pub fn write_file(store: &crate::store::Store, path: &Path) -> Result<(Summary, u64), BackupError> {
     let file = std::fs::File::create(path).map_err(|e| io("cannot write", path, e))?;
+    let file = crate::store::backup::SyncingFile::new(file);
     let (summary, out) = store.backup(std::io::BufWriter::with_capacity(1 << 20, file))?;
     let file = out
         .into_inner()
-        .map_err(|e| io("cannot write", path, e.into_error()))?;
+        .map_err(|e| io("cannot write", path, e.into_error()))?
+        .into_inner();
     file.sync_all().map_err(|e| io("cannot write", path, e))?;
     Ok((summary, file.metadata().map(|m| m.len()).unwrap_or(0)))
 }

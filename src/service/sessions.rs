@@ -74,17 +74,13 @@ async fn valid(
     hash: &[u8; 32],
     now: DateTime<Utc>,
 ) -> Result<Option<(Session, User)>, StoreError> {
-    let Some(session) = app.store.sessions.get(hash).await? else {
+    let Some((session, user)) = app.store.sessions.get_with_account(hash).await? else {
         return Ok(None);
     };
     if session.expires_at <= now {
         return Ok(None);
     }
-    Ok(app
-        .store
-        .users
-        .get(session.user_id)
-        .await?
+    Ok(user
         .filter(|u| u.session_epoch == session.epoch)
         .map(|u| (session, u)))
 }

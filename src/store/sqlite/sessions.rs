@@ -1,8 +1,8 @@
 //! Sign-in sessions, keyed by the SHA-256 of their token. A session names its account (a
 //! foreign key: removing the account removes its sessions); `sessions_by_user` ends them all
 //! at once. Sliding the expiry is one UPDATE of a session that still exists, so a touch racing
-//! a logout cannot bring the session back. `get` and `touch` run on every signed-in request:
-//! one statement each.
+//! a logout cannot bring the session back. `get_with_account` (the session and its account) and
+//! `touch` run on every signed-in request: one trip to a reader, one statement.
 
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, params};
@@ -11,6 +11,7 @@ use super::core::{Abort, Shared, Tx};
 use super::values::{get_time, get_u64, int, time};
 use crate::domain::change::Change;
 use crate::domain::ids::UserId;
+use crate::domain::user::User;
 use crate::store::StoreError;
 use crate::store::sessions::Session;
 
@@ -25,6 +26,15 @@ fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Session> {
         expires_at: get_time(r, 3)?,
         last_seen_at: get_time(r, 4)?,
     })
+}
+
+fn by_hash(conn: &rusqlite::Connection, hash: [u8; 32]) -> rusqlite::Result<Option<Session>> {
+    conn.prepare_cached(
+        "SELECT user_id, epoch, created_at, expires_at, last_seen_at
+         FROM sessions WHERE token_hash = ?1",
+    )?
+    .query_row([hash], from_row)
+    .optional()
 }
 
 /// Ends every session of an account inside a write (the account is deleted, or its password
@@ -85,14 +95,23 @@ impl Sessions {
     /// The session behind a token's hash, expired or not.
     pub async fn get(&self, hash: &[u8; 32]) -> Result<Option<Session>, StoreError> {
         let hash = *hash;
+        self.core.read(move |conn| by_hash(conn, hash)).await
+    }
+
+    /// A session and its account, in one trip to a reader (every signed-in request asks for
+    /// both): `None` without the session, the account `None` when it is gone.
+    pub async fn get_with_account(
+        &self,
+        hash: &[u8; 32],
+    ) -> Result<Option<(Session, Option<User>)>, StoreError> {
+        let hash = *hash;
         self.core
             .read(move |conn| {
-                conn.prepare_cached(
-                    "SELECT user_id, epoch, created_at, expires_at, last_seen_at
-                     FROM sessions WHERE token_hash = ?1",
-                )?
-                .query_row([hash], from_row)
-                .optional()
+                let Some(session) = by_hash(conn, hash)? else {
+                    return Ok(None);
+                };
+                let user = super::users::user_by_id(conn, session.user_id)?;
+                Ok(Some((session, user)))
             })
             .await
     }
@@ -212,7 +231,6 @@ mod tests {
     use chrono::Duration;
 
     use super::*;
-    use crate::domain::user::User;
     use crate::store::sqlite::core;
     use crate::store::sqlite::tests::temp_core;
     use crate::store::sqlite::users::Users;
@@ -266,6 +284,14 @@ mod tests {
                 .unwrap()
         );
         assert_eq!(sessions.count_for(user).await.unwrap(), 2);
+        let (found, owner) = sessions.get_with_account(&a).await.unwrap().unwrap();
+        assert_eq!(found, sessions.get(&a).await.unwrap().unwrap());
+        assert_eq!(
+            owner.unwrap().id,
+            user,
+            "the session comes with its account"
+        );
+        assert!(sessions.get_with_account(&[7; 32]).await.unwrap().is_none());
         let later = Utc::now() + Duration::days(5);
         sessions.touch(&a, Utc::now(), later).await.unwrap();
         assert_eq!(sessions.get(&a).await.unwrap().unwrap().expires_at, later);
