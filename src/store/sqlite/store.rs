@@ -64,7 +64,13 @@ impl Store {
             dir: dir.clone(),
             reason,
         };
-        import_sled::run(&dir, cache_mb).map_err(|e| unusable(e.to_string()))?;
+        if import_sled::run(&dir, cache_mb)
+            .map_err(|e| unusable(e.to_string()))?
+            .is_some()
+        {
+            // The import's buffers are free now; without this the server keeps them for good.
+            crate::memory::give_back_free_memory();
+        }
         let previous = previous_store(&dir);
         if let Some(kept) = &previous {
             // Said at every start until the admin removes it (docs/admin.md, section 9).
