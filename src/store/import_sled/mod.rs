@@ -254,7 +254,7 @@ fn carry_sign_ins(
     use super::reset_tokens::ResetToken;
     use super::sessions::Session;
     use super::share_sessions::ShareSession;
-    use super::sqlite::values::{int, time};
+    use super::sqlite::values::int;
     let sled_error = |e: sled::Error| ImportError::Sled(e.to_string());
     let write = |e: rusqlite::Error| ImportError::Write(e.to_string());
     let hash = |key: &[u8]| <[u8; 32]>::try_from(key).ok();
@@ -264,67 +264,21 @@ fn carry_sign_ins(
         let (Some(hash), Ok(s)) = (hash(&key), Session::decode(&value)) else {
             continue;
         };
-        carried.0 += conn
-            .prepare_cached(
-                "INSERT OR IGNORE INTO sessions
-                 (token_hash, user_id, epoch, created_at, expires_at, last_seen_at)
-                 SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM users WHERE id = ?2)",
-            )
-            .and_then(|mut q| {
-                q.execute(rusqlite::params![
-                    hash,
-                    s.user_id,
-                    int(s.epoch),
-                    time(s.created_at),
-                    time(s.expires_at),
-                    time(s.last_seen_at)
-                ])
-            })
-            .map_err(write)?;
+        carried.0 += super::sqlite::sessions::store_row(conn, hash, &s).map_err(write)?;
     }
     for entry in core.tree(TreeId::ShareSessions).iter() {
         let (key, value) = entry.map_err(sled_error)?;
         let (Some(hash), Ok(s)) = (hash(&key), ShareSession::decode(&value)) else {
             continue;
         };
-        carried.1 += conn
-            .prepare_cached(
-                "INSERT OR IGNORE INTO share_sessions
-                 (token_hash, co_parent_id, family_id, epoch, created_at, expires_at)
-                 SELECT ?1, ?2, ?3, ?4, ?5, ?6
-                 WHERE EXISTS (SELECT 1 FROM co_parents WHERE id = ?2 AND family_id = ?3)",
-            )
-            .and_then(|mut q| {
-                q.execute(rusqlite::params![
-                    hash,
-                    s.co_parent,
-                    s.family,
-                    int(s.epoch),
-                    time(s.created_at),
-                    time(s.expires_at)
-                ])
-            })
-            .map_err(write)?;
+        carried.1 += super::sqlite::share_sessions::store_row(conn, hash, &s).map_err(write)?;
     }
     for entry in core.tree(TreeId::ResetTokens).iter() {
         let (key, value) = entry.map_err(sled_error)?;
         let (Some(hash), Ok(t)) = (hash(&key), ResetToken::decode(&value)) else {
             continue;
         };
-        carried.2 += conn
-            .prepare_cached(
-                "INSERT OR IGNORE INTO reset_tokens (token_hash, user_id, epoch, expires_at)
-                 SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM users WHERE id = ?2)",
-            )
-            .and_then(|mut q| {
-                q.execute(rusqlite::params![
-                    hash,
-                    t.user_id,
-                    int(t.epoch),
-                    time(t.expires_at)
-                ])
-            })
-            .map_err(write)?;
+        carried.2 += super::sqlite::reset_tokens::store_row(conn, hash, &t).map_err(write)?;
     }
     let meta = core.db.open_tree(migrate::META).map_err(sled_error)?;
     for entry in meta.scan_prefix(b"secret:") {

@@ -34,16 +34,7 @@ impl ResetTokens {
         Ok(self
             .core
             .commit(move |tx| {
-                let stored = tx
-                    .conn
-                    .prepare_cached(
-                        "INSERT INTO reset_tokens (token_hash, user_id, epoch, expires_at)
-                         SELECT ?1, id, ?3, ?4 FROM users WHERE id = ?2
-                         ON CONFLICT (token_hash) DO UPDATE
-                         SET user_id = excluded.user_id, epoch = excluded.epoch,
-                             expires_at = excluded.expires_at",
-                    )?
-                    .execute(params![hash, t.user_id, int(t.epoch), time(t.expires_at)])?;
+                let stored = store_row(tx.conn, hash, &t)?;
                 Ok::<_, Abort>(stored == 1)
             })
             .await?)
@@ -112,6 +103,23 @@ impl ResetTokens {
             })
             .await?)
     }
+}
+
+/// Writes a reset link of an existing account (replacing one under the same hash); how many
+/// rows it wrote (0: no such account). The repository and the importer both store links so.
+pub(crate) fn store_row(
+    conn: &rusqlite::Connection,
+    hash: [u8; 32],
+    t: &ResetToken,
+) -> rusqlite::Result<usize> {
+    conn.prepare_cached(
+        "INSERT INTO reset_tokens (token_hash, user_id, epoch, expires_at)
+         SELECT ?1, id, ?3, ?4 FROM users WHERE id = ?2
+         ON CONFLICT (token_hash) DO UPDATE
+         SET user_id = excluded.user_id, epoch = excluded.epoch,
+             expires_at = excluded.expires_at",
+    )?
+    .execute(params![hash, t.user_id, int(t.epoch), time(t.expires_at)])
 }
 
 #[cfg(test)]

@@ -28,6 +28,32 @@ fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Session> {
     })
 }
 
+/// Writes a session of an existing account (replacing one under the same hash); how many rows
+/// it wrote (0: no such account). The repository and the importer both store sessions so.
+pub(crate) fn store_row(
+    conn: &rusqlite::Connection,
+    hash: [u8; 32],
+    s: &Session,
+) -> rusqlite::Result<usize> {
+    conn.prepare_cached(
+        "INSERT INTO sessions
+            (token_hash, user_id, epoch, created_at, expires_at, last_seen_at)
+         SELECT ?1, id, ?3, ?4, ?5, ?6 FROM users WHERE id = ?2
+         ON CONFLICT (token_hash) DO UPDATE
+         SET user_id = excluded.user_id, epoch = excluded.epoch,
+             created_at = excluded.created_at, expires_at = excluded.expires_at,
+             last_seen_at = excluded.last_seen_at",
+    )?
+    .execute(params![
+        hash,
+        s.user_id,
+        int(s.epoch),
+        time(s.created_at),
+        time(s.expires_at),
+        time(s.last_seen_at)
+    ])
+}
+
 fn by_hash(conn: &rusqlite::Connection, hash: [u8; 32]) -> rusqlite::Result<Option<Session>> {
     conn.prepare_cached(
         "SELECT user_id, epoch, created_at, expires_at, last_seen_at
@@ -68,25 +94,7 @@ impl Sessions {
         Ok(self
             .core
             .commit(move |tx| {
-                let stored = tx
-                    .conn
-                    .prepare_cached(
-                        "INSERT INTO sessions
-                            (token_hash, user_id, epoch, created_at, expires_at, last_seen_at)
-                         SELECT ?1, id, ?3, ?4, ?5, ?6 FROM users WHERE id = ?2
-                         ON CONFLICT (token_hash) DO UPDATE
-                         SET user_id = excluded.user_id, epoch = excluded.epoch,
-                             created_at = excluded.created_at, expires_at = excluded.expires_at,
-                             last_seen_at = excluded.last_seen_at",
-                    )?
-                    .execute(params![
-                        hash,
-                        s.user_id,
-                        int(s.epoch),
-                        time(s.created_at),
-                        time(s.expires_at),
-                        time(s.last_seen_at)
-                    ])?;
+                let stored = store_row(tx.conn, hash, &s)?;
                 Ok::<_, Abort>(stored == 1)
             })
             .await?)

@@ -47,26 +47,7 @@ impl ShareSessions {
         Ok(self
             .core
             .commit(move |tx| {
-                let stored = tx
-                    .conn
-                    .prepare_cached(
-                        "INSERT INTO share_sessions
-                            (token_hash, co_parent_id, family_id, epoch, created_at, expires_at)
-                         SELECT ?1, id, family_id, ?4, ?5, ?6 FROM co_parents
-                         WHERE id = ?2 AND family_id = ?3
-                         ON CONFLICT (token_hash) DO UPDATE
-                         SET co_parent_id = excluded.co_parent_id,
-                             family_id = excluded.family_id, epoch = excluded.epoch,
-                             created_at = excluded.created_at, expires_at = excluded.expires_at",
-                    )?
-                    .execute(params![
-                        hash,
-                        s.co_parent,
-                        s.family,
-                        int(s.epoch),
-                        time(s.created_at),
-                        time(s.expires_at)
-                    ])?;
+                let stored = store_row(tx.conn, hash, &s)?;
                 Ok::<_, Abort>(stored == 1)
             })
             .await?)
@@ -148,6 +129,34 @@ impl ShareSessions {
             })
             .await
     }
+}
+
+/// Writes a share session of an existing co-parent of its family (replacing one under the same
+/// hash); how many rows it wrote (0: no such co-parent). The repository and the importer both
+/// store share sessions so.
+pub(crate) fn store_row(
+    conn: &rusqlite::Connection,
+    hash: [u8; 32],
+    s: &ShareSession,
+) -> rusqlite::Result<usize> {
+    conn.prepare_cached(
+        "INSERT INTO share_sessions
+            (token_hash, co_parent_id, family_id, epoch, created_at, expires_at)
+         SELECT ?1, id, family_id, ?4, ?5, ?6 FROM co_parents
+         WHERE id = ?2 AND family_id = ?3
+         ON CONFLICT (token_hash) DO UPDATE
+         SET co_parent_id = excluded.co_parent_id,
+             family_id = excluded.family_id, epoch = excluded.epoch,
+             created_at = excluded.created_at, expires_at = excluded.expires_at",
+    )?
+    .execute(params![
+        hash,
+        s.co_parent,
+        s.family,
+        int(s.epoch),
+        time(s.created_at),
+        time(s.expires_at)
+    ])
 }
 
 #[cfg(test)]
