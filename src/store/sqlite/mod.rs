@@ -4,6 +4,7 @@
 //! repositories build on `Database::write` and `Database::read`.
 
 pub(crate) mod backup;
+mod cache;
 pub mod children;
 pub mod co_parents;
 pub mod contact_messages;
@@ -115,6 +116,15 @@ impl Database {
     /// Commits and writes so far (the writes per commit show how well group commit works).
     pub fn counts(&self) -> &Counts {
         self.writer.counts()
+    }
+
+    /// Changes whenever a commit (or a rolled back group) ends; read it before a query whose
+    /// answer is kept (`cache::CommitCache`).
+    pub(crate) fn generation(&self) -> u64 {
+        self.writer
+            .counts()
+            .generation
+            .load(std::sync::atomic::Ordering::Acquire)
     }
 
     /// Queues `change` without waiting for its commit, from code that cannot wait (a rate

@@ -1,12 +1,14 @@
 //! Sign-in sessions, keyed by the SHA-256 of their token. A session names its account (a
 //! foreign key: removing the account removes its sessions); `sessions_by_user` ends them all
 //! at once. Sliding the expiry is one UPDATE of a session that still exists, so a touch racing
-//! a logout cannot bring the session back. `get_with_account` (the session and its account) and
-//! `touch` run on every signed-in request: one trip to a reader, one statement.
+//! a logout cannot bring the session back. `get_with_account` (the session and its account) runs
+//! on every signed-in request: kept in memory until the next commit (`cache`), else one trip
+//! to a reader.
 
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, params};
 
+use super::cache::CommitCache;
 use super::core::{Abort, Shared, Tx};
 use super::values::{get_time, get_u64, int, time};
 use crate::domain::change::Change;
@@ -77,13 +79,21 @@ pub(crate) fn delete_all_of_user(tx: &mut Tx<'_>, user: UserId) -> Result<usize,
     Ok(ended)
 }
 
+/// Sessions (with their accounts) kept between commits: a family server has a few dozen.
+const CACHED: usize = 256;
+
 pub struct Sessions {
     core: Shared,
+    /// What `get_with_account` found, as long as nothing was committed since.
+    cache: CommitCache<[u8; 32], (Session, Option<User>)>,
 }
 
 impl Sessions {
     pub(crate) fn new(core: Shared) -> Self {
-        Self { core }
+        Self {
+            core,
+            cache: CommitCache::new(CACHED),
+        }
     }
 
     /// Stores a session of an existing account (one stored under the same hash is replaced).
@@ -113,7 +123,13 @@ impl Sessions {
         hash: &[u8; 32],
     ) -> Result<Option<(Session, Option<User>)>, StoreError> {
         let hash = *hash;
-        self.core
+        // Read before the query: a commit landing meanwhile makes the answer stale at once.
+        let generation = self.core.db.generation();
+        if let Some(kept) = self.cache.get(&hash, generation) {
+            return Ok(Some(kept));
+        }
+        let found = self
+            .core
             .read(move |conn| {
                 let Some(session) = by_hash(conn, hash)? else {
                     return Ok(None);
@@ -121,7 +137,11 @@ impl Sessions {
                 let user = super::users::user_by_id(conn, session.user_id)?;
                 Ok(Some((session, user)))
             })
-            .await
+            .await?;
+        if let Some(found) = &found {
+            self.cache.put(hash, generation, found.clone());
+        }
+        Ok(found)
     }
 
     /// Slides a session's expiry, if the session still exists.
@@ -417,6 +437,43 @@ mod tests {
         .await
         .unwrap();
         assert!(sessions.is_empty().await.unwrap(), "removed by cascade");
+    }
+
+    #[tokio::test]
+    async fn a_kept_session_is_read_again_after_any_commit() {
+        let (_dir, core) = temp_core();
+        let sessions = Sessions::new(core.clone());
+        let users = Users::new(core.clone());
+        let user = account(&core, "a@example.org").await.id;
+        sessions
+            .insert(&[1; 32], &session(user, Duration::days(1)))
+            .await
+            .unwrap();
+        let (_, owner) = sessions.get_with_account(&[1; 32]).await.unwrap().unwrap();
+        assert_eq!(owner.unwrap().session_epoch, 0);
+        let kept = sessions.get_with_account(&[1; 32]).await.unwrap().unwrap();
+        assert_eq!(kept.0.user_id, user);
+
+        // The account's password changes elsewhere (a new epoch): the next lookup sees it.
+        users
+            .update(user, None, |u| {
+                u.session_epoch += 1;
+                Ok(())
+            })
+            .await
+            .unwrap();
+        let (_, owner) = sessions.get_with_account(&[1; 32]).await.unwrap().unwrap();
+        assert_eq!(owner.unwrap().session_epoch, 1);
+
+        // Removed in SQL by a cascade no repository announces: gone at once all the same.
+        core.commit(move |tx| {
+            tx.conn
+                .execute("DELETE FROM users WHERE id = ?1", [user])
+                .map_err(Abort::from)
+        })
+        .await
+        .unwrap();
+        assert!(sessions.get_with_account(&[1; 32]).await.unwrap().is_none());
     }
 
     #[tokio::test]

@@ -96,6 +96,9 @@ where
 pub struct Counts {
     pub commits: std::sync::atomic::AtomicU64,
     pub writes: std::sync::atomic::AtomicU64,
+    /// +1 after every group's commit (or rollback), before any of its writers hears back: an
+    /// answer read while it stayed the same is still what the database holds.
+    pub(super) generation: std::sync::atomic::AtomicU64,
 }
 
 pub(super) struct Writer {
@@ -202,6 +205,9 @@ fn serve(conn: Connection, mut waiting: mpsc::Receiver<Box<dyn Ticket>>, counts:
             .writes
             .fetch_add(group.len() as u64, std::sync::atomic::Ordering::Relaxed);
         let committed = commit(&conn, &mut group);
+        counts
+            .generation
+            .fetch_add(1, std::sync::atomic::Ordering::Release);
         if let Err(e) = &committed {
             tracing::error!(error = %e, writes = group.len(), "a group of writes was not committed");
         }
