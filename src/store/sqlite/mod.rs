@@ -43,6 +43,12 @@ pub use writer::{Counts, WriteFailed};
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 /// Read connections: requests read in parallel on 2-4 cores; more would only hold memory.
 pub const READERS: usize = 3;
+/// The page size of a new database. The WAL takes whole pages, and a meal's commit changes a
+/// few (its row, its foods, their indexes, the family's revision): with SQLite's 4 KiB a meal
+/// cost 21 KB written with 8 parents at work and 33 KB alone (sled: 14 KB); with 1 KiB, 10 KB
+/// and 14 KB, and lists read as fast (docs/benchmarks.md). Rows are small; recipes, the one
+/// larger document, take a few overflow pages.
+const PAGE_SIZE: i64 = 1024;
 
 /// The open database: the writer thread and the readers.
 pub struct Database {
@@ -170,7 +176,6 @@ impl Database {
     }
 }
 
-/// Switches the database to WAL; answers the journal mode SQLite is in afterwards.
 /// A new database at `path` at the current schema, on one connection of its own (loading a
 /// restore or an import, before anyone uses it).
 pub(crate) fn create(path: &Path, cache_mb: u32) -> Result<Connection, OpenDbError> {
@@ -190,7 +195,10 @@ pub(crate) fn create(path: &Path, cache_mb: u32) -> Result<Connection, OpenDbErr
     Ok(conn)
 }
 
+/// Gives a new database its page size and switches it to WAL (both are kept in the file; an
+/// existing database keeps the page size it has). Answers the journal mode SQLite is in.
 fn use_wal(conn: &Connection) -> Result<String, rusqlite::Error> {
+    conn.pragma_update(None, "page_size", PAGE_SIZE)?;
     conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))
 }
 
@@ -253,13 +261,14 @@ pub(crate) mod tests {
                     pragma(conn, "foreign_keys"),
                     pragma(conn, "query_only"),
                     pragma(conn, "user_version"),
+                    pragma(conn, "page_size"),
                 ])
             })
             .await
             .unwrap();
         assert_eq!(
             seen,
-            ["wal", "2", "1", "1", &CURRENT.to_string()].map(String::from)
+            ["wal", "2", "1", "1", &CURRENT.to_string(), "1024"].map(String::from)
         );
         let refused = db
             .read(|conn| conn.execute("INSERT INTO meta (name, value) VALUES ('x', x'00')", []))
