@@ -283,6 +283,17 @@ mod tests {
             .unwrap()
     }
 
+    /// Removes the account with plain SQL (its sessions go by the foreign key's cascade).
+    async fn delete_in_sql(core: &core::Shared, user: UserId) {
+        core.commit(move |tx| {
+            tx.conn
+                .execute("DELETE FROM users WHERE id = ?1", [user])
+                .map_err(Abort::from)
+        })
+        .await
+        .unwrap();
+    }
+
     /// Every change the store announces from now on.
     fn heard(core: &core::Shared) -> Arc<Mutex<Vec<Change>>> {
         let heard = Arc::new(Mutex::new(Vec::new()));
@@ -429,13 +440,7 @@ mod tests {
             .insert(&[2; 32], &session(user, Duration::days(1)))
             .await
             .unwrap();
-        core.commit(move |tx| {
-            tx.conn
-                .execute("DELETE FROM users WHERE id = ?1", [user])
-                .map_err(Abort::from)
-        })
-        .await
-        .unwrap();
+        delete_in_sql(&core, user).await;
         assert!(sessions.is_empty().await.unwrap(), "removed by cascade");
     }
 
@@ -466,13 +471,7 @@ mod tests {
         assert_eq!(owner.unwrap().session_epoch, 1);
 
         // Removed in SQL by a cascade no repository announces: gone at once all the same.
-        core.commit(move |tx| {
-            tx.conn
-                .execute("DELETE FROM users WHERE id = ?1", [user])
-                .map_err(Abort::from)
-        })
-        .await
-        .unwrap();
+        delete_in_sql(&core, user).await;
         assert!(sessions.get_with_account(&[1; 32]).await.unwrap().is_none());
     }
 
