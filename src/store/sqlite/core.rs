@@ -556,7 +556,10 @@ impl Core {
         T: Send + 'static,
         F: FnOnce(&mut Tx<'_>) -> Result<T, Abort> + Send + 'static,
     {
-        let core = Arc::clone(self);
+        // Weak: a write whose caller went away (a task stopped at shutdown) must not keep the
+        // store open from the writer's queue, or the last handle would be let go on the writer
+        // thread and nobody would wait for the database to close.
+        let core = Arc::downgrade(self);
         let (value, done) = self
             .db
             .write_then(
@@ -565,7 +568,11 @@ impl Core {
                     let value = write(&mut tx)?;
                     Ok::<_, Abort>((value, tx.done))
                 },
-                move |(_, done): &(T, Done)| core.committed(done),
+                move |(_, done): &(T, Done)| {
+                    if let Some(core) = core.upgrade() {
+                        core.committed(done);
+                    }
+                },
             )
             .await?;
         if !done.buried.is_empty() {

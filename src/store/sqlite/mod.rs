@@ -238,6 +238,35 @@ pub(crate) mod tests {
         (dir, std::sync::Arc::new(core))
     }
 
+    #[tokio::test]
+    async fn a_write_whose_caller_went_away_does_not_keep_the_database_open() {
+        let (dir, core) = temp_core();
+        let (started, running) = std::sync::mpsc::channel();
+        let (open_gate, gate) = std::sync::mpsc::channel::<()>();
+        let caller = tokio::spawn({
+            let core = core.clone();
+            async move {
+                core.commit(move |_| {
+                    let _ = started.send(());
+                    let _ = gate.recv();
+                    Ok(())
+                })
+                .await
+            }
+        });
+        tokio::task::spawn_blocking(move || running.recv().unwrap())
+            .await
+            .unwrap();
+        caller.abort();
+        let _ = caller.await;
+        open_gate.send(()).unwrap();
+        // The last handle is this one, not the queued write's: letting it go waits for the
+        // writer and closes every connection, so the log is gone when it returns (a `db vacuum`
+        // run right after a stop relies on it).
+        drop(core);
+        assert!(!dir.path().join("highchair.db-wal").exists());
+    }
+
     fn pragma(conn: &Connection, name: &str) -> String {
         conn.pragma_query_value(None, name, |r| {
             r.get::<_, rusqlite::types::Value>(0).map(|v| match v {

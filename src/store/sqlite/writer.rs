@@ -172,10 +172,14 @@ impl Writer {
 }
 
 impl Drop for Writer {
-    /// Lets the thread finish the writes already queued, then waits for it.
+    /// Lets the thread finish the writes already queued, then waits for it; unless this is the
+    /// writer thread itself (a write's hook held the last handle), which cannot wait for itself
+    /// and simply ends once the queue is empty.
     fn drop(&mut self) {
         drop(self.queue.take());
-        if let Some(thread) = self.thread.take() {
+        if let Some(thread) = self.thread.take()
+            && thread.thread().id() != std::thread::current().id()
+        {
             let _ = thread.join();
         }
     }
@@ -381,5 +385,49 @@ mod tests {
         }
         drop(Arc::into_inner(writer).expect("only owner left"));
         assert_eq!(stored(&check).len(), 20);
+    }
+
+    #[tokio::test]
+    async fn a_hook_holding_the_last_handle_lets_the_writer_end_on_its_own_thread() {
+        let dir = tempfile::tempdir().unwrap();
+        let (writer, check) = open(dir.path());
+        let writer = Arc::new(writer);
+        let (started, running) = std::sync::mpsc::channel();
+        let (open_gate, gate) = std::sync::mpsc::channel::<()>();
+        let (ended, hook_ran) = std::sync::mpsc::channel();
+        let kept = Arc::clone(&writer);
+        let caller = tokio::spawn({
+            let writer = Arc::clone(&writer);
+            async move {
+                let change = move |conn: &Connection| {
+                    let _ = started.send(());
+                    let _ = gate.recv();
+                    insert(1)(conn)
+                };
+                writer
+                    .write_then(change, move |_| {
+                        // The last handle goes on the writer thread: it must not wait for
+                        // itself (that panics with EDEADLK and skips the rest of this hook).
+                        drop(kept);
+                        let _ = ended.send(());
+                    })
+                    .await
+            }
+        });
+        tokio::task::spawn_blocking(move || running.recv().unwrap())
+            .await
+            .unwrap();
+        // The caller goes away (a task stopped at shutdown), and so does every other handle.
+        caller.abort();
+        let _ = caller.await;
+        drop(writer);
+        open_gate.send(()).unwrap();
+        let hook = tokio::task::spawn_blocking(move || {
+            hook_ran.recv_timeout(std::time::Duration::from_secs(10))
+        })
+        .await
+        .unwrap();
+        assert_eq!(hook, Ok(()));
+        assert_eq!(stored(&check), [1]);
     }
 }
