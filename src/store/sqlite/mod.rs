@@ -254,17 +254,26 @@ pub(crate) mod tests {
                 .await
             }
         });
-        tokio::task::spawn_blocking(move || running.recv().unwrap())
-            .await
-            .unwrap();
-        caller.abort();
-        let _ = caller.await;
+        abandon_once_running(caller, running).await;
         open_gate.send(()).unwrap();
         // The last handle is this one, not the queued write's: letting it go waits for the
         // writer and closes every connection, so the log is gone when it returns (a `db vacuum`
         // run right after a stop relies on it).
         drop(core);
         assert!(!dir.path().join("highchair.db-wal").exists());
+    }
+
+    /// Waits until the write `caller` queued has started on the writer, then stops the caller
+    /// (as shutdown stops a background task): the write goes on without anyone waiting for it.
+    pub(crate) async fn abandon_once_running<T>(
+        caller: tokio::task::JoinHandle<T>,
+        running: std::sync::mpsc::Receiver<()>,
+    ) {
+        tokio::task::spawn_blocking(move || running.recv().unwrap())
+            .await
+            .unwrap();
+        caller.abort();
+        let _ = caller.await;
     }
 
     fn pragma(conn: &Connection, name: &str) -> String {

@@ -414,12 +414,8 @@ mod tests {
                     .await
             }
         });
-        tokio::task::spawn_blocking(move || running.recv().unwrap())
-            .await
-            .unwrap();
         // The caller goes away (a task stopped at shutdown), and so does every other handle.
-        caller.abort();
-        let _ = caller.await;
+        super::super::tests::abandon_once_running(caller, running).await;
         drop(writer);
         open_gate.send(()).unwrap();
         let hook = tokio::task::spawn_blocking(move || {
