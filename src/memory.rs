@@ -28,6 +28,12 @@ pub fn tune_allocator() {
     }
 }
 
+/// How often a running server gives free heap memory back ([`give_back_free_memory`]). glibc
+/// keeps pages freed in the middle of its heaps for good (jemalloc, by default, returns them
+/// after 10 s): after a busy spell RSS stayed 2.7 MiB above what was in use (a 2-minute soak,
+/// docs/benchmarks.md).
+pub const GIVE_BACK_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// Gives the heap's free memory back to the system, after a one-off job that used a lot (the
 /// upgrade from the sled store held 58 MiB that glibc then kept for good).
 #[allow(unsafe_code)]

@@ -121,6 +121,15 @@ pub async fn serve(
         Err(e) => tracing::error!(error = %e, "unfinished recipe jobs could not be read"),
     }
     let generation = app.generation.clone().spawn();
+    let give_back = tokio::spawn(async {
+        let mut every = tokio::time::interval(crate::memory::GIVE_BACK_EVERY);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        every.tick().await;
+        loop {
+            every.tick().await;
+            let _ = tokio::task::spawn_blocking(crate::memory::give_back_free_memory).await;
+        }
+    });
     tracing::info!(address = %addr, data_dir = %app.store.dir().display(), "highchair is listening");
     let lan = addr
         .ip()
@@ -135,7 +144,10 @@ pub async fn serve(
     let _ = stop_admin.send(());
     let _ = admin.await;
     let _ = std::fs::remove_file(&socket_path);
-    for task in [housekeeping, jobs, generation].into_iter().chain(backups) {
+    for task in [housekeeping, jobs, generation, give_back]
+        .into_iter()
+        .chain(backups)
+    {
         task.abort();
         let _ = task.await;
     }
