@@ -29,6 +29,7 @@ fn main() {
     }
     println!("cargo:rerun-if-changed=ui/dist/index.html");
     println!("cargo:rerun-if-env-changed=SKIP_UI_BUILD");
+    order_symbols();
 
     let ui = PathBuf::from("ui");
     let built = ui.join("dist/index.html");
@@ -124,4 +125,40 @@ fn newest<'a>(paths: impl Iterator<Item = &'a Path>) -> SystemTime {
 fn fail(message: &str) -> ! {
     eprintln!("error: {message}");
     std::process::exit(1);
+}
+
+/// Functions a release build runs at start-up and for requests, first in the binary
+/// (packaging/symbol-order.txt, written by scripts/symbol-order.py): the kernel maps code 64 KiB
+/// around each page touched, so start-up code spread over the binary made most of it resident.
+/// Only where the linker is LLD (the default for x86_64 Linux since Rust 1.90); a name the file
+/// has and the binary has not is skipped quietly.
+fn order_symbols() {
+    const ORDER: &str = "packaging/symbol-order.txt";
+    println!("cargo:rerun-if-changed={ORDER}");
+    let var = |name: &str| std::env::var(name).unwrap_or_default();
+    let lld_by_default = var("TARGET") == "x86_64-unknown-linux-gnu"
+        && rustc_minor().is_some_and(|minor| minor >= 90)
+        && !var("CARGO_ENCODED_RUSTFLAGS").contains("link");
+    if var("PROFILE") != "release" || !lld_by_default || !Path::new(ORDER).exists() {
+        return;
+    }
+    let order = Path::new(&var("CARGO_MANIFEST_DIR")).join(ORDER);
+    println!(
+        "cargo:rustc-link-arg-bins=-Wl,--symbol-ordering-file={}",
+        order.display()
+    );
+    println!("cargo:rustc-link-arg-bins=-Wl,--no-warn-symbol-ordering");
+}
+
+/// The minor version of the compiler building this crate (`rustc 1.95.0 (...)` -> 95).
+fn rustc_minor() -> Option<u32> {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let out = Command::new(rustc).arg("--version").output().ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    text.split_whitespace()
+        .nth(1)?
+        .split('.')
+        .nth(1)?
+        .parse()
+        .ok()
 }
