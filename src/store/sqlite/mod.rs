@@ -263,6 +263,26 @@ pub(crate) mod tests {
         assert!(!dir.path().join("highchair.db-wal").exists());
     }
 
+    /// An account (sessions and reset links hang on one).
+    pub(crate) async fn account(core: &core::Shared, email: &str) -> crate::domain::user::User {
+        users::Users::new(core.clone())
+            .insert(&crate::store::users::tests::user(email), false)
+            .await
+            .unwrap()
+    }
+
+    /// Removes an account with plain SQL: what hangs on it goes by the foreign keys' cascades,
+    /// which no repository announces.
+    pub(crate) async fn delete_in_sql(core: &core::Shared, user: crate::domain::ids::UserId) {
+        core.commit(move |tx| {
+            tx.conn
+                .execute("DELETE FROM users WHERE id = ?1", [user])
+                .map_err(core::Abort::from)
+        })
+        .await
+        .unwrap();
+    }
+
     /// Waits until the write `caller` queued has started on the writer, then stops the caller
     /// (as shutdown stops a background task): the write goes on without anyone waiting for it.
     pub(crate) async fn abandon_once_running<T>(

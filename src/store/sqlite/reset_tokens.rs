@@ -127,18 +127,7 @@ mod tests {
     use chrono::Duration;
 
     use super::*;
-    use crate::domain::user::User;
-    use crate::store::sqlite::core;
-    use crate::store::sqlite::tests::temp_core;
-    use crate::store::sqlite::users::Users;
-    use crate::store::users::tests::user;
-
-    async fn account(core: &core::Shared, email: &str) -> User {
-        Users::new(core.clone())
-            .insert(&user(email), false)
-            .await
-            .unwrap()
-    }
+    use crate::store::sqlite::tests::{account, delete_in_sql, temp_core};
 
     #[tokio::test]
     async fn a_link_works_once_and_expires() {
@@ -244,13 +233,7 @@ mod tests {
         links.insert(&[4; 32], &link(b)).await.unwrap();
         assert_eq!(links.purge(Some(a), now).await.unwrap(), 2);
         assert!(links.get_valid(&[4; 32], now).await.unwrap().is_some());
-        core.commit(move |tx| {
-            tx.conn
-                .execute("DELETE FROM users WHERE id = ?1", [b])
-                .map_err(Abort::from)
-        })
-        .await
-        .unwrap();
+        delete_in_sql(&core, b).await;
         assert!(
             links.get_valid(&[4; 32], now).await.unwrap().is_none(),
             "removed with the account"

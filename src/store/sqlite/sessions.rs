@@ -260,9 +260,8 @@ mod tests {
 
     use super::*;
     use crate::store::sqlite::core;
-    use crate::store::sqlite::tests::temp_core;
+    use crate::store::sqlite::tests::{account, delete_in_sql, temp_core};
     use crate::store::sqlite::users::Users;
-    use crate::store::users::tests::user;
 
     fn session(user: UserId, expires_in: Duration) -> Session {
         let now = Utc::now();
@@ -273,25 +272,6 @@ mod tests {
             expires_at: now + expires_in,
             last_seen_at: now,
         }
-    }
-
-    /// An account to hang sessions on.
-    async fn account(core: &core::Shared, email: &str) -> User {
-        Users::new(core.clone())
-            .insert(&user(email), false)
-            .await
-            .unwrap()
-    }
-
-    /// Removes the account with plain SQL (its sessions go by the foreign key's cascade).
-    async fn delete_in_sql(core: &core::Shared, user: UserId) {
-        core.commit(move |tx| {
-            tx.conn
-                .execute("DELETE FROM users WHERE id = ?1", [user])
-                .map_err(Abort::from)
-        })
-        .await
-        .unwrap();
     }
 
     /// Every change the store announces from now on.
