@@ -7,6 +7,7 @@ import { formatDate } from '../lib/dates';
 import { Button } from './ui/Button';
 import { ConfirmDialog } from './ui/ConfirmDialog';
 import { useToast } from './ui/toast-context';
+import { useConfirmDelete } from './ui/useConfirmDelete';
 
 const ROLE_LABELS: Record<Member['role'], string> = { mom: 'Mom', dad: 'Dad', guest: 'Guest' };
 
@@ -24,7 +25,6 @@ export function FamilyMembers() {
   const actions = useFamilyActions();
   const { toast } = useToast();
   const [link, setLink] = useState<CreatedInvite | null>(null);
-  const [removing, setRemoving] = useState<Member | null>(null);
   const [leaving, setLeaving] = useState(false);
   const linkField = useRef<HTMLInputElement>(null);
 
@@ -32,20 +32,16 @@ export function FamilyMembers() {
     failureTitle: 'Invite failed',
     onSuccess: (made) => setLink(made),
   });
-  const remove = useSubmit(
-    async (signal) => (removing ? actions.remove(removing.id, signal) : undefined),
-    {
-      failureTitle: 'Remove failed',
-      onSuccess: () => {
-        toast({
-          variant: 'success',
-          title: 'Removed from your family',
-          description: `${removing?.firstName ?? 'They'} no longer sees your family.`,
-        });
-        setRemoving(null);
-      },
-    },
-  );
+  const removal = useConfirmDelete({
+    remove: (member: Member, signal) => actions.remove(member.id, signal),
+    failureTitle: 'Remove failed',
+    done: (member) => ({
+      title: 'Removed from your family',
+      description: `${member.firstName} no longer sees your family.`,
+    }),
+    abortOnCancel: true,
+  });
+  const removing = removal.target;
   const leave = useSubmit((signal) => actions.leave(signal), {
     failureTitle: 'Leave failed',
     onSuccess: () => {
@@ -109,7 +105,7 @@ export function FamilyMembers() {
                 </span>
               </span>
               {m.isYou ? null : (
-                <Button variant="ghost" size="sm" onClick={() => setRemoving(m)}>
+                <Button variant="ghost" size="sm" onClick={() => removal.ask(m)}>
                   <UserMinus aria-hidden size={16} /> Remove
                 </Button>
               )}
@@ -176,16 +172,10 @@ export function FamilyMembers() {
       </div>
 
       <ConfirmDialog
-        open={removing !== null}
+        {...removal.dialog}
         title="Remove from family?"
         message={`${removing ? nameOf(removing) : ''} will no longer see or change your children, meals and photos, and is signed out everywhere. Their account stays, with a family of its own.`}
         confirmLabel="Remove"
-        busy={remove.busy}
-        onConfirm={() => void remove.run()}
-        onCancel={() => {
-          remove.cancel();
-          setRemoving(null);
-        }}
       />
       <ConfirmDialog
         open={leaving}

@@ -6,8 +6,8 @@ import { ChildForm } from '../components/ChildForm';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 import { Skeleton } from '../components/ui/Skeleton';
 import { useToast } from '../components/ui/toast-context';
+import { useConfirmDelete } from '../components/ui/useConfirmDelete';
 import { useChildActions, useChildren, useDeletePreview, type Child } from '../hooks/useChildren';
-import { useSubmit } from '../hooks/useSubmit';
 import { ageBadge, monthsAge, goesWith } from '../lib/meals';
 import { pathTo, routes } from '../routes';
 
@@ -17,23 +17,18 @@ export default function Children() {
   const { toast } = useToast();
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
-  const [removing, setRemoving] = useState<Child | null>(null);
-  const preview = useDeletePreview(removing?.id ?? null);
-  const removal = useSubmit(
-    (signal) => (removing ? remove(removing.id, signal) : Promise.resolve()),
-    {
-      failureTitle: 'Error',
-      onSuccess: () => {
-        toast({ variant: 'success', title: 'Child removed' });
-        setRemoving(null);
-      },
-      onFailure: () => {
-        toast({ title: 'Error', description: 'Failed to remove child. Please try again.' });
-        setRemoving(null);
-        return true;
-      },
+  const removal = useConfirmDelete({
+    remove: (child: Child, signal) => remove(child.id, signal),
+    failureTitle: 'Error',
+    done: () => ({ title: 'Child removed' }),
+    onFailure: () => {
+      toast({ title: 'Error', description: 'Failed to remove child. Please try again.' });
+      return true;
     },
-  );
+    closeOnFailure: true,
+  });
+  const removing = removal.target;
+  const preview = useDeletePreview(removing?.id ?? null);
 
   return (
     <section className="mx-auto max-w-5xl px-4 py-10">
@@ -126,7 +121,7 @@ export default function Children() {
                     <button
                       type="button"
                       className="btn btn-ghost btn-sm text-error"
-                      onClick={() => setRemoving(child)}
+                      onClick={() => removal.ask(child)}
                     >
                       <Trash2 aria-hidden size={16} /> Remove
                     </button>
@@ -139,7 +134,7 @@ export default function Children() {
       </ul>
 
       <ConfirmDialog
-        open={removing !== null}
+        {...removal.dialog}
         title="Remove child"
         message={`Are you sure you want to remove ${removing?.name ?? ''}? This action cannot be undone.`}
         detail={
@@ -148,9 +143,6 @@ export default function Children() {
             : 'Counting the meals that go with this child...'
         }
         confirmLabel="Remove"
-        busy={removal.busy}
-        onConfirm={() => void removal.run()}
-        onCancel={() => setRemoving(null)}
       />
     </section>
   );

@@ -6,7 +6,7 @@ import { GroceryListForm } from '../components/GroceryListForm';
 import { Button } from '../components/ui/Button';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 import { Modal } from '../components/ui/Modal';
-import { useToast } from '../components/ui/toast-context';
+import { useConfirmDelete } from '../components/ui/useConfirmDelete';
 import { useTicks } from '../hooks/tick-context';
 import { useFailure } from '../hooks/useFailure';
 import {
@@ -35,11 +35,12 @@ export default function GroceryLists() {
   const ready = useDeferredValue(lists !== undefined && recipesSettled);
   const { queue, stalled, tick } = useTicks();
   const { remove } = useGroceryActions();
-  const { toast } = useToast();
-  const fail = useFailure();
   const [editing, setEditing] = useState<Editing>(null);
-  const [deleting, setDeleting] = useState<GroceryList | null>(null);
-  const [busy, setBusy] = useState(false);
+  const deletion = useConfirmDelete({
+    remove: (list: GroceryList) => remove(list.id),
+    failureTitle: 'Error deleting grocery list',
+    done: () => ({ title: 'Grocery list deleted' }),
+  });
   const currency = site?.currency ?? 'GBP';
   const perItem = site?.groceryItemEstimate ?? 2.5;
 
@@ -95,7 +96,7 @@ export default function GroceryLists() {
                 currency={currency}
                 onTick={(item, checked) => tick(list.id, item.id, checked)}
                 onEdit={() => setEditing({ mode: 'edit', list })}
-                onDelete={() => setDeleting(list)}
+                onDelete={() => deletion.ask(list)}
               />
             ))}
           </div>
@@ -120,23 +121,10 @@ export default function GroceryLists() {
         ) : null}
       </Modal>
       <ConfirmDialog
-        open={deleting !== null}
+        {...deletion.dialog}
         title="Delete grocery list?"
-        message={`Are you sure you want to delete ${deleting?.name ?? 'this list'}? This action cannot be undone.`}
+        message={`Are you sure you want to delete ${deletion.target?.name ?? 'this list'}? This action cannot be undone.`}
         confirmLabel="Delete"
-        busy={busy}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => {
-          if (!deleting) return;
-          setBusy(true);
-          remove(deleting.id)
-            .then(() => {
-              toast({ variant: 'success', title: 'Grocery list deleted' });
-              setDeleting(null);
-            })
-            .catch((err: unknown) => fail(err, 'Error deleting grocery list'))
-            .finally(() => setBusy(false));
-        }}
       />
     </section>
   );

@@ -7,10 +7,9 @@ import { MealForm } from '../components/MealForm';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 import { Modal } from '../components/ui/Modal';
 import { Skeleton } from '../components/ui/Skeleton';
-import { useToast } from '../components/ui/toast-context';
+import { useConfirmDelete } from '../components/ui/useConfirmDelete';
 import { useChildNames, useChildren } from '../hooks/useChildren';
 import { useMealActions, useMeals, type Meal } from '../hooks/useMeals';
-import { useSubmit } from '../hooks/useSubmit';
 import { formatToday, groupByDay } from '../lib/meals';
 import { routes } from '../routes';
 
@@ -29,7 +28,6 @@ export default function MealTracker() {
   const later = useDeferredValue(meals);
   const shown = later === meals ? meals : meals.slice(0, Math.max(FIRST_CARDS, later.length));
   const { remove } = useMealActions();
-  const { toast } = useToast();
   const [recording, setRecording] = useState(false);
   const [editing, setEditing] = useState<Meal | null>(null);
   const formCancel = useRef<(() => void) | null>(null);
@@ -37,22 +35,13 @@ export default function MealTracker() {
     setRecording(false);
     setEditing(null);
   };
-  const [deleting, setDeleting] = useState<Meal | null>(null);
   const names = useChildNames(children);
-
-  const deletion = useSubmit(
-    (signal) => (deleting ? remove(deleting.id, signal) : Promise.resolve()),
-    {
-      failureTitle: 'Error deleting meal',
-      onSuccess: () => {
-        toast({ variant: 'success', title: 'Meal deleted' });
-        setDeleting(null);
-      },
-      onFailure: () => {
-        setDeleting(null);
-      },
-    },
-  );
+  const deletion = useConfirmDelete({
+    remove: (meal: Meal, signal) => remove(meal.id, signal),
+    failureTitle: 'Error deleting meal',
+    done: () => ({ title: 'Meal deleted' }),
+    closeOnFailure: true,
+  });
 
   const header = (
     <div className="flex flex-wrap items-end justify-between gap-4">
@@ -144,7 +133,7 @@ export default function MealTracker() {
                   meal={meal}
                   childName={names.get(meal.childId)}
                   onEdit={setEditing}
-                  onDelete={setDeleting}
+                  onDelete={deletion.ask}
                 />
               </li>
             ))}
@@ -178,13 +167,10 @@ export default function MealTracker() {
         ) : null}
       </Modal>
       <ConfirmDialog
-        open={deleting !== null}
+        {...deletion.dialog}
         title="Delete meal"
         message="Are you sure you want to delete this meal? This action cannot be undone."
         confirmLabel="Delete"
-        busy={deletion.busy}
-        onConfirm={() => void deletion.run()}
-        onCancel={() => setDeleting(null)}
       />
     </section>
   );

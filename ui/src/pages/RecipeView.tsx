@@ -10,6 +10,7 @@ import { Input, Select } from '../components/ui/Input';
 import { Modal } from '../components/ui/Modal';
 import { Spinner } from '../components/ui/Spinner';
 import { useToast } from '../components/ui/toast-context';
+import { useConfirmDelete } from '../components/ui/useConfirmDelete';
 import { useChildren } from '../hooks/useChildren';
 import { useFailure } from '../hooks/useFailure';
 import { useMealActions, type Exposure } from '../hooks/useMeals';
@@ -24,11 +25,13 @@ export default function RecipeView() {
   const { data: recipe, error, isLoading } = useRecipe(id);
   const { data: site } = useSite();
   const { remove } = useRecipeActions();
-  const { toast } = useToast();
-  const fail = useFailure();
   const navigate = useNavigate();
-  const [confirming, setConfirming] = useState(false);
-  const [deleting, setDeleting] = useState(false);
+  const deletion = useConfirmDelete({
+    remove: (recipeId: string) => remove(recipeId),
+    failureTitle: 'Error deleting recipe',
+    done: () => ({ title: 'Recipe deleted' }),
+    onDone: () => void navigate(routes.recipes),
+  });
   const [logging, setLogging] = useState(false);
 
   return (
@@ -68,7 +71,7 @@ export default function RecipeView() {
               <Button onClick={() => setLogging(true)}>
                 <Utensils aria-hidden size={18} /> Log as a meal
               </Button>
-              <Button variant="outline" onClick={() => setConfirming(true)}>
+              <Button variant="outline" onClick={() => deletion.ask(id)}>
                 Delete
               </Button>
             </div>
@@ -76,22 +79,10 @@ export default function RecipeView() {
         </div>
       )}
       <ConfirmDialog
-        open={confirming}
+        {...deletion.dialog}
         title="Delete recipe?"
         message={`Are you sure you want to delete ${recipe?.title ?? 'this recipe'}? This action cannot be undone.`}
         confirmLabel="Delete"
-        busy={deleting}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() => {
-          setDeleting(true);
-          remove(id)
-            .then(() => {
-              toast({ variant: 'success', title: 'Recipe deleted' });
-              void navigate(routes.recipes);
-            })
-            .catch((err: unknown) => fail(err, 'Error deleting recipe'))
-            .finally(() => setDeleting(false));
-        }}
       />
       {recipe ? (
         <Modal open={logging} title="Log as a meal" onClose={() => setLogging(false)}>

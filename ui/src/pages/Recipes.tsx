@@ -12,6 +12,7 @@ import { Input, Select } from '../components/ui/Input';
 import { Modal } from '../components/ui/Modal';
 import { Spinner } from '../components/ui/Spinner';
 import { useToast } from '../components/ui/toast-context';
+import { useConfirmDelete } from '../components/ui/useConfirmDelete';
 import { useChildren } from '../hooks/useChildren';
 import { useFailure } from '../hooks/useFailure';
 import {
@@ -414,8 +415,11 @@ function MyRecipes() {
   const { remove, save } = useRecipeActions();
   const { toast } = useToast();
   const fail = useFailure();
-  const [deleting, setDeleting] = useState<Recipe | null>(null);
-  const [busy, setBusy] = useState(false);
+  const deletion = useConfirmDelete({
+    remove: (recipe: Recipe) => remove(recipe.id),
+    failureTitle: 'Error deleting recipe',
+    done: () => ({ title: 'Recipe deleted' }),
+  });
   const [adding, setAdding] = useState(false);
 
   if (state.status === 'loading') return <Spinner label="Checking your session" />;
@@ -468,7 +472,7 @@ function MyRecipes() {
                     type="button"
                     className="btn btn-ghost btn-sm btn-square shrink-0"
                     aria-label={`Delete ${r.title}`}
-                    onClick={() => setDeleting(r)}
+                    onClick={() => deletion.ask(r)}
                   >
                     <Trash2 aria-hidden size={18} />
                   </button>
@@ -502,23 +506,10 @@ function MyRecipes() {
         </ul>
       )}
       <ConfirmDialog
-        open={deleting !== null}
+        {...deletion.dialog}
         title="Delete recipe?"
-        message={`Are you sure you want to delete ${deleting?.title ?? 'this recipe'}? This action cannot be undone.`}
+        message={`Are you sure you want to delete ${deletion.target?.title ?? 'this recipe'}? This action cannot be undone.`}
         confirmLabel="Delete"
-        busy={busy}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => {
-          if (!deleting) return;
-          setBusy(true);
-          remove(deleting.id)
-            .then(() => {
-              toast({ variant: 'success', title: 'Recipe deleted' });
-              setDeleting(null);
-            })
-            .catch((err: unknown) => fail(err, 'Error deleting recipe'))
-            .finally(() => setBusy(false));
-        }}
       />
       <Modal open={adding} title="Add Your Own Recipe" onClose={() => setAdding(false)} wide>
         <OwnRecipeForm

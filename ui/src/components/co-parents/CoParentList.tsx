@@ -9,11 +9,11 @@ import {
   useCoParents,
   type CoParent,
 } from '../../hooks/useCoParents';
-import { useSubmit } from '../../hooks/useSubmit';
 import { Button } from '../ui/Button';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Spinner } from '../ui/Spinner';
 import { useToast } from '../ui/toast-context';
+import { useConfirmDelete } from '../ui/useConfirmDelete';
 import { CoParentCard } from './CoParentCard';
 
 /** The time now, moved on every minute, so a link that expires meanwhile shows Expired. */
@@ -42,28 +42,22 @@ export function CoParentList({ removeMessage, onInviteNow }: CoParentListProps) 
   const { remove } = useCoParentActions();
   const { toast } = useToast();
   const now = useNow();
-  const [removing, setRemoving] = useState<CoParent | null>(null);
-
-  const removal = useSubmit(
-    (signal) => (removing ? remove(removing.id, signal) : Promise.resolve()),
-    {
-      failureTitle: DELETE_TITLE,
-      onSuccess: () => {
-        toast({
-          variant: 'success',
-          title: 'Co-parent removed',
-          description: `${removing?.name ?? 'They'} no longer has access.`,
-        });
-        setRemoving(null);
-      },
-      onFailure: (err) => {
-        const message = err instanceof Error ? err.message : '';
-        toast({ title: DELETE_TITLE, description: message || 'An unexpected error occurred' });
-        setRemoving(null);
-        return true;
-      },
+  const removal = useConfirmDelete({
+    remove: (coParent: CoParent, signal) => remove(coParent.id, signal),
+    failureTitle: DELETE_TITLE,
+    done: (coParent) => ({
+      title: 'Co-parent removed',
+      description: `${coParent.name} no longer has access.`,
+    }),
+    onFailure: (err) => {
+      const message = err instanceof Error ? err.message : '';
+      toast({ title: DELETE_TITLE, description: message || 'An unexpected error occurred' });
+      return true;
     },
-  );
+    closeOnFailure: true,
+    abortOnCancel: true,
+  });
+  const removing = removal.target;
 
   let body;
   if (error && !coParents) {
@@ -102,7 +96,7 @@ export function CoParentList({ removeMessage, onInviteNow }: CoParentListProps) 
       <ul className="grid gap-3" aria-label="Co-parents">
         {coParents.map((c) => (
           <li key={c.id}>
-            <CoParentCard coParent={c} now={now} onRemove={() => setRemoving(c)} />
+            <CoParentCard coParent={c} now={now} onRemove={() => removal.ask(c)} />
           </li>
         ))}
       </ul>
@@ -113,7 +107,7 @@ export function CoParentList({ removeMessage, onInviteNow }: CoParentListProps) 
     <>
       {body}
       <ConfirmDialog
-        open={removing !== null}
+        {...removal.dialog}
         title="Remove co-parent?"
         message={removeMessage}
         detail={
@@ -122,12 +116,6 @@ export function CoParentList({ removeMessage, onInviteNow }: CoParentListProps) 
             : undefined
         }
         confirmLabel="Remove"
-        busy={removal.busy}
-        onConfirm={() => void removal.run()}
-        onCancel={() => {
-          removal.cancel();
-          setRemoving(null);
-        }}
       />
     </>
   );
