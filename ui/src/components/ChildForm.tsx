@@ -6,7 +6,7 @@ import { useDraft } from '../hooks/useDraft';
 import { useSubmit } from '../hooks/useSubmit';
 import { dateLocale } from '../lib/dates';
 import { withPending } from '../lib/meals';
-import { Button } from './ui/Button';
+import { FormActions } from './ui/FormActions';
 import { Input, Select } from './ui/Input';
 import { SavedElsewhere, type SavedValue } from './ui/SavedElsewhere';
 import { useToast } from './ui/toast-context';
@@ -155,20 +155,15 @@ export function ChildForm({ child, onDone, onCancel }: ChildFormProps) {
         draft={pendingAllergy}
         onDraftChange={setPendingAllergy}
       />
-      <div className="flex justify-end gap-2">
-        <Button
-          variant="ghost"
-          onClick={() => {
-            submit.cancel();
-            onCancel();
-          }}
-        >
-          Cancel
-        </Button>
-        <Button type="submit" busy={submit.busy} busyLabel="Saving...">
-          {child ? 'Save Changes' : 'Save'}
-        </Button>
-      </div>
+      <FormActions
+        onCancel={() => {
+          submit.cancel();
+          onCancel();
+        }}
+        busy={submit.busy}
+      >
+        {child ? 'Save Changes' : 'Save'}
+      </FormActions>
     </form>
   );
 }

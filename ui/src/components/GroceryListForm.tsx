@@ -25,6 +25,7 @@ import {
 import { formatMoney } from '../lib/recipes';
 import { ExportMenu } from './ExportMenu';
 import { Button } from './ui/Button';
+import { FormActions } from './ui/FormActions';
 import { Input, Select } from './ui/Input';
 import { useToast } from './ui/toast-context';
 
@@ -265,21 +266,17 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
           </span>
         </span>
       </div>
-      <div className="flex flex-wrap justify-end gap-2">
-        <Button
-          variant="ghost"
-          onClick={() => {
-            submit.cancel();
-            onCancel();
-          }}
-        >
-          Cancel
-        </Button>
-        <ExportMenu list={list ?? null} />
-        <Button type="submit" busy={submit.busy} busyLabel="Saving...">
-          Save List
-        </Button>
-      </div>
+      <FormActions
+        layout="wrap"
+        onCancel={() => {
+          submit.cancel();
+          onCancel();
+        }}
+        between={<ExportMenu list={list ?? null} />}
+        busy={submit.busy}
+      >
+        Save List
+      </FormActions>
       {list ? null : (
         <p className="text-right text-xs text-base-content/70">
           Export works once the list is saved.

@@ -18,6 +18,7 @@ import {
 import { formatDate } from '../lib/dates';
 import { TagInput } from './TagInput';
 import { Button } from './ui/Button';
+import { FormActions } from './ui/FormActions';
 import { Input, Select, TextArea } from './ui/Input';
 import { useToast } from './ui/toast-context';
 
@@ -342,18 +343,14 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
           </div>
         ) : null}
       </div>
-      <div className="flex justify-end gap-2">
-        <Button variant="ghost" disabled={cancelAsked} onClick={cancel}>
-          {cancelAsked ? 'Finishing...' : 'Cancel'}
-        </Button>
-        <Button type="submit" busy={submit.busy} busyLabel="Saving...">
-          {shown.length > 0 && accepted === key
-            ? 'Save Anyway'
-            : meal
-              ? 'Save Changes'
-              : 'Save Meal'}
-        </Button>
-      </div>
+      <FormActions
+        onCancel={cancel}
+        cancelLabel={cancelAsked ? 'Finishing...' : 'Cancel'}
+        cancelDisabled={cancelAsked}
+        busy={submit.busy}
+      >
+        {shown.length > 0 && accepted === key ? 'Save Anyway' : meal ? 'Save Changes' : 'Save Meal'}
+      </FormActions>
     </form>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 
 import type { RecipeContent } from '../hooks/useRecipes';
 import { lines, parseIngredientLine } from '../lib/recipes';
-import { Button } from './ui/Button';
+import { FormActions } from './ui/FormActions';
 import { Input, TextArea } from './ui/Input';
 
 interface OwnRecipeFormProps {
@@ -97,14 +97,9 @@ export function OwnRecipeForm({ onSave, onCancel }: OwnRecipeFormProps) {
         value={prep}
         onChange={(e) => setPrep(e.target.value)}
       />
-      <div className="modal-action">
-        <Button variant="ghost" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" busy={saving} busyLabel="Saving...">
-          Save Recipe
-        </Button>
-      </div>
+      <FormActions layout="modal" onCancel={onCancel} busy={saving}>
+        Save Recipe
+      </FormActions>
     </form>
   );
 }

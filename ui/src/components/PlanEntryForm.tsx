@@ -9,7 +9,7 @@ import type { EntryFields } from '../lib/mealPlan';
 import { MEAL_TYPES } from '../lib/meals';
 import { dayLabel } from '../lib/week';
 import { PlanWarnings } from './PlanWarnings';
-import { Button } from './ui/Button';
+import { FormActions } from './ui/FormActions';
 import { Input, Select } from './ui/Input';
 
 interface FormProps {
@@ -219,20 +219,15 @@ export function PlanEntryForm({
           </div>
         </div>
       ) : null}
-      <div className="flex justify-end gap-2">
-        <Button
-          variant="ghost"
-          onClick={() => {
-            submit.cancel();
-            onCancel();
-          }}
-        >
-          Cancel
-        </Button>
-        <Button type="submit" busy={submit.busy} busyLabel="Saving...">
-          {shown.length > 0 ? 'Plan Anyway' : editing ? 'Save Changes' : 'Add to Plan'}
-        </Button>
-      </div>
+      <FormActions
+        onCancel={() => {
+          submit.cancel();
+          onCancel();
+        }}
+        busy={submit.busy}
+      >
+        {shown.length > 0 ? 'Plan Anyway' : editing ? 'Save Changes' : 'Add to Plan'}
+      </FormActions>
     </form>
   );
 }

@@ -5,6 +5,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ApiFailure } from '../api/client';
 import { RecipeDetails } from '../components/RecipeDetails';
 import { Button } from '../components/ui/Button';
+import { FormActions } from '../components/ui/FormActions';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 import { Input, Select } from '../components/ui/Input';
 import { Modal } from '../components/ui/Modal';
@@ -189,14 +190,9 @@ function LogMealForm({ recipe, onDone }: { recipe: Recipe; onDone: () => void })
           </div>
         </div>
       ) : null}
-      <div className="modal-action">
-        <Button variant="ghost" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" busy={saving} busyLabel="Saving..." disabled={!child}>
-          {warnings ? 'Save Anyway' : 'Log Meal'}
-        </Button>
-      </div>
+      <FormActions layout="modal" onCancel={onDone} busy={saving} submitDisabled={!child}>
+        {warnings ? 'Save Anyway' : 'Log Meal'}
+      </FormActions>
     </form>
   );
 }

@@ -5,6 +5,7 @@ import { useCoParentActions, INVITE_TITLE, type InvitedCoParent } from '../../ho
 import { useSubmit } from '../../hooks/useSubmit';
 import { checkCoParent, formatExpiry } from '../../lib/coParents';
 import { Button } from '../ui/Button';
+import { FormActions } from '../ui/FormActions';
 import { Input } from '../ui/Input';
 import { useToast } from '../ui/toast-context';
 import { LinkField, useCopyLink } from './CopyLink';
@@ -88,22 +89,21 @@ function InviteForm({
           submit.clearFieldError('email');
         }}
       />
-      <div className="flex flex-wrap justify-end gap-2">
-        {onCancel ? (
-          <Button
-            variant="ghost"
-            onClick={() => {
-              submit.cancel();
-              onCancel();
-            }}
-          >
-            Cancel
-          </Button>
-        ) : null}
-        <Button type="submit" busy={submit.busy} busyLabel="Sending...">
-          <Send aria-hidden size={18} /> Send Invite
-        </Button>
-      </div>
+      <FormActions
+        layout="wrap"
+        onCancel={
+          onCancel
+            ? () => {
+                submit.cancel();
+                onCancel();
+              }
+            : undefined
+        }
+        busy={submit.busy}
+        busyLabel="Sending..."
+      >
+        <Send aria-hidden size={18} /> Send Invite
+      </FormActions>
     </form>
   );
 }
