@@ -13,7 +13,7 @@ export interface Ticks {
 
 export const TickContext = createContext<Ticks | null>(null);
 
-/** The grocery ticks of the signed-in user: see `TickSync`. */
+/** The grocery ticks of the signed-in user: see `useGroceryTicks`. */
 export function useTicks(): Ticks {
   const context = useContext(TickContext);
   if (!context) throw new Error('useTicks must be used inside <TickSync>');

@@ -3,6 +3,7 @@ import { useParams } from 'react-router-dom';
 import useSWR, { useSWRConfig } from 'swr';
 
 import { ApiFailure, api, unwrap, type Schemas } from '../api/client';
+import { useToast } from '../components/ui/toast-context';
 import { parseChange, type FamilyChange } from './useFamilyEvents';
 
 export type ShareInvitation = Schemas['ShareInvitation'];
@@ -137,6 +138,43 @@ export const shareActions = {
       'Update error',
     ),
 };
+
+/**
+ * The co-parent's grocery lists, and their ticks: sent at once (no offline queue on this
+ * screen), shown at once, then replaced by the server's answer or rolled back with a toast.
+ */
+export function useShareGroceries(token: string) {
+  const lists = useShareLists(token, true);
+  const { toast } = useToast();
+
+  const tick = async (list: SharedList, itemId: string, checked: boolean) => {
+    // Shown at once; the server's answer replaces it (or the tick is rolled back).
+    const shown = lists.data?.map((l) =>
+      l.id === list.id
+        ? { ...l, items: l.items.map((i) => (i.id === itemId ? { ...i, checked } : i)) }
+        : l,
+    );
+    try {
+      await lists.mutate(
+        async () => {
+          const result = await shareActions.tick(token, list.id, itemId, checked);
+          return (lists.data ?? []).map((l) => (l.id === list.id ? result.list : l));
+        },
+        { optimisticData: shown, rollbackOnError: true, revalidate: false },
+      );
+    } catch (err) {
+      const failure = err instanceof ApiFailure ? err : null;
+      toast({
+        variant: 'error',
+        title: 'Update error',
+        description: failure?.message ?? 'An unexpected error occurred',
+      });
+      void lists.mutate();
+    }
+  };
+
+  return { lists, tick };
+}
 
 /** The share data a change makes stale. */
 export function shareStaleAfter(change: FamilyChange): string[] {

@@ -6,18 +6,16 @@ import { AuthCard } from '../components/AuthCard';
 import { GroceryListCard } from '../components/GroceryListCard';
 import { Button } from '../components/ui/Button';
 import { Spinner } from '../components/ui/Spinner';
-import { useToast } from '../components/ui/toast-context';
 import {
   shareActions,
   useForgetShare,
   useShareChildren,
   useShareEvents,
-  useShareLists,
+  useShareGroceries,
   useShareMealPlan,
   useShareMeals,
   useShareSession,
   useShareToken,
-  type SharedList,
   type SharedMeal,
 } from '../hooks/useShare';
 import { useSite } from '../hooks/useSite';
@@ -285,36 +283,9 @@ function WeekPlan({ token, names }: { token: string; names: ReadonlyMap<string, 
 }
 
 function Groceries({ token }: { token: string }) {
-  const lists = useShareLists(token, true);
+  const { lists, tick } = useShareGroceries(token);
   const site = useSite();
-  const { toast } = useToast();
   const currency = site.data?.currency ?? 'GBP';
-
-  const tick = async (list: SharedList, itemId: string, checked: boolean) => {
-    // Shown at once; the server's answer replaces it (or the tick is rolled back).
-    const shown = lists.data?.map((l) =>
-      l.id === list.id
-        ? { ...l, items: l.items.map((i) => (i.id === itemId ? { ...i, checked } : i)) }
-        : l,
-    );
-    try {
-      await lists.mutate(
-        async () => {
-          const result = await shareActions.tick(token, list.id, itemId, checked);
-          return (lists.data ?? []).map((l) => (l.id === list.id ? result.list : l));
-        },
-        { optimisticData: shown, rollbackOnError: true, revalidate: false },
-      );
-    } catch (err) {
-      const failure = err instanceof ApiFailure ? err : null;
-      toast({
-        variant: 'error',
-        title: 'Update error',
-        description: failure?.message ?? 'An unexpected error occurred',
-      });
-      void lists.mutate();
-    }
-  };
 
   if (lists.isLoading) return <Spinner label="Loading..." />;
   if (lists.error) return <p role="alert">An error occurred while loading data</p>;
