@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { Link, Outlet, useParams } from 'react-router-dom';
 
-import { LogoMark } from '../components/Logo';
+import { LogoMark } from '../components/shell/Logo';
 import { Spinner } from '../components/ui/Spinner';
 import { pathTo, routes } from '../routes';
 import { Shell } from './MainLayout';

@@ -1,9 +1,9 @@
 import { Suspense, type ReactNode } from 'react';
 import { Outlet } from 'react-router-dom';
 
-import { Footer } from '../components/Footer';
-import { Header } from '../components/Header';
-import { TickSync } from '../components/TickSync';
+import { TickSync } from '../components/grocery/TickSync';
+import { Footer } from '../components/shell/Footer';
+import { Header } from '../components/shell/Header';
 import { Spinner } from '../components/ui/Spinner';
 import { useFamilyEvents } from '../hooks/useFamilyEvents';
 

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 
-import { Prose } from '../components/Prose';
+import { Prose } from '../components/ui/Prose';
 import { routes } from '../routes';
 
 export default function About() {

@@ -2,7 +2,7 @@ import { Pencil, Plus, Salad, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 
-import { ChildForm } from '../components/ChildForm';
+import { ChildForm } from '../components/children/ChildForm';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 import { Skeleton } from '../components/ui/Skeleton';
 import { useToast } from '../components/ui/toast-context';

@@ -2,8 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 
 import { ApiFailure } from '../api/client';
-import { AuthCard } from '../components/AuthCard';
-import { PinInput } from '../components/PinInput';
+import { AuthCard } from '../components/auth/AuthCard';
+import { PinInput } from '../components/auth/PinInput';
 import { Button } from '../components/ui/Button';
 import { Spinner } from '../components/ui/Spinner';
 import { useToast } from '../components/ui/toast-context';

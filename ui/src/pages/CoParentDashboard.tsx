@@ -2,8 +2,11 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 
 import { ApiFailure } from '../api/client';
-import { AuthCard } from '../components/AuthCard';
-import { GroceryListCard } from '../components/GroceryListCard';
+import { AuthCard } from '../components/auth/AuthCard';
+import { GroceryListCard } from '../components/grocery/GroceryListCard';
+import { FoodBadges } from '../components/meals/FoodBadges';
+import { MealSafety } from '../components/meals/MealSafety';
+import { PlanWarnings } from '../components/plan/PlanWarnings';
 import { Button } from '../components/ui/Button';
 import { Spinner } from '../components/ui/Spinner';
 import {
@@ -20,13 +23,10 @@ import {
 } from '../hooks/useShare';
 import { useSite } from '../hooks/useSite';
 import { byDay, fullDate, mealTypeEmoji, timeOf } from '../lib/coParents';
-import { feedbackLabel, moodEmoji, moodLabel, portionLabel } from '../lib/meals';
 import { byDay as planByDay, forWhom } from '../lib/mealPlan';
+import { feedbackLabel, moodEmoji, moodLabel, portionLabel } from '../lib/meals';
 import { dayLabel, daysOf, weekLabel, weekOf } from '../lib/week';
 import { pathTo, routes } from '../routes';
-import { FoodBadges } from '../components/FoodBadges';
-import { MealSafety } from '../components/MealSafety';
-import { PlanWarnings } from '../components/PlanWarnings';
 
 type Tab = 'meals' | 'groceries';
 

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 
 import { api, unwrap } from '../api/client';
-import { AuthCard } from '../components/AuthCard';
+import { AuthCard } from '../components/auth/AuthCard';
 import { Button } from '../components/ui/Button';
 import { Input } from '../components/ui/Input';
 import { useSubmit } from '../hooks/useSubmit';

@@ -1,8 +1,8 @@
 import { ListPlus, Plus, ShoppingCart } from 'lucide-react';
 import { useDeferredValue, useMemo, useState } from 'react';
 
-import { GroceryListCard } from '../components/GroceryListCard';
-import { GroceryListForm } from '../components/GroceryListForm';
+import { GroceryListCard } from '../components/grocery/GroceryListCard';
+import { GroceryListForm } from '../components/grocery/GroceryListForm';
 import { Button } from '../components/ui/Button';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 import { Modal } from '../components/ui/Modal';

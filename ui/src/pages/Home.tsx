@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 
 import { greetingName, isNewAccount, useAuth } from '../auth/auth-context';
-import { ChildForm } from '../components/ChildForm';
+import { ChildForm } from '../components/children/ChildForm';
 import { Modal } from '../components/ui/Modal';
 import { Skeleton } from '../components/ui/Skeleton';
 import { useChildNames, useChildren } from '../hooks/useChildren';

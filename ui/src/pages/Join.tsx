@@ -1,8 +1,8 @@
 import { Link, useNavigate, useParams } from 'react-router-dom';
 
 import { useAuth, type User } from '../auth/auth-context';
-import { AuthCard } from '../components/AuthCard';
-import { SignupForm } from '../components/SignupForm';
+import { AuthCard } from '../components/auth/AuthCard';
+import { SignupForm } from '../components/auth/SignupForm';
 import { Button } from '../components/ui/Button';
 import { Spinner } from '../components/ui/Spinner';
 import { useToast } from '../components/ui/toast-context';
@@ -10,8 +10,8 @@ import { FAMILY_NOUNS } from '../hooks/keys';
 import { useRevalidate } from '../hooks/revalidate';
 import { useInvitePreview } from '../hooks/useFamily';
 import { useSubmit } from '../hooks/useSubmit';
-import { routes } from '../routes';
 import type { ReturnTo } from '../router/guards';
+import { routes } from '../routes';
 
 /** `/join/:token`: another parent's invite link, for a new account or a signed-in empty one. */
 export default function Join() {

@@ -2,9 +2,9 @@ import { ChevronLeft, ChevronRight, ListPlus, Pencil, Plus, Trash2 } from 'lucid
 import { useDeferredValue, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 
-import { GroceryListForm } from '../components/GroceryListForm';
-import { PlanEntryForm } from '../components/PlanEntryForm';
-import { PlanWarnings } from '../components/PlanWarnings';
+import { GroceryListForm } from '../components/grocery/GroceryListForm';
+import { PlanEntryForm } from '../components/plan/PlanEntryForm';
+import { PlanWarnings } from '../components/plan/PlanWarnings';
 import { Button } from '../components/ui/Button';
 import { Modal } from '../components/ui/Modal';
 import { Spinner } from '../components/ui/Spinner';

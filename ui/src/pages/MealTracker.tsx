@@ -2,8 +2,8 @@ import { Plus } from 'lucide-react';
 import { useDeferredValue, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 
-import { MealCard } from '../components/MealCard';
-import { MealForm } from '../components/MealForm';
+import { MealCard } from '../components/meals/MealCard';
+import { MealForm } from '../components/meals/MealForm';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 import { Modal } from '../components/ui/Modal';
 import { Skeleton } from '../components/ui/Skeleton';

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 
-import { POLICY_DATE, Prose } from '../components/Prose';
+import { POLICY_DATE, Prose } from '../components/ui/Prose';
 import { routes } from '../routes';
 
 export default function Privacy() {

@@ -3,16 +3,16 @@ import { useRef, useState } from 'react';
 
 import { savedElsewhere } from '../api/client';
 import { greetingName, useAuth, type User } from '../auth/auth-context';
-import { FamilyMembers } from '../components/FamilyMembers';
+import { FamilyMembers } from '../components/family/FamilyMembers';
 import { Button } from '../components/ui/Button';
 import { Input } from '../components/ui/Input';
 import { SavedElsewhere, type SavedValue } from '../components/ui/SavedElsewhere';
 import { useToast } from '../components/ui/toast-context';
 import { useDraft } from '../hooks/useDraft';
-import { initial } from '../lib/text';
 import { useProfileActions } from '../hooks/useProfile';
 import { useSignOut } from '../hooks/useSignOut';
 import { useSubmit } from '../hooks/useSubmit';
+import { initial } from '../lib/text';
 
 const ROLE_LABELS: Record<User['role'], string> = { mom: 'Mom', dad: 'Dad', guest: 'Guest' };
 

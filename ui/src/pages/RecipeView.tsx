@@ -3,10 +3,10 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 
 import { ApiFailure } from '../api/client';
-import { RecipeDetails } from '../components/RecipeDetails';
+import { RecipeDetails } from '../components/recipes/RecipeDetails';
 import { Button } from '../components/ui/Button';
-import { FormActions } from '../components/ui/FormActions';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
+import { FormActions } from '../components/ui/FormActions';
 import { Input, Select } from '../components/ui/Input';
 import { Modal } from '../components/ui/Modal';
 import { Spinner } from '../components/ui/Spinner';

@@ -3,9 +3,9 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 
 import { useAuth } from '../auth/auth-context';
-import { IngredientPicker } from '../components/IngredientPicker';
-import { OwnRecipeForm } from '../components/OwnRecipeForm';
-import { RecipeDetails } from '../components/RecipeDetails';
+import { IngredientPicker } from '../components/recipes/IngredientPicker';
+import { OwnRecipeForm } from '../components/recipes/OwnRecipeForm';
+import { RecipeDetails } from '../components/recipes/RecipeDetails';
 import { Button } from '../components/ui/Button';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 import { Input, Select } from '../components/ui/Input';

@@ -4,7 +4,7 @@ import useSWR from 'swr';
 
 import { api, unwrap } from '../api/client';
 import { useAuth } from '../auth/auth-context';
-import { AuthCard } from '../components/AuthCard';
+import { AuthCard } from '../components/auth/AuthCard';
 import { Button } from '../components/ui/Button';
 import { Input } from '../components/ui/Input';
 import { Spinner } from '../components/ui/Spinner';

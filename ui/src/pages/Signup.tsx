@@ -1,8 +1,8 @@
 import { Link, useNavigate } from 'react-router-dom';
 
 import { useAuth } from '../auth/auth-context';
-import { AuthCard } from '../components/AuthCard';
-import { SignupForm } from '../components/SignupForm';
+import { AuthCard } from '../components/auth/AuthCard';
+import { SignupForm } from '../components/auth/SignupForm';
 import { Spinner } from '../components/ui/Spinner';
 import { useToast } from '../components/ui/toast-context';
 import { useSite } from '../hooks/useSite';

@@ -2,8 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { MealCard } from '../components/MealCard';
-import { TagInput } from '../components/TagInput';
+import { MealCard } from '../components/meals/MealCard';
+import { TagInput } from '../components/ui/TagInput';
 import type { Child } from '../hooks/useChildren';
 import type { Meal } from '../hooks/useMeals';
 import { calls, mockApi, renderAt, renderRoutes, sentBody, signedIn } from '../test-utils';

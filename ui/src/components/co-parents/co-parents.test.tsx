@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import CoParents from '../../pages/CoParents';
 import { RequireAuth } from '../../router/guards';
 import { amira, calls, mockApi, renderAt, sentBody, signedIn } from '../../test-utils';
-import { Header } from '../Header';
+import { Header } from '../shell/Header';
 
 afterEach(() => {
   vi.unstubAllGlobals();

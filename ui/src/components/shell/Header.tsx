@@ -3,12 +3,12 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Link, NavLink } from 'react-router-dom';
 
-import { greetingName, useAuth } from '../auth/auth-context';
-import { useSignOut } from '../hooks/useSignOut';
-import { routes } from '../routes';
-import { CoParentAccess } from './co-parents/CoParentAccess';
+import { greetingName, useAuth } from '../../auth/auth-context';
+import { useSignOut } from '../../hooks/useSignOut';
+import { routes } from '../../routes';
+import { CoParentAccess } from '../co-parents/CoParentAccess';
+import { closeModal, keepFocusInside, showModal } from '../ui/dialog';
 import { LogoMark } from './Logo';
-import { closeModal, keepFocusInside, showModal } from './ui/dialog';
 import { accountLinks, featureLinks } from './nav';
 
 export function Header() {

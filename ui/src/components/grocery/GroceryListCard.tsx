@@ -1,9 +1,9 @@
 import { CloudOff, Pencil, Trash2 } from 'lucide-react';
 
-import type { GroceryItem, GroceryList } from '../hooks/useGroceryLists';
-import { formatDate } from '../lib/dates';
-import { checkedSummary } from '../lib/grocery';
-import { formatMoney } from '../lib/recipes';
+import type { GroceryItem, GroceryList } from '../../hooks/useGroceryLists';
+import { formatDate } from '../../lib/dates';
+import { checkedSummary } from '../../lib/grocery';
+import { formatMoney } from '../../lib/recipes';
 
 interface CardProps {
   list: GroceryList;

@@ -2,9 +2,9 @@ import { Download, Printer } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 
-import { exportUrl, type GroceryList } from '../hooks/useGroceryLists';
-import { pathTo, routes } from '../routes';
-import { useToast } from './ui/toast-context';
+import { exportUrl, type GroceryList } from '../../hooks/useGroceryLists';
+import { pathTo, routes } from '../../routes';
+import { useToast } from '../ui/toast-context';
 
 const FORMATS = [
   { format: 'txt', label: 'Text (.txt)' },

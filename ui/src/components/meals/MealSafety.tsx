@@ -1,6 +1,6 @@
 import { TriangleAlert } from 'lucide-react';
 
-import type { Meal } from '../hooks/useMeals';
+import type { Meal } from '../../hooks/useMeals';
 
 const REACTION_LABELS = { mild: 'Mild reaction', severe: 'Severe reaction' } as const;
 

@@ -2,10 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { useRevalidate } from '../hooks/revalidate';
-import type { Child } from '../hooks/useChildren';
-import Children from '../pages/Children';
-import { calls, mockApi, renderAt, signedIn } from '../test-utils';
+import { useRevalidate } from '../../hooks/revalidate';
+import type { Child } from '../../hooks/useChildren';
+import Children from '../../pages/Children';
+import { calls, mockApi, renderAt, signedIn } from '../../test-utils';
 
 afterEach(() => {
   vi.unstubAllGlobals();

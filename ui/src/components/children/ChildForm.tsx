@@ -1,16 +1,16 @@
 import { useId, useState } from 'react';
 
-import { savedElsewhere } from '../api/client';
-import { useChildActions, type Child } from '../hooks/useChildren';
-import { useDraft } from '../hooks/useDraft';
-import { useSubmit } from '../hooks/useSubmit';
-import { dateLocale } from '../lib/dates';
-import { withPending } from '../lib/meals';
-import { FormActions } from './ui/FormActions';
-import { Input, Select } from './ui/Input';
-import { SavedElsewhere, type SavedValue } from './ui/SavedElsewhere';
-import { useToast } from './ui/toast-context';
-import { TagInput } from './TagInput';
+import { savedElsewhere } from '../../api/client';
+import { useChildActions, type Child } from '../../hooks/useChildren';
+import { useDraft } from '../../hooks/useDraft';
+import { useSubmit } from '../../hooks/useSubmit';
+import { dateLocale } from '../../lib/dates';
+import { withPending } from '../../lib/meals';
+import { FormActions } from '../ui/FormActions';
+import { Input, Select } from '../ui/Input';
+import { SavedElsewhere, type SavedValue } from '../ui/SavedElsewhere';
+import { TagInput } from '../ui/TagInput';
+import { useToast } from '../ui/toast-context';
 
 interface ChildFormProps {
   /** Editing when a child is passed, adding otherwise. */

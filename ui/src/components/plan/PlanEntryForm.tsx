@@ -1,16 +1,16 @@
 import { TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
 
-import type { Child } from '../hooks/useChildren';
-import { useMealPlanActions, type Concern } from '../hooks/useMealPlan';
-import { useSubmit } from '../hooks/useSubmit';
-import type { Recipe } from '../hooks/useRecipes';
-import type { EntryFields } from '../lib/mealPlan';
-import { MEAL_TYPES } from '../lib/meals';
-import { dayLabel } from '../lib/week';
+import type { Child } from '../../hooks/useChildren';
+import { useMealPlanActions, type Concern } from '../../hooks/useMealPlan';
+import type { Recipe } from '../../hooks/useRecipes';
+import { useSubmit } from '../../hooks/useSubmit';
+import type { EntryFields } from '../../lib/mealPlan';
+import { MEAL_TYPES } from '../../lib/meals';
+import { dayLabel } from '../../lib/week';
+import { FormActions } from '../ui/FormActions';
+import { Input, Select } from '../ui/Input';
 import { PlanWarnings } from './PlanWarnings';
-import { FormActions } from './ui/FormActions';
-import { Input, Select } from './ui/Input';
 
 interface FormProps {
   initial: EntryFields;

@@ -1,14 +1,14 @@
 import { Plus, X } from 'lucide-react';
 import { useRef, useState } from 'react';
 
-import { savedElsewhere } from '../api/client';
-import { useSubmit } from '../hooks/useSubmit';
+import { savedElsewhere } from '../../api/client';
 import {
   useEstimate,
   useGroceryActions,
   type GroceryList,
   type ListDraft,
-} from '../hooks/useGroceryLists';
+} from '../../hooks/useGroceryLists';
+import { useSubmit } from '../../hooks/useSubmit';
 import {
   CATEGORIES,
   DEFAULT_CATEGORY,
@@ -21,13 +21,13 @@ import {
   newItem,
   snapshotOf,
   type FormItem,
-} from '../lib/grocery';
-import { formatMoney } from '../lib/recipes';
+} from '../../lib/grocery';
+import { formatMoney } from '../../lib/recipes';
+import { Button } from '../ui/Button';
+import { FormActions } from '../ui/FormActions';
+import { Input, Select } from '../ui/Input';
+import { useToast } from '../ui/toast-context';
 import { ExportMenu } from './ExportMenu';
-import { Button } from './ui/Button';
-import { FormActions } from './ui/FormActions';
-import { Input, Select } from './ui/Input';
-import { useToast } from './ui/toast-context';
 
 interface FormProps {
   /** The saved list being edited; none for a new list. */

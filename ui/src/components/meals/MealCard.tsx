@@ -1,8 +1,14 @@
 import { EllipsisVertical, Pencil, Trash2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 
-import type { Meal } from '../hooks/useMeals';
-import { feedbackLabel, formatShortDate, moodEmoji, moodLabel, portionLabel } from '../lib/meals';
+import type { Meal } from '../../hooks/useMeals';
+import {
+  feedbackLabel,
+  formatShortDate,
+  moodEmoji,
+  moodLabel,
+  portionLabel,
+} from '../../lib/meals';
 import { FoodBadges } from './FoodBadges';
 import { MealSafety } from './MealSafety';
 

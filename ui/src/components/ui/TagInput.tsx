@@ -1,7 +1,7 @@
 import { Plus, X } from 'lucide-react';
 import { useId, useState } from 'react';
 
-import { addTag, removeTag } from '../lib/meals';
+import { addTag, removeTag } from '../../lib/meals';
 
 interface TagInputProps {
   label: string;

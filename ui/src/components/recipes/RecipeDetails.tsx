@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 
-import type { RecipeContent } from '../hooks/useRecipes';
-import { difficultyLabel, formatMoney, unknownMoney } from '../lib/recipes';
+import type { RecipeContent } from '../../hooks/useRecipes';
+import { difficultyLabel, formatMoney, unknownMoney } from '../../lib/recipes';
 
 interface RecipeDetailsProps {
   recipe: RecipeContent;

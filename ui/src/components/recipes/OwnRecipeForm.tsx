@@ -1,9 +1,9 @@
 import { useState } from 'react';
 
-import type { RecipeContent } from '../hooks/useRecipes';
-import { lines, parseIngredientLine } from '../lib/recipes';
-import { FormActions } from './ui/FormActions';
-import { Input, TextArea } from './ui/Input';
+import type { RecipeContent } from '../../hooks/useRecipes';
+import { lines, parseIngredientLine } from '../../lib/recipes';
+import { FormActions } from '../ui/FormActions';
+import { Input, TextArea } from '../ui/Input';
 
 interface OwnRecipeFormProps {
   /** Saves; returns the field the server found wrong, if any. */

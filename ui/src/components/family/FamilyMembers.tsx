@@ -1,13 +1,18 @@
 import { Copy, LogOut, UserMinus, UserPlus } from 'lucide-react';
 import { useRef, useState } from 'react';
 
-import { useFamily, useFamilyActions, type CreatedInvite, type Member } from '../hooks/useFamily';
-import { useSubmit } from '../hooks/useSubmit';
-import { formatDate } from '../lib/dates';
-import { Button } from './ui/Button';
-import { ConfirmDialog } from './ui/ConfirmDialog';
-import { useToast } from './ui/toast-context';
-import { useConfirmDelete } from './ui/useConfirmDelete';
+import {
+  useFamily,
+  useFamilyActions,
+  type CreatedInvite,
+  type Member,
+} from '../../hooks/useFamily';
+import { useSubmit } from '../../hooks/useSubmit';
+import { formatDate } from '../../lib/dates';
+import { Button } from '../ui/Button';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { useToast } from '../ui/toast-context';
+import { useConfirmDelete } from '../ui/useConfirmDelete';
 
 const ROLE_LABELS: Record<Member['role'], string> = { mom: 'Mom', dad: 'Dad', guest: 'Guest' };
 

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 
-import { routes } from '../routes';
+import { routes } from '../../routes';
 import { LogoMark } from './Logo';
 
 const footerLinks = [

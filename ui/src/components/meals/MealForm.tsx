@@ -1,10 +1,11 @@
 import { Camera, TriangleAlert } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 
-import { savedElsewhere } from '../api/client';
-import type { Child } from '../hooks/useChildren';
-import { useMealActions, type Exposure, type Meal, type SavePhase } from '../hooks/useMeals';
-import { useSubmit } from '../hooks/useSubmit';
+import { savedElsewhere } from '../../api/client';
+import type { Child } from '../../hooks/useChildren';
+import { useMealActions, type Exposure, type Meal, type SavePhase } from '../../hooks/useMeals';
+import { useSubmit } from '../../hooks/useSubmit';
+import { formatDate } from '../../lib/dates';
 import {
   FEEDBACK,
   MEAL_TYPES,
@@ -14,13 +15,12 @@ import {
   fromLocalInput,
   toLocalInput,
   withPending,
-} from '../lib/meals';
-import { formatDate } from '../lib/dates';
-import { TagInput } from './TagInput';
-import { Button } from './ui/Button';
-import { FormActions } from './ui/FormActions';
-import { Input, Select, TextArea } from './ui/Input';
-import { useToast } from './ui/toast-context';
+} from '../../lib/meals';
+import { Button } from '../ui/Button';
+import { FormActions } from '../ui/FormActions';
+import { Input, Select, TextArea } from '../ui/Input';
+import { TagInput } from '../ui/TagInput';
+import { useToast } from '../ui/toast-context';
 
 interface MealFormProps {
   childList: Child[];

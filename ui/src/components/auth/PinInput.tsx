@@ -1,6 +1,6 @@
 import { useRef, type ClipboardEvent, type KeyboardEvent } from 'react';
 
-import { PIN_LENGTH, pinDigits } from '../lib/coParents';
+import { PIN_LENGTH, pinDigits } from '../../lib/coParents';
 
 interface PinInputProps {
   /** What the six boxes are for ('PIN', 'Confirm PIN'): their group's name. */

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { mockApi, renderAt, signedIn } from '../test-utils';
+import { mockApi, renderAt, signedIn } from '../../test-utils';
 import { Footer, TAGLINE } from './Footer';
 import { Header } from './Header';
 

@@ -1,4 +1,4 @@
-import { routes } from '../routes';
+import { routes } from '../../routes';
 
 /** The feature links shown in the header and the mobile menu. */
 export const featureLinks = [

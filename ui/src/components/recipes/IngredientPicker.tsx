@@ -1,7 +1,7 @@
 import { Check, Search, ShieldAlert } from 'lucide-react';
 import { useMemo, useState } from 'react';
 
-import type { Catalogue } from '../hooks/useRecipes';
+import type { Catalogue } from '../../hooks/useRecipes';
 
 interface IngredientPickerProps {
   catalogue: Catalogue | undefined;

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 
-import type { SignupForm as SignupValues, User } from '../auth/auth-context';
-import { useSubmit } from '../hooks/useSubmit';
-import { checkSignup } from '../lib/validation';
-import { routes } from '../routes';
-import { Button } from './ui/Button';
-import { Input, Select } from './ui/Input';
+import type { SignupForm as SignupValues, User } from '../../auth/auth-context';
+import { useSubmit } from '../../hooks/useSubmit';
+import { checkSignup } from '../../lib/validation';
+import { routes } from '../../routes';
+import { Button } from '../ui/Button';
+import { Input, Select } from '../ui/Input';
 
 const empty: SignupValues = {
   firstName: '',
