@@ -4,7 +4,9 @@
 
 use std::collections::HashMap;
 use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use super::Services;
 use crate::domain::ids::FamilyId;
@@ -47,6 +49,8 @@ pub async fn answer<E>(
 pub struct Page {
     pub json: Arc<[u8]>,
     gzip: OnceLock<Arc<[u8]>>,
+    /// When it was last asked for, in milliseconds since the cache was made.
+    used: AtomicU64,
 }
 
 impl Page {
@@ -54,6 +58,7 @@ impl Page {
         Page {
             json: json.into(),
             gzip: OnceLock::new(),
+            used: AtomicU64::new(0),
         }
     }
 
@@ -81,9 +86,18 @@ impl Page {
     }
 }
 
-#[derive(Default)]
 pub struct PageCache {
     entries: Mutex<Entries>,
+    born: Instant,
+}
+
+impl Default for PageCache {
+    fn default() -> Self {
+        PageCache {
+            entries: Mutex::default(),
+            born: Instant::now(),
+        }
+    }
 }
 
 #[derive(Default)]
@@ -107,9 +121,11 @@ impl PageCache {
             query: query.to_string(),
         };
         if let Some(hit) = self.lock().pages.get(&key).cloned() {
+            hit.used.store(self.now(), Ordering::Relaxed);
             return Ok(hit);
         }
         let made = Arc::new(Page::new(make().await?));
+        made.used.store(self.now(), Ordering::Relaxed);
         let mut entries = self.lock();
         let Entries { pages, bytes } = &mut *entries;
         // Older revisions of this family are dead; drop them when the family moves on.
@@ -132,6 +148,27 @@ impl PageCache {
             *bytes = *bytes - old + made.weight();
         }
         Ok(made)
+    }
+
+    /// Drops the answers nobody asked for in the last `unused_for`: a quiet server should not
+    /// hold the pages of a busy spell (a parent paging back through years of meals fills the
+    /// budget), and one render costs a few milliseconds when it is asked for again.
+    pub fn forget_unused(&self, unused_for: Duration) {
+        let before = self.now().saturating_sub(unused_for.as_millis() as u64);
+        let mut entries = self.lock();
+        let Entries { pages, bytes } = &mut *entries;
+        pages.retain(|_, page| {
+            let keep = page.used.load(Ordering::Relaxed) >= before;
+            if !keep {
+                *bytes -= page.weight();
+            }
+            keep
+        });
+        pages.shrink_to_fit();
+    }
+
+    fn now(&self) -> u64 {
+        self.born.elapsed().as_millis() as u64
     }
 
     pub fn len(&self) -> usize {
@@ -198,6 +235,30 @@ mod tests {
         std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&gzip[..]), &mut back)
             .unwrap();
         assert_eq!(back, json);
+    }
+
+    #[tokio::test]
+    async fn answers_nobody_asked_for_lately_are_forgotten() {
+        let cache = PageCache::default();
+        let family = FamilyId::new();
+        let get = async |query: &str| {
+            cache
+                .get_or_make(family, 1, query, async || Ok::<_, ()>(vec![7; 1000]))
+                .await
+                .unwrap()
+        };
+        get("old").await;
+        get("asked again").await;
+        tokio::time::sleep(Duration::from_millis(60)).await;
+        get("asked again").await;
+        get("new").await;
+        cache.forget_unused(Duration::from_millis(30));
+        assert_eq!(cache.len(), 2, "the old answer went");
+        assert_eq!(cache.bytes(), 2 * 1200);
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        cache.forget_unused(Duration::from_millis(1));
+        assert!(cache.is_empty());
+        assert_eq!(cache.bytes(), 0);
     }
 
     #[tokio::test]

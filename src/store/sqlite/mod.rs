@@ -93,7 +93,14 @@ impl Database {
         }
         migrations::run(&mut write)?;
         let readers = (0..READERS)
-            .map(|_| connect(path, cache_kib / 2 / READERS as i64, true))
+            .map(|_| {
+                let conn = connect(path, cache_kib / 2 / READERS as i64, true)?;
+                // The schema is parsed now, not by the first request: memory a connection
+                // keeps for good then sits with the rest of start-up's, not between a busy
+                // spell's buffers, where it would keep their pages from going back.
+                conn.query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))?;
+                Ok(conn)
+            })
             .collect::<Result<Vec<_>, _>>()
             .map_err(failed)?;
         Ok(Database {
@@ -117,6 +124,11 @@ impl Database {
         F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
     {
         self.writer.write_then(change, |_| {}).await
+    }
+
+    /// Frees the readers' page caches when none is reading; `false` when some were busy.
+    pub fn release_memory(&self) -> bool {
+        self.readers.release_memory()
     }
 
     /// Commits and writes so far (the writes per commit show how well group commit works).

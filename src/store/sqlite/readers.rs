@@ -11,12 +11,14 @@ use tokio::sync::Semaphore;
 pub(super) struct Readers {
     idle: Arc<Mutex<Vec<Connection>>>,
     permits: Arc<Semaphore>,
+    size: u32,
 }
 
 impl Readers {
     pub(super) fn new(connections: Vec<Connection>) -> Readers {
         Readers {
             permits: Arc::new(Semaphore::new(connections.len())),
+            size: connections.len() as u32,
             idle: Arc::new(Mutex::new(connections)),
         }
     }
@@ -67,6 +69,25 @@ impl Readers {
             }
             std::thread::sleep(std::time::Duration::from_millis(1));
         }
+    }
+}
+
+impl Readers {
+    /// Frees the page caches of the read connections when none is in use (a quiet server):
+    /// each keeps up to its share of `cache_mb` of pages read once (a five-year food history
+    /// fills it), which the file's own page cache in the kernel holds anyway. Busy, it does
+    /// nothing and says so: the caches are in use.
+    pub(super) fn release_memory(&self) -> bool {
+        let Ok(_all) = self.permits.try_acquire_many(self.size) else {
+            return false;
+        };
+        for conn in lock(&self.idle).iter() {
+            // Prepared statements too: made again on the next busy spell, they are a few KB
+            // each, and each keeps a page of the heap that is otherwise free.
+            conn.flush_prepared_statement_cache();
+            let _ = conn.release_memory();
+        }
+        true
     }
 }
 
@@ -127,5 +148,73 @@ mod tests {
             assert_eq!(read.await.unwrap().unwrap(), 42);
         }
         assert_eq!(lock(&readers.idle).len(), 2);
+    }
+
+    /// Bytes of page cache a connection holds (`SQLITE_DBSTATUS_CACHE_USED`).
+    #[allow(unsafe_code)]
+    fn cache_used(conn: &Connection) -> i32 {
+        let (mut now, mut high) = (0, 0);
+        // SAFETY: the handle is the live connection's; sqlite3_db_status only reads counters.
+        let rc = unsafe {
+            rusqlite::ffi::sqlite3_db_status(
+                conn.handle(),
+                rusqlite::ffi::SQLITE_DBSTATUS_CACHE_USED,
+                &mut now,
+                &mut high,
+                0,
+            )
+        };
+        assert_eq!(rc, rusqlite::ffi::SQLITE_OK);
+        now
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_quiet_pool_gives_its_page_caches_back_and_a_busy_one_keeps_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.db");
+        let setup = super::super::connect(&path, 1024, false).unwrap();
+        assert_eq!(super::super::use_wal(&setup).unwrap(), "wal");
+        setup
+            .execute_batch(
+                "CREATE TABLE t (n INTEGER, pad TEXT);
+                 WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 20000)
+                 INSERT INTO t SELECT n, printf('%200d', n) FROM s;",
+            )
+            .unwrap();
+        let conns = (0..2)
+            .map(|_| super::super::connect(&path, 8 * 1024, true).unwrap())
+            .collect();
+        let readers = Arc::new(Readers::new(conns));
+        let scan = |conn: &Connection| {
+            conn.query_row("SELECT sum(length(pad)) FROM t", [], |r| r.get::<_, i64>(0))
+        };
+        assert_eq!(readers.read(scan).await.unwrap(), 200 * 20000);
+        let full = readers.read(|conn| Ok(cache_used(conn))).await.unwrap();
+        assert!(full > 1 << 20, "the scan filled the cache: {full} bytes");
+
+        // One connection busy: nothing is released.
+        let (held, release) = std::sync::mpsc::channel::<()>();
+        let busy = {
+            let readers = readers.clone();
+            tokio::spawn(async move { readers.read(move |_| Ok(release.recv().ok())).await })
+        };
+        while readers.permits.available_permits() > 1 {
+            tokio::task::yield_now().await;
+        }
+        assert!(!readers.release_memory());
+        drop(held);
+        busy.await.unwrap().unwrap();
+
+        assert!(readers.release_memory());
+        let used: Vec<i32> = lock(&readers.idle).iter().map(cache_used).collect();
+        assert!(
+            used.iter().all(|&u| u < 64 * 1024),
+            "caches after release: {used:?}"
+        );
+        assert_eq!(
+            readers.read(scan).await.unwrap(),
+            200 * 20000,
+            "still answers"
+        );
     }
 }

@@ -227,6 +227,13 @@ impl Store {
     pub fn backup_running(&self) -> bool {
         self.core.is_fenced()
     }
+
+    /// Frees the read connections' page caches if no read is running (see `Readers`); the
+    /// caller then hands the freed heap back to the system. Blocks briefly: call off the async
+    /// workers.
+    pub fn release_memory(&self) -> bool {
+        self.core.db.release_memory()
+    }
 }
 
 /// Removes the files of photos whose removal was committed before the last stop (files go
