@@ -6,6 +6,11 @@ RSS after warm-up (1 minute) against RSS at the end.
 
     cargo build --release --example fill_store && cargo build --release
     python3 tests/bench/soak.py [--minutes 10] [--out docs/soak]
+    python3 tests/bench/soak.py --reads [--minutes 10] [--out docs/soak-reads]
+
+`--reads` is the read soak: five years of meals, 8 clients reading every list (the meal log
+paged back through the years, food histories, plan weeks, thumbnails) and nothing else; it
+also prints the idle RSS (5 s after start, before the load) and the end as a multiple of it.
 
 Another build with HIGHCHAIR_BIN and HIGHCHAIR_FILL (its own fill_store), see common.py. The
 store size is the database alone (SQLite with its WAL, or a sled release's db/).
@@ -30,8 +35,10 @@ from common import BIN, FILL, PASSWORD, Client, cookies_of, du, free_port, login
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--minutes", type=float, default=10)
-    ap.add_argument("--out", default="docs/soak")
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--reads", action="store_true", help="reads only, five years of meals")
     args = ap.parse_args()
+    args.out = args.out or ("docs/soak-reads" if args.reads else "docs/soak")
     work = tempfile.mkdtemp(prefix="hc-soak-")
     data = os.path.join(work, "data")
     counts = {"read": 0, "write": 0, "upload": 0, "sse": 0, "signin": 0, "throttled": 0, "error": 0}
@@ -42,7 +49,7 @@ def main():
             counts[kind] = counts.get(kind, 0) + 1
 
     try:
-        subprocess.run([FILL, data, "--years", "1", "--others", "2"],
+        subprocess.run([FILL, data, "--years", "5" if args.reads else "1", "--others", "2"],
                        check=True, capture_output=True)
         port = free_port()
         env = dict(os.environ, HIGHCHAIR_LOG_LEVEL="warn", HIGHCHAIR_BACKUP_INTERVAL_HOURS="0",
@@ -50,6 +57,8 @@ def main():
         server = subprocess.Popen([BIN, "serve", "--listen", f"127.0.0.1:{port}", "--data-dir", data],
                                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_up(port, server, timeout=30)
+        time.sleep(5)
+        idle = rss_kib(server.pid) / 1024
         families = ["family@example.org", "family1@example.org", "family2@example.org"]
         parents = [login(port, e) for e in families]
         children = [json.loads(p.call("GET", "/api/children")[1])[0]["id"] for p in parents]
@@ -146,10 +155,47 @@ def main():
                 # Sign-ins from one address are limited (30 per 15 minutes): stay under it.
                 time.sleep(40)
 
-        threads = [threading.Thread(target=reader, args=(i,)) for i in range(4)]
-        threads += [threading.Thread(target=writer, args=(i,)) for i in range(3)]
-        threads += [threading.Thread(target=uploader), threading.Thread(target=signer)]
-        threads += [threading.Thread(target=listener) for _ in range(10)]
+        all_children = [[c["id"] for c in json.loads(p.call("GET", "/api/children")[1])] for p in parents]
+
+        def browser(i):
+            """A parent going through the app: the meal log paged back through the years (each
+            page revalidated once), a child's food history, plan weeks, lists and photos."""
+            c = Client(port, parents[i % 3].cookie)
+            kids = all_children[i % 3]
+            cursor, etags = None, {}
+            while not stop.is_set():
+                roll = random.random()
+                if roll < 0.4:
+                    path = "/api/meals?limit=50" + (f"&cursor={cursor}" if cursor else "")
+                elif roll < 0.55:
+                    path = f"/api/children/{random.choice(kids)}/foods"
+                elif roll < 0.7:
+                    path = f"/api/meal-plan?week=2026-W{random.randint(1, 52):02d}"
+                elif roll < 0.8:
+                    path = random.choice(["/api/grocery-lists", "/api/recipes"])
+                elif roll < 0.9 and i % 3 == 0 and photo_urls:
+                    path = random.choice(photo_urls)
+                else:
+                    path = random.choice(["/api/children", "/api/auth/session"])
+                headers = {"if-none-match": etags[path]} if path in etags and random.random() < 0.5 else {}
+                status, body, resp = c.call("GET", path, headers=headers)
+                count("read" if status in (200, 304) else f"error {status} {path.split('?')[0][:20]}")
+                if status == 200 and path.startswith("/api/") and resp.getheader("etag"):
+                    etags[path] = resp.getheader("etag")
+                    if len(etags) > 200:
+                        etags.pop(next(iter(etags)))
+                if path.startswith("/api/meals"):
+                    cursor = json.loads(body).get("nextCursor") if status == 200 else cursor
+                    if cursor is None or random.random() < 0.02:
+                        cursor = None
+
+        if args.reads:
+            threads = [threading.Thread(target=browser, args=(i,)) for i in range(8)]
+        else:
+            threads = [threading.Thread(target=reader, args=(i,)) for i in range(4)]
+            threads += [threading.Thread(target=writer, args=(i,)) for i in range(3)]
+            threads += [threading.Thread(target=uploader), threading.Thread(target=signer)]
+            threads += [threading.Thread(target=listener) for _ in range(10)]
         for t in threads:
             t.daemon = True
             t.start()
@@ -167,7 +213,11 @@ def main():
                   f"db {samples[-1][3]:6.1f} MiB  media {samples[-1][4]:6.1f} MiB  {counts}", flush=True)
             time.sleep(5)
         stop.set()
-        time.sleep(2)
+        # The server gives memory back once a minute (memory::GIVE_BACK_EVERY), answers nobody
+        # asked for in the minute before: two minutes of quiet later, what it still holds is
+        # what a used, idle server keeps.
+        time.sleep(125)
+        after = rss_kib(server.pid) / 1024
         server.terminate()
         server.wait()
 
@@ -185,6 +235,8 @@ def main():
         print(f"\nRSS after warm-up {warm[1]:.1f} MiB, at the end {last[1]:.1f} MiB ({growth:+.1f}%); "
               f"fds {warm[2]} -> {last[2]}; db {warm[3]:.1f} -> {last[3]:.1f} MiB; "
               f"media {warm[4]:.1f} -> {last[4]:.1f} MiB; {counts}")
+        print(f"idle RSS (5 s after start, before the load) {idle:.1f} MiB; at the end {last[1] / idle:.2f}x idle; "
+              f"two minutes after the load {after:.1f} MiB = {after / idle:.2f}x idle")
         print(f"wrote {args.out}.csv and {args.out}.svg")
     finally:
         shutil.rmtree(work, ignore_errors=True)
