@@ -149,8 +149,8 @@ pub async fn serve(
 
 /// Once a minute, what a quiet spell no longer needs goes back to the system: answers nobody
 /// asked for in that minute, the readers' page caches when none is reading (the kernel caches
-/// the file anyway), then the heap's free pages. After a parent paged back through five years
-/// of meals, RSS went from 37 to 18 MiB without this step's first two parts
+/// the file anyway), then the heap's free pages. Two minutes after ten minutes of clients
+/// paging through five years of meals: 38 MiB without the first two parts, 15 with them
 /// (docs/benchmarks.md, "The read soak").
 fn give_back_memory(app: App) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
