@@ -201,7 +201,7 @@ struct Live {
 }
 
 fn resync(app: &App, family: crate::domain::ids::FamilyId) -> Option<FeedEvent> {
-    let revision = app.store.revision(family);
+    let revision = app.revision(family);
     Some(FeedEvent {
         kind: EventKind::Resync,
         id: None,
@@ -272,7 +272,7 @@ async fn next(mut live: Live) -> Option<(FeedEvent, Live)> {
                 }
             }
             Woke::Superseded => {
-                let revision = live.app.store.revision(live.sub.family());
+                let revision = live.app.revision(live.sub.family());
                 live.superseded = true;
                 let last = FeedEvent {
                     kind: EventKind::Superseded,
@@ -359,10 +359,9 @@ async fn open(
 ) -> Result<EventsResponse, ApiError> {
     let slot = app.feed.open_stream(session);
     let last_seen = last_event_id.and_then(|v| v.trim().parse::<u64>().ok());
-    let store = app.store.clone();
-    let sub = app.feed.subscribe(family, last_seen, || {
-        Ok::<_, crate::store::StoreError>(store.revision(family))
-    })?;
+    let Ok(sub) = app.feed.subscribe(family, last_seen, || {
+        Ok::<_, std::convert::Infallible>(app.revision(family))
+    });
     let mut live = Live {
         app: app.clone(),
         sub,
@@ -383,7 +382,7 @@ async fn open(
         Start::Live => live.queue.push_back(FeedEvent {
             kind: EventKind::Ready,
             id: None,
-            revision: app.store.revision(family),
+            revision: app.revision(family),
         }),
         Start::Replay(changes) => live.queue.extend(
             changes

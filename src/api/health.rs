@@ -6,6 +6,7 @@ use poem_openapi::{ApiResponse, Object, OpenApi};
 
 use super::ApiTags;
 use crate::app::App;
+use crate::service::health;
 
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
@@ -56,42 +57,31 @@ impl HealthApi {
     /// Server status, for monitoring and the test harness.
     #[oai(path = "/health", method = "get", operation_id = "getHealth")]
     async fn health(&self, app: Data<&App>) -> HealthResponse {
-        let store_ok = app.store.is_healthy().await;
-        let disk_low = app
-            .store
-            .free_space()
-            .is_some_and(|free| free < app.settings.limits.min_free_disk_bytes());
-        let (generator_status, generator_message) =
-            match crate::service::recipes::generator_status(&app).await {
-                crate::recipes::Status::Ok => ("ok", None),
-                // What is wrong, not where: the address and errors stay in the server's log.
-                crate::recipes::Status::Unavailable(e) => ("unavailable", Some(e.public().into())),
-            };
-        let backups = app.backups.status();
-        let backup = match (&backups.failed, backups.last_ok) {
-            (Some(_), _) => "failed",
-            (None, Some(_)) => "ok",
-            (None, None) if app.settings.backup.interval_hours == 0 => "off",
-            (None, None) => "none",
+        let h = health::check(&app).await;
+        let (generator_status, generator_message) = match &h.generator_status {
+            crate::recipes::Status::Ok => ("ok", None),
+            // What is wrong, not where: the address and errors stay in the server's log.
+            crate::recipes::Status::Unavailable(e) => ("unavailable", Some(e.public().into())),
         };
         let health = Health {
-            status: if store_ok && !disk_low && backup != "failed" {
-                "ok"
-            } else {
-                "degraded"
-            }
-            .into(),
+            status: if h.is_ok() { "ok" } else { "degraded" }.into(),
             version: env!("CARGO_PKG_VERSION").into(),
-            store: if store_ok { "ok" } else { "error" }.into(),
-            generator: app.settings.recipes.generator.to_string(),
+            store: if h.store_ok { "ok" } else { "error" }.into(),
+            generator: h.generator.clone(),
             generator_status: generator_status.into(),
             generator_message,
-            disk: if disk_low { "low" } else { "ok" }.into(),
-            backup: backup.into(),
-            last_backup_at: backups.last_ok,
-            previous_store: app.store.previous_store().map(String::from),
+            disk: if h.disk_low { "low" } else { "ok" }.into(),
+            backup: match h.backups {
+                health::Backups::Ok => "ok",
+                health::Backups::Failed => "failed",
+                health::Backups::Off => "off",
+                health::Backups::None => "none",
+            }
+            .into(),
+            last_backup_at: h.last_backup_at,
+            previous_store: h.previous_store.clone(),
         };
-        if store_ok {
+        if h.store_ok {
             HealthResponse::Ok(Json(health))
         } else {
             HealthResponse::Degraded(Json(health))

@@ -38,7 +38,7 @@ impl SiteApi {
         Json(SiteInfo {
             version: env!("CARGO_PKG_VERSION").into(),
             allow_signup: s.auth.allow_signup,
-            signup_open: s.auth.allow_signup || app.store.users.is_empty().await.unwrap_or(false),
+            signup_open: crate::service::accounts::signup_open(&app).await,
             allow_guests: s.auth.allow_guests,
             currency: s.money.currency.clone(),
             grocery_item_estimate: s.money.grocery_item_estimate,

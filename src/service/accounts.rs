@@ -26,6 +26,12 @@ not send e-mail. Your request was passed on to the person who runs it: they run 
 highchair user reset-password with your e-mail address and give you a link that is valid \
 for one hour.";
 
+/// Whether the sign-up form works now: sign-up is allowed, or the server has no account yet
+/// (the first account can always be created).
+pub async fn signup_open(app: &Services) -> bool {
+    app.settings.auth.allow_signup || app.store.users.is_empty().await.unwrap_or(false)
+}
+
 /// Creates a parent account. The very first account on a server is always allowed and becomes
 /// the admin; after that `allow_signup` decides (unless the admin creates it).
 pub async fn create_parent(app: &Services, signup: Signup, by_admin: bool) -> AppResult<User> {

@@ -10,6 +10,7 @@ pub mod contact;
 pub mod error;
 pub mod family;
 pub mod grocery;
+pub mod health;
 pub mod housekeeping;
 pub mod meal_plan;
 pub mod meals;
@@ -155,6 +156,12 @@ pub struct Services {
 }
 
 impl Services {
+    /// The family's revision now: it moves on with every change to the family's records (ETags,
+    /// kept answers and the change feed are made of it).
+    pub fn revision(&self, family: crate::domain::ids::FamilyId) -> u64 {
+        self.store.revision(family)
+    }
+
     /// Opens the store named in the settings (already validated) and wires the change feed.
     pub fn open(settings: Settings, tuning: Tuning) -> Result<Services, OpenError> {
         let store = Arc::new(Store::open(

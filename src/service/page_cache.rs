@@ -28,7 +28,7 @@ struct Key {
 
 /// The family's revision now: what a kept answer and its ETag are made of.
 pub fn revision(app: &Services, family: FamilyId) -> u64 {
-    app.store.revision(family)
+    app.revision(family)
 }
 
 /// The answer to `query` at `revision`, rendered once and then kept.
