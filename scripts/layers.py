@@ -4,7 +4,7 @@ Usage: layers.py SRC_DIR. Prints each broken rule and exits 1; prints the module
 Rules (shared/DESIGN.md, Layout): arrows point down only, server -> api -> service -> domain + store.
 - store, domain, auth, service, events, jobs, recipes and media reach no HTTP or wiring layer
   (api, server, app, cli, admin, ui_assets); api reaches no server internals;
-- `poem::` appears only in server/, api/, admin/ and ui_assets; `sled::` only in store/;
+- `poem::` appears only in server/, api/, admin/ and ui_assets; `sled::` and `rusqlite::` only in store/;
 - domain names no poem, http, StatusCode or serde_json;
 - no two top-level modules import each other."""
 import os, re, sys
@@ -84,8 +84,8 @@ for top, files in sorted(mods.items()):
             bad.append(f"{rel} uses crate::server (request extraction belongs in api/)")
         if top not in POEM_OK and re.search(r"\bpoem::|\buse poem\b", code):
             bad.append(f"{rel} uses poem ({top} must stay free of HTTP types)")
-        if top != "store" and re.search(r"\bsled::|\buse sled\b", code):
-            bad.append(f"{rel} uses sled (only store/ knows the storage engine)")
+        if top != "store" and re.search(r"\b(sled|rusqlite)::|\buse (sled|rusqlite)\b", code):
+            bad.append(f"{rel} uses the storage engine (only store/ knows it)")
         if top == "domain":
             for word in ("poem", "serde_json", "http::", "StatusCode"):
                 if re.search(r"\b" + re.escape(word), code):
