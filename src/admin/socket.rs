@@ -77,7 +77,7 @@ async fn backup_now(app: Data<&App>) -> Response {
 #[handler]
 async fn stream_backup(app: Data<&App>) -> Response {
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<bytes::Bytes, String>>(4);
-    let store = app.store.clone();
+    let store = app.store().clone();
     tokio::task::spawn_blocking(move || {
         let out = ChannelWriter {
             tx: tx.clone(),
@@ -203,4 +203,19 @@ pub fn bind(path: &Path) -> std::io::Result<std::os::unix::net::UnixListener> {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
     listener.set_nonblocking(true)?;
     Ok(listener)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::peer_allowed;
+
+    #[test]
+    fn only_the_servers_own_user_and_root_may_use_the_socket() {
+        assert!(peer_allowed(1000, 1000), "the server's own user");
+        assert!(peer_allowed(0, 1000), "root");
+        assert!(peer_allowed(0, 0), "a server run as root, by root");
+        assert!(!peer_allowed(1001, 1000), "another user");
+        assert!(!peer_allowed(65534, 0), "nobody, against a server run as root");
+        assert!(!peer_allowed(1000, 0), "a user, against a server run as root");
+    }
 }
