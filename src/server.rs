@@ -60,11 +60,11 @@ pub fn endpoint(app: App) -> impl Endpoint<Output = poem::Response> {
         .nest("/", api::service())
         .catch_all_error(api::error::api_error_response);
 
-    let proxies = app.settings.trusted_proxy_nets();
-    let limits = app.settings.limits.clone();
+    let proxies = app.settings().trusted_proxy_nets();
+    let limits = app.settings().limits.clone();
     let sites = std::sync::Arc::new(origin::Sites::new(
-        &app.settings.server.public_url,
-        &app.settings.server.allowed_hosts,
+        &app.settings().server.public_url,
+        &app.settings().server.allowed_hosts,
     ));
 
     Route::new()
@@ -91,8 +91,8 @@ pub async fn serve(
     let listener = tokio::net::TcpListener::from_std(listener)?;
     let addr = listener.local_addr()?;
     let fd_limit = connections::raise_fd_limit();
-    let limits = connections::ConnectionLimits::from_settings(&app.settings, fd_limit);
-    if limits.max_total < app.settings.limits.max_connections as usize {
+    let limits = connections::ConnectionLimits::from_settings(app.settings(), fd_limit);
+    if limits.max_total < app.settings().limits.max_connections as usize {
         tracing::warn!(
             max_connections = limits.max_total,
             open_files_limit = fd_limit,
@@ -100,7 +100,7 @@ pub async fn serve(
         );
     }
 
-    let socket_path = app.store.dir().join(crate::admin::SOCKET);
+    let socket_path = app.store().dir().join(crate::admin::SOCKET);
     let admin_listener =
         tokio::net::UnixListener::from_std(crate::admin::socket::bind(&socket_path)?)?;
     let (stop_admin, admin_stopped) = tokio::sync::oneshot::channel::<()>();
@@ -113,22 +113,22 @@ pub async fn serve(
     ));
 
     let housekeeping = crate::service::housekeeping::spawn(app.clone());
-    let backups = crate::service::backups::spawn(app.clone(), app.first_backup_after);
-    let jobs = crate::jobs::spawn(app.store.clone(), app.jobs_wake.clone());
-    match app.generation.recover().await {
+    let backups = crate::service::backups::spawn(app.clone(), app.first_backup_after());
+    let jobs = crate::jobs::spawn(app.store().clone(), app.jobs_wake().clone());
+    match app.generation().recover().await {
         Ok(0) => {}
         Ok(n) => tracing::info!(jobs = n, "recipe jobs queued again after a restart"),
         Err(e) => tracing::error!(error = %e, "unfinished recipe jobs could not be read"),
     }
-    let generation = app.generation.clone().spawn();
+    let generation = app.generation().clone().spawn();
     let give_back = give_back_memory(app.clone());
-    tracing::info!(address = %addr, data_dir = %app.store.dir().display(), "highchair is listening");
+    tracing::info!(address = %addr, data_dir = %app.store().dir().display(), "highchair is listening");
     let lan = addr
         .ip()
         .is_unspecified()
         .then(addresses::lan_address)
         .flatten();
-    for url in addresses::to_open(addr, &app.settings.server.public_url, lan) {
+    for url in addresses::to_open(addr, &app.settings().server.public_url, lan) {
         tracing::info!(%url, "open Highchair at");
     }
     let result = connections::serve(listener, endpoint(app.clone()), limits, shutdown).await;
@@ -159,8 +159,8 @@ fn give_back_memory(app: App) -> tokio::task::JoinHandle<()> {
         every.tick().await;
         loop {
             every.tick().await;
-            app.pages.forget_unused(crate::memory::GIVE_BACK_EVERY);
-            let store = app.store.clone();
+            app.pages().forget_unused(crate::memory::GIVE_BACK_EVERY);
+            let store = app.store().clone();
             let _ = tokio::task::spawn_blocking(move || {
                 store.release_memory();
                 crate::memory::give_back_free_memory();

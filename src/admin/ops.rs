@@ -99,7 +99,7 @@ fn failure(err: AppError, email: &str) -> Failure {
 async fn find(app: &App, email: &str) -> Result<User, Failure> {
     let not_found = || failure(DomainError::NotFound.into(), email);
     let parsed = Email::parse(email).ok_or_else(not_found)?;
-    app.store
+    app.store()
         .users
         .get_by_email(&parsed)
         .await
@@ -109,7 +109,7 @@ async fn find(app: &App, email: &str) -> Result<User, Failure> {
 
 pub async fn list_users(app: &App) -> Result<Vec<UserSummary>, Failure> {
     let users = app
-        .store
+        .store()
         .users
         .list()
         .await
@@ -154,7 +154,7 @@ pub async fn promote(app: &App, email: &str) -> Result<UserSummary, Failure> {
     }
     let now = Utc::now();
     let user = app
-        .store
+        .store()
         .users
         .update(user.id, None, |u| {
             u.is_admin = true;
@@ -187,7 +187,7 @@ pub async fn purge_guests(app: &App) -> Result<Removed, Failure> {
 /// Contact form messages, newest first.
 pub async fn list_messages(app: &App) -> Result<Vec<Message>, Failure> {
     let messages = app
-        .store
+        .store()
         .contact_messages
         .list()
         .await

@@ -215,7 +215,13 @@ mod tests {
         assert!(peer_allowed(0, 1000), "root");
         assert!(peer_allowed(0, 0), "a server run as root, by root");
         assert!(!peer_allowed(1001, 1000), "another user");
-        assert!(!peer_allowed(65534, 0), "nobody, against a server run as root");
-        assert!(!peer_allowed(1000, 0), "a user, against a server run as root");
+        assert!(
+            !peer_allowed(65534, 0),
+            "nobody, against a server run as root"
+        );
+        assert!(
+            !peer_allowed(1000, 0),
+            "a user, against a server run as root"
+        );
     }
 }

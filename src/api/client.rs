@@ -28,7 +28,7 @@ impl ClientInfo {
 /// The address links start with (household invites, co-parent links): the configured public
 /// URL, or the one the parent used (its host already passed the server's host check).
 pub fn site_base(app: &App, client: &ClientInfo, req: &Request) -> String {
-    let public = &app.settings.server.public_url;
+    let public = &app.settings().server.public_url;
     if !public.is_empty() {
         return public.trim_end_matches('/').to_string();
     }
@@ -37,7 +37,7 @@ pub fn site_base(app: &App, client: &ClientInfo, req: &Request) -> String {
             let scheme = if client.secure { "https" } else { "http" };
             format!("{scheme}://{host}")
         }
-        None => app.settings.base_url(),
+        None => app.settings().base_url(),
     }
 }
 

@@ -357,9 +357,9 @@ async fn open(
     listener: Listener,
     last_event_id: Option<&str>,
 ) -> Result<EventsResponse, ApiError> {
-    let slot = app.feed.open_stream(session);
+    let slot = app.feed().open_stream(session);
     let last_seen = last_event_id.and_then(|v| v.trim().parse::<u64>().ok());
-    let Ok(sub) = app.feed.subscribe(family, last_seen, || {
+    let Ok(sub) = app.feed().subscribe(family, last_seen, || {
         Ok::<_, std::convert::Infallible>(app.revision(family))
     });
     let mut live = Live {

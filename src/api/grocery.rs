@@ -73,7 +73,7 @@ pub struct GroceryListDto {
 
 /// A list as the API sends it (the estimate needs the settings).
 pub fn list_dto(app: &App, list: &GroceryList) -> GroceryListDto {
-    priced_dto(list, app.settings.money.grocery_item_estimate)
+    priced_dto(list, app.settings().money.grocery_item_estimate)
 }
 
 /// A list with its estimate at `per_item` for items the catalogue cannot price.

@@ -155,7 +155,7 @@ impl IngredientsApi {
         operation_id = "listIngredients"
     )]
     async fn list(&self, app: poem::web::Data<&crate::app::App>) -> CatalogueResponse {
-        let currency = &app.settings.money.currency;
+        let currency = &app.settings().money.currency;
         let mut slot = RENDERED.lock().unwrap_or_else(|p| p.into_inner());
         let bytes = match slot.as_ref() {
             Some((c, bytes)) if c == currency => bytes.clone(),

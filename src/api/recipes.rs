@@ -563,7 +563,7 @@ async fn follow(state: Follow) -> Option<(JobDto, Follow)> {
 }
 
 async fn finished(app: &App, job: &Generation) -> Option<(JobDto, Follow)> {
-    let stored = app.store.generations.get(job.id).await.ok().flatten()?;
+    let stored = app.store().generations.get(job.id).await.ok().flatten()?;
     Some((final_dto(stored), Follow::Ended))
 }
 
@@ -658,7 +658,7 @@ impl RecipesApi {
         id: Path<String>,
     ) -> Result<Json<JobDto>, ApiError> {
         let job = find_job(&app, &owners(&user.0, req), &id).await?;
-        let live = app.generation.watch(job.id).map(|rx| *rx.borrow());
+        let live = app.generation().watch(job.id).map(|rx| *rx.borrow());
         Ok(Json(job_dto(job, live)))
     }
 
@@ -676,7 +676,7 @@ impl RecipesApi {
         id: Path<String>,
     ) -> Result<JobEventsResponse, ApiError> {
         let job = find_job(&app, &owners(&user.0, req), &id).await?;
-        let start = match app.generation.watch(job.id) {
+        let start = match app.generation().watch(job.id) {
             Some(rx) => Follow::Watching {
                 app: app.clone(),
                 job: Box::new(job),
@@ -685,7 +685,7 @@ impl RecipesApi {
             },
             // Finished (maybe just now, after it was read above): the stored result.
             None => {
-                let latest = app.store.generations.get(job.id).await?.unwrap_or(job);
+                let latest = app.store().generations.get(job.id).await?.unwrap_or(job);
                 Follow::Final(Box::new(final_dto(latest)))
             }
         };

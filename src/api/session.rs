@@ -70,7 +70,7 @@ pub(super) fn cookie_of<'a>(req: &'a Request, name: &str) -> Option<&'a str> {
 
 /// Whether cookies must be marked Secure for this request.
 pub fn secure_cookies(app: &App, client: &ClientInfo) -> bool {
-    client.secure || app.settings.server.public_url.starts_with("https://")
+    client.secure || app.settings().server.public_url.starts_with("https://")
 }
 
 /// The session cookie's token in a `Cookie` header, if any.

@@ -124,7 +124,7 @@ async fn write(settings: Settings, out: Option<PathBuf>) -> Result<(), Failure> 
             (path, bytes, summary)
         }
         (Target::Local(app), None) => {
-            let store = app.store.clone();
+            let store = app.store().clone();
             let written = tokio::task::spawn_blocking(move || {
                 crate::service::backups::write_into(&store, &dir, keep)
             })
@@ -135,7 +135,7 @@ async fn write(settings: Settings, out: Option<PathBuf>) -> Result<(), Failure> 
         }
         (Target::Local(app), Some(out)) => {
             let (partial, path) = partial_for(&out)?;
-            let store = app.store.clone();
+            let store = app.store().clone();
             let to = partial.clone();
             let made = tokio::task::spawn_blocking(move || {
                 crate::service::backups::write_file(&store, &to)

@@ -94,7 +94,7 @@ impl Target {
             Target::Local(app) => {
                 let result = local(app.clone()).await;
                 // Without a server, this process finishes what it queued (cascading deletes).
-                crate::jobs::run_pending(&app.store).await.map_err(|e| {
+                crate::jobs::run_pending(app.store()).await.map_err(|e| {
                     Failure::new(EXIT_FAILURE, format!("finishing the removal failed: {e}"))
                 })?;
                 result

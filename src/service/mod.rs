@@ -132,30 +132,68 @@ impl Limits {
 }
 
 /// Settings, store, change feed, limits and workers: built once, shared by every request.
+/// Its fields are private: the use cases below reach them, callers go through the use cases.
+/// The few accessors serve wiring (server, admin socket, CLI) and the integration tests; the
+/// API never names the store (the layer check says so).
 pub struct Services {
-    pub settings: Settings,
-    pub store: Arc<Store>,
-    pub feed: Arc<Feed>,
-    pub limits: Limits,
-    pub hasher: Hasher,
+    settings: Settings,
+    store: Arc<Store>,
+    feed: Arc<Feed>,
+    limits: Limits,
+    hasher: Hasher,
     /// Signs device cookies.
-    pub device_key: DeviceKey,
-    pub images: Images,
+    device_key: DeviceKey,
+    images: Images,
     /// Woken when a persisted job is queued.
-    pub jobs_wake: Arc<Notify>,
+    jobs_wake: Arc<Notify>,
     /// List answers by family revision.
-    pub pages: page_cache::PageCache,
+    pages: page_cache::PageCache,
     /// Recipe generation jobs, one at a time.
-    pub generation: Arc<Lane>,
+    generation: Arc<Lane>,
     /// The generator's last status check (see `recipes::generator_status`).
-    pub generator_status: tokio::sync::Mutex<Option<(Instant, crate::recipes::Status)>>,
-    pub started: Instant,
+    generator_status: tokio::sync::Mutex<Option<(Instant, crate::recipes::Status)>>,
     /// Backups written while serving: their last outcome.
-    pub backups: backups::Backups,
-    pub first_backup_after: std::time::Duration,
+    backups: backups::Backups,
+    first_backup_after: std::time::Duration,
 }
 
 impl Services {
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// For wiring and tests: background tasks, the admin socket, the CLI's offline commands.
+    pub fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
+    pub fn feed(&self) -> &Arc<Feed> {
+        &self.feed
+    }
+
+    /// The answers kept by family revision.
+    pub fn pages(&self) -> &page_cache::PageCache {
+        &self.pages
+    }
+
+    /// The recipe generation lane (started and stopped by the server).
+    pub fn generation(&self) -> &Arc<Lane> {
+        &self.generation
+    }
+
+    /// Woken when a persisted job is queued.
+    pub fn jobs_wake(&self) -> &Arc<Notify> {
+        &self.jobs_wake
+    }
+
+    pub fn first_backup_after(&self) -> std::time::Duration {
+        self.first_backup_after
+    }
+
+    pub fn hasher(&self) -> &Hasher {
+        &self.hasher
+    }
+
     /// The family's revision now: it moves on with every change to the family's records (ETags,
     /// kept answers and the change feed are made of it).
     pub fn revision(&self, family: crate::domain::ids::FamilyId) -> u64 {
@@ -205,7 +243,6 @@ impl Services {
             pages: page_cache::PageCache::default(),
             generation,
             generator_status: tokio::sync::Mutex::new(None),
-            started: Instant::now(),
             backups: backups::Backups::default(),
             first_backup_after: tuning.first_backup_after,
         })

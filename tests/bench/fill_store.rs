@@ -112,7 +112,7 @@ async fn main() {
         extras.lists,
         extras.plan_entries,
         started.elapsed().as_secs_f64(),
-        app.store.size_on_disk() as f64 / 1048576.0
+        app.store().size_on_disk() as f64 / 1048576.0
     );
 }
 
@@ -183,7 +183,7 @@ async fn fill_family(
     .await
     .unwrap_or_else(|e| panic!("{email}: {}", e.message));
     let parent = app
-        .store
+        .store()
         .users
         .get_by_email(&Email::parse(email).unwrap())
         .await
@@ -201,7 +201,7 @@ async fn fill_family(
             birth_month: None,
         };
         let child = app
-            .store
+            .store()
             .children
             .insert(&Child::create(family, fields, now))
             .await
@@ -243,7 +243,7 @@ async fn fill_family(
                         (Variant::Medium, picture.medium.as_slice()),
                         (Variant::Thumb, picture.thumb.as_slice()),
                     ];
-                    app.store
+                    app.store()
                         .media
                         .insert(&record, &sizes)
                         .await
@@ -272,7 +272,7 @@ async fn fill_family(
                     reaction: Default::default(),
                     reaction_note: String::new(),
                 };
-                app.store
+                app.store()
                     .meals
                     .insert(&Meal::create(family, fields, *at))
                     .await
@@ -320,7 +320,7 @@ async fn fill_extras(
                 break;
             }
             let recipe = Recipe::create(family, parent, Source::Generated, content, now);
-            let saved = app.store.recipes.insert(&recipe).await.expect("recipe");
+            let saved = app.store().recipes.insert(&recipe).await.expect("recipe");
             recipes.insert(saved.id, RecipeSummary::from(&saved));
         }
     }
@@ -340,7 +340,7 @@ async fn fill_extras(
             })
             .collect();
         let list = GroceryList::create(family, format!("Shopping week {}", l + 1), items, now);
-        app.store.grocery_lists.insert(&list).await.expect("list");
+        app.store().grocery_lists.insert(&list).await.expect("list");
     }
     extras.lists += size.lists;
     let ids: Vec<_> = recipes.keys().copied().collect();
@@ -368,7 +368,7 @@ async fn fill_extras(
             }
         }
         extras.plan_entries += entries.len();
-        app.store
+        app.store()
             .meal_plans
             .save(family, week, 0, entries, &recipes, now)
             .await

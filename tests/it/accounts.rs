@@ -87,7 +87,7 @@ async fn signup_validation_uses_the_spec_texts() {
             "{overrides}"
         );
     }
-    assert!(server.app.store.users.is_empty().await.unwrap());
+    assert!(server.app.store().users.is_empty().await.unwrap());
 }
 
 #[tokio::test]
@@ -279,7 +279,7 @@ async fn sessions_survive_a_restart_and_end_at_logout() {
     .await;
     assert_eq!(title, "Authentication required");
     assert!(message.starts_with("You must be logged in to"));
-    assert!(server.app.store.sessions.is_empty().await.unwrap());
+    assert!(server.app.store().sessions.is_empty().await.unwrap());
 
     // Logging out without a session is harmless.
     assert_eq!(
@@ -363,7 +363,7 @@ async fn only_the_newest_reset_link_works_and_a_password_change_revokes_the_rest
     let stale = {
         let record = server
             .app
-            .store
+            .store()
             .reset_tokens
             .get_valid(
                 &highchair::auth::tokens::token_hash(&first),
@@ -376,7 +376,7 @@ async fn only_the_newest_reset_link_works_and_a_password_change_revokes_the_rest
         let key = highchair::auth::tokens::token_hash("a-second-live-link");
         server
             .app
-            .store
+            .store()
             .reset_tokens
             .insert(&key, &record)
             .await
@@ -427,7 +427,7 @@ async fn password_reset_link_sets_a_new_password_and_ends_other_sessions() {
         .unwrap()
         .link;
     let path = link
-        .strip_prefix(&server.app.settings.base_url())
+        .strip_prefix(&server.app.settings().base_url())
         .unwrap()
         .to_string();
     assert!(path.starts_with("/reset-password/"));
@@ -522,10 +522,10 @@ async fn password_reset_link_sets_a_new_password_and_ends_other_sessions() {
     .await;
     error(server.get("/api/auth/reset-password/made-up").await, 404).await;
     let expired = highchair::auth::tokens::new_token();
-    let user = server.app.store.users.list().await.unwrap().remove(0);
+    let user = server.app.store().users.list().await.unwrap().remove(0);
     server
         .app
-        .store
+        .store()
         .reset_tokens
         .insert(
             &highchair::auth::tokens::token_hash(&expired),
@@ -570,7 +570,7 @@ async fn forgot_password_explains_the_admin_reset() {
     }
     // Both requests reach the admin (`highchair messages`), and say nothing to the visitor
     // about which address has an account.
-    let stored = server.app.store.contact_messages.list().await.unwrap();
+    let stored = server.app.store().contact_messages.list().await.unwrap();
     let texts: Vec<_> = stored.iter().map(|m| m.message.as_str()).collect();
     assert_eq!(texts.len(), 2, "{texts:?}");
     assert!(
@@ -607,7 +607,7 @@ async fn guests_get_a_generated_account_and_are_signed_in() {
 
     let stored = server
         .app
-        .store
+        .store()
         .users
         .get_by_email(&highchair::domain::email::Email::parse(email).unwrap())
         .await
@@ -723,7 +723,7 @@ async fn old_password_hashes_are_upgraded_at_the_next_sign_in() {
         "correct horse",
     )
     .await;
-    let before = server.app.store.users.list().await.unwrap()[0]
+    let before = server.app.store().users.list().await.unwrap()[0]
         .password_hash
         .clone();
     assert!(before.starts_with("pbkdf2-sha256$1000$"), "{before}");
@@ -739,7 +739,7 @@ async fn old_password_hashes_are_upgraded_at_the_next_sign_in() {
         200,
     )
     .await;
-    let after = server.app.store.users.list().await.unwrap()[0]
+    let after = server.app.store().users.list().await.unwrap()[0]
         .password_hash
         .clone();
     assert!(after.starts_with("pbkdf2-sha256$2000$"), "{after}");
@@ -848,7 +848,7 @@ async fn deleting_an_account_ends_its_sessions_and_frees_the_email() {
         .await
         .unwrap();
     assert_eq!(signed_in_as(&server, &server.client).await, None);
-    assert!(server.app.store.sessions.is_empty().await.unwrap());
+    assert!(server.app.store().sessions.is_empty().await.unwrap());
     sign_up(
         &server,
         &server.new_client(),
@@ -881,7 +881,7 @@ async fn idle_guests_are_purged_with_their_sessions() {
     .await;
     let old = server
         .app
-        .store
+        .store()
         .users
         .list()
         .await
@@ -892,7 +892,7 @@ async fn idle_guests_are_purged_with_their_sessions() {
     let long_ago = Utc::now() - chrono::Duration::days(31);
     server
         .app
-        .store
+        .store()
         .users
         .update_quietly(old.id, move |u| u.last_seen_at = long_ago)
         .await
@@ -901,7 +901,7 @@ async fn idle_guests_are_purged_with_their_sessions() {
     highchair::service::housekeeping::run_once(&server.app).await;
     let names: Vec<String> = server
         .app
-        .store
+        .store()
         .users
         .list()
         .await
@@ -986,7 +986,7 @@ async fn signing_in_counts_as_being_seen() {
     let email = highchair::domain::email::Email::parse("seen@example.org").unwrap();
     let id = server
         .app
-        .store
+        .store()
         .users
         .get_by_email(&email)
         .await
@@ -996,7 +996,7 @@ async fn signing_in_counts_as_being_seen() {
     let long_ago = chrono::Utc::now() - chrono::Duration::days(40);
     server
         .app
-        .store
+        .store()
         .users
         .update_quietly(id, move |u| u.last_seen_at = long_ago)
         .await
@@ -1015,7 +1015,7 @@ async fn signing_in_counts_as_being_seen() {
     .await;
     let seen = server
         .app
-        .store
+        .store()
         .users
         .get(id)
         .await

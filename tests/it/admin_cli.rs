@@ -258,7 +258,10 @@ async fn user_commands_go_through_the_admin_socket_while_the_server_runs() {
         .trim()
         .to_string();
     let token = link.rsplit('/').next().unwrap().to_string();
-    assert!(link.starts_with(&server.app.settings().base_url()), "{link}");
+    assert!(
+        link.starts_with(&server.app.settings().base_url()),
+        "{link}"
+    );
     json(
         server
             .get(&format!("/api/auth/reset-password/{token}"))

@@ -245,7 +245,7 @@ async fn a_backup_taken_while_parents_write_restores_every_record_and_photo_of_i
         writers.push(writer(&server, parent.clone(), child, stop.clone()));
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let data = server.app.store.dir().to_path_buf();
+    let data = server.app.store().dir().to_path_buf();
     let archive = data.parent().unwrap().join("moment.tar");
     let began = Instant::now();
     let (code, out, err) = backup_out(&archive, &data).await;
@@ -366,7 +366,7 @@ async fn a_backup_taken_while_parents_write_restores_every_record_and_photo_of_i
 async fn restore_refuses_a_running_server_existing_data_and_broken_archives_changing_nothing() {
     let server = TestServer::start().await;
     let parent = populate(&server, "keep@example.org").await;
-    let data = server.app.store.dir().to_path_buf();
+    let data = server.app.store().dir().to_path_buf();
     let archive = data.parent().unwrap().join("good.tar");
     let (code, _, err) = backup_out(&archive, &data).await;
     assert_eq!(code, 0, "{err}");
@@ -448,7 +448,7 @@ async fn restore_refuses_a_running_server_existing_data_and_broken_archives_chan
 async fn a_stopped_server_is_backed_up_into_its_backup_directory_and_pruned() {
     let server = TestServer::start().await;
     populate(&server, "offline@example.org").await;
-    let data = server.app.store.dir().to_path_buf();
+    let data = server.app.store().dir().to_path_buf();
     let _dir = server.stop().await;
     let backups = data.join("backups");
     std::fs::create_dir_all(&backups).unwrap();

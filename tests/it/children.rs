@@ -246,7 +246,7 @@ async fn deleting_a_child_removes_its_meals_and_their_photos() {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     assert_eq!(photo, 404, "the photo is gone");
-    assert_eq!(server.app.store.media.count().await.unwrap(), 0);
+    assert_eq!(server.app.store().media.count().await.unwrap(), 0);
     assert_eq!(
         mum.delete(server.url(&format!("/api/children/{emma}")))
             .send()

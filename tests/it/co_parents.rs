@@ -48,7 +48,7 @@ fn time(v: &Value) -> DateTime<Utc> {
 async fn family_of(server: &TestServer, email: &str) -> FamilyId {
     server
         .app
-        .store
+        .store()
         .users
         .get_by_email(&Email::parse(email).unwrap())
         .await
@@ -108,7 +108,7 @@ async fn a_parent_invites_resets_the_pin_extends_and_removes_a_co_parent() {
     let family = family_of(&server, "mum@example.org").await;
     let stored = server
         .app
-        .store
+        .store()
         .co_parents
         .list(family)
         .await
@@ -177,7 +177,7 @@ async fn a_parent_invites_resets_the_pin_extends_and_removes_a_co_parent() {
     assert!(reset["coParent"].get("pin").is_none());
     let stored = server
         .app
-        .store
+        .store()
         .co_parents
         .list(family)
         .await
@@ -222,7 +222,7 @@ async fn a_parent_invites_resets_the_pin_extends_and_removes_a_co_parent() {
     assert!(
         server
             .app
-            .store
+            .store()
             .co_parents
             .by_token(&stored.token)
             .await
@@ -468,7 +468,7 @@ async fn another_familys_co_parent_is_not_found_everywhere() {
     assert_eq!(listed[0]["expiresAt"], made["coParent"]["expiresAt"]);
     let stored = server
         .app
-        .store
+        .store()
         .co_parents
         .list(family_of(&server, "mum@example.org").await)
         .await
@@ -517,7 +517,7 @@ async fn a_link_answers_pending_unknown_and_expired_with_the_spec_texts() {
         pin::hash(&Pin::parse("482913").unwrap()),
         Utc::now() - Duration::days(8),
     );
-    server.app.store.co_parents.insert(&old).await.unwrap();
+    server.app.store().co_parents.insert(&old).await.unwrap();
     let (title, message, _) =
         error(server.get(&format!("/api/share/{}", old.token)).await, 410).await;
     assert_eq!(title, "Invitation expired");

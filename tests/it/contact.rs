@@ -49,7 +49,7 @@ async fn every_field_is_validated_with_the_spec_texts() {
     assert!(
         server
             .app
-            .store
+            .store()
             .contact_messages
             .list()
             .await
@@ -80,7 +80,7 @@ async fn a_valid_message_is_stored_cleaned_and_survives_a_restart() {
     assert!(body["receivedAt"].is_string());
 
     let server = server.restart().await;
-    let stored = server.app.store.contact_messages.list().await.unwrap();
+    let stored = server.app.store().contact_messages.list().await.unwrap();
     assert_eq!(stored.len(), 1);
     assert_eq!(stored[0].id.to_string(), id);
     assert_eq!(stored[0].name, "Sam Jones");
@@ -127,7 +127,7 @@ async fn messages_are_limited_per_ip_and_the_limit_survives_a_restart() {
     assert_eq!(
         server
             .app
-            .store
+            .store()
             .contact_messages
             .list()
             .await

@@ -146,7 +146,7 @@ async fn cross_origin_unsafe_requests_are_refused() {
     assert!(
         server
             .app
-            .store
+            .store()
             .contact_messages
             .list()
             .await

@@ -196,14 +196,14 @@ async fn last_event_id_replays_what_was_missed_or_asks_for_a_resync() {
     let mum = family(&server, "mum@example.org").await;
     let family_id = server
         .app
-        .store
+        .store()
         .users
         .get_by_email(&highchair::domain::email::Email::parse("mum@example.org").unwrap())
         .await
         .unwrap()
         .unwrap()
         .family_id;
-    let revision = || server.app.store.revision(family_id);
+    let revision = || server.app.store().revision(family_id);
     let child = add_child(&server, &mum, "Emma").await;
     let seen = revision();
 

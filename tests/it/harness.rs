@@ -187,14 +187,14 @@ impl TestServer {
 
     /// Stops and starts again on the same data directory with the same settings.
     pub async fn restart(self) -> TestServer {
-        let iterations = self.app.hasher.iterations();
+        let iterations = self.app.hasher().iterations();
         self.restart_tuned(iterations).await
     }
 
     /// Restarts with a different password hashing cost. `client` keeps its cookies, like a
     /// browser that stays open while the server restarts.
     pub async fn restart_tuned(self, password_iterations: u32) -> TestServer {
-        let settings = self.app.settings.clone();
+        let settings = self.app.settings().clone();
         let client = self.client.clone();
         let dir = self.stop().await;
         let mut server = Self::start_tuned(dir, move |s| *s = settings, password_iterations).await;

@@ -210,7 +210,7 @@ async fn links_can_be_revoked_and_expire() {
     let old = highchair::domain::family::FamilyInvite::new(
         server
             .app
-            .store
+            .store()
             .users
             .get_by_email(&highchair::domain::email::Email::parse("mum@example.org").unwrap())
             .await
@@ -221,7 +221,7 @@ async fn links_can_be_revoked_and_expire() {
         highchair::auth::tokens::token_hash("an-old-link"),
         chrono::Utc::now() - chrono::Duration::days(8),
     );
-    server.app.store.invites.insert(&old).await.unwrap();
+    server.app.store().invites.insert(&old).await.unwrap();
     let (title, message, _) = error(server.get("/api/family/join/an-old-link").await, 410).await;
     assert_eq!(title, "Invite expired");
     assert!(message.contains("Ask for a new one"), "{message}");
@@ -229,7 +229,7 @@ async fn links_can_be_revoked_and_expire() {
     assert!(
         server
             .app
-            .store
+            .store()
             .users
             .get_by_email(&highchair::domain::email::Email::parse("eve@example.org").unwrap())
             .await
@@ -448,7 +448,7 @@ async fn the_family_goes_with_its_last_member_only() {
     let email = |e: &str| highchair::domain::email::Email::parse(e).unwrap();
     let mum_id = server
         .app
-        .store
+        .store()
         .users
         .get_by_email(&email("mum@example.org"))
         .await
@@ -476,7 +476,7 @@ async fn the_family_goes_with_its_last_member_only() {
 
     let dad_user = server
         .app
-        .store
+        .store()
         .users
         .get_by_email(&email("dad@example.org"))
         .await
@@ -489,7 +489,7 @@ async fn the_family_goes_with_its_last_member_only() {
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     while !server
         .app
-        .store
+        .store()
         .children
         .list(dad_user.family_id)
         .await

@@ -232,7 +232,7 @@ async fn deleting_an_account_removes_all_of_its_family_records() {
         .unwrap();
     // The family's records go in a background job.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while !server.app.store.jobs.pending().await.unwrap().is_empty() {
+    while !server.app.store().jobs.pending().await.unwrap().is_empty() {
         assert!(
             std::time::Instant::now() < deadline,
             "the removal job finished"
@@ -240,7 +240,7 @@ async fn deleting_an_account_removes_all_of_its_family_records() {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
     assert_eq!(
-        server.app.store.media.count().await.unwrap(),
+        server.app.store().media.count().await.unwrap(),
         1,
         "only B's photo is left"
     );

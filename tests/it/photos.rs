@@ -109,7 +109,7 @@ async fn bad_files_get_clear_4xx_answers_and_the_server_stays_healthy() {
     );
     assert_eq!(server.get("/api/health").await.status(), 200);
     assert_eq!(
-        server.app.store.media.count().await.unwrap(),
+        server.app.store().media.count().await.unwrap(),
         0,
         "nothing stored"
     );
@@ -178,7 +178,7 @@ async fn unattached_uploads_are_removed_after_a_day_and_used_ones_kept() {
     .await;
 
     // An upload from two days ago that no meal picked up.
-    let family = server.app.store.users.list().await.unwrap()[0].family_id;
+    let family = server.app.store().users.list().await.unwrap()[0].family_id;
     let old = highchair::store::media::MediaRecord {
         id: highchair::domain::ids::MediaId::new(),
         family,
@@ -191,7 +191,7 @@ async fn unattached_uploads_are_removed_after_a_day_and_used_ones_kept() {
     };
     server
         .app
-        .store
+        .store()
         .media
         .insert(
             &old,
@@ -202,10 +202,10 @@ async fn unattached_uploads_are_removed_after_a_day_and_used_ones_kept() {
         )
         .await
         .unwrap();
-    assert_eq!(server.app.store.media.count().await.unwrap(), 3);
+    assert_eq!(server.app.store().media.count().await.unwrap(), 3);
 
     highchair::service::housekeeping::run_once(&server.app).await;
-    assert_eq!(server.app.store.media.count().await.unwrap(), 2);
+    assert_eq!(server.app.store().media.count().await.unwrap(), 2);
     assert_eq!(
         mum.get(server.url(&format!("/api/media/{}", old.id)))
             .send()
@@ -300,7 +300,7 @@ async fn replacing_or_deleting_a_meal_photo_removes_the_old_one() {
             .status(),
         404
     );
-    assert_eq!(server.app.store.media.count().await.unwrap(), 0);
+    assert_eq!(server.app.store().media.count().await.unwrap(), 0);
 }
 
 #[tokio::test]

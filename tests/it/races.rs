@@ -70,7 +70,7 @@ async fn child(server: &TestServer, family: FamilyId) -> Child {
     };
     server
         .app
-        .store
+        .store()
         .children
         .insert(&Child::create(family, fields, Utc::now()))
         .await
@@ -112,7 +112,7 @@ async fn upload(server: &TestServer, family: FamilyId, age: Duration) -> MediaId
     };
     server
         .app
-        .store
+        .store()
         .media
         .insert(
             &record,
@@ -128,14 +128,14 @@ async fn make_seen_stale(server: &TestServer, user: UserId, token_hash: [u8; 32]
     let long_ago = Utc::now() - Duration::hours(3);
     server
         .app
-        .store
+        .store()
         .users
         .update_quietly(user, move |u| u.last_seen_at = long_ago)
         .await
         .unwrap();
     server
         .app
-        .store
+        .store()
         .sessions
         .touch(&token_hash, long_ago, Utc::now() + Duration::days(1))
         .await
@@ -148,7 +148,7 @@ async fn make_seen_stale(server: &TestServer, user: UserId, token_hash: [u8; 32]
 async fn last_seen_never_undoes_a_profile_or_password_change() {
     let server = TestServer::start().await;
     let (user, _) = parent(&server, "mum@example.org").await;
-    let me = server.app.store.users.get(user).await.unwrap().unwrap();
+    let me = server.app.store().users.get(user).await.unwrap().unwrap();
     let started = sessions::start(&server.app, &me).await.unwrap();
     let hash = highchair::auth::tokens::token_hash(&started.token);
     for round in 0..ROUNDS {
@@ -162,7 +162,7 @@ async fn last_seen_never_undoes_a_profile_or_password_change() {
             {
                 let (name, hash_value) = (name.clone(), hash_value.clone());
                 async move {
-                    b.store
+                    b.store()
                         .users
                         .update(user, None, |u| {
                             u.first_name = name.clone();
@@ -176,7 +176,7 @@ async fn last_seen_never_undoes_a_profile_or_password_change() {
         )
         .await;
         assert!(seen.is_some());
-        let now = server.app.store.users.get(user).await.unwrap().unwrap();
+        let now = server.app.store().users.get(user).await.unwrap().unwrap();
         assert_eq!(now.first_name, name, "round {round}: the new name is kept");
         assert_eq!(now.password_hash, hash_value, "round {round}: no old hash");
         assert_eq!(now.version, changed.version, "last seen keeps the version");
@@ -188,7 +188,7 @@ async fn last_seen_never_undoes_a_profile_or_password_change() {
 async fn a_new_avatar_survives_last_seen_and_the_old_one_is_removed() {
     let server = TestServer::start().await;
     let (user, family) = parent(&server, "mum@example.org").await;
-    let me = server.app.store.users.get(user).await.unwrap().unwrap();
+    let me = server.app.store().users.get(user).await.unwrap().unwrap();
     let started = sessions::start(&server.app, &me).await.unwrap();
     let hash = highchair::auth::tokens::token_hash(&started.token);
     let jpeg = highchair::media::fixtures::two_colour_jpeg(16, 16);
@@ -201,13 +201,13 @@ async fn a_new_avatar_survives_last_seen_and_the_old_one_is_removed() {
             async move { photos::set_avatar(&b, user, bytes).await.unwrap() },
         )
         .await;
-        let now = server.app.store.users.get(user).await.unwrap().unwrap();
+        let now = server.app.store().users.get(user).await.unwrap().unwrap();
         assert_eq!(now.avatar, updated.avatar, "round {round}: avatar kept");
         let avatar = now.avatar.unwrap();
         assert!(
             server
                 .app
-                .store
+                .store()
                 .media
                 .get(family, avatar)
                 .await
@@ -216,7 +216,7 @@ async fn a_new_avatar_survives_last_seen_and_the_old_one_is_removed() {
                 .attached
         );
         assert_eq!(
-            server.app.store.media.count().await.unwrap(),
+            server.app.store().media.count().await.unwrap(),
             1,
             "round {round}: no orphan"
         );
@@ -233,7 +233,7 @@ async fn concurrent_meal_edits_keep_one_index_entry_and_one_photo() {
     let first = upload(&server, family, Duration::zero()).await;
     let m = server
         .app
-        .store
+        .store()
         .meals
         .insert(&meal(family, kid.id, Some(first)))
         .await
@@ -246,7 +246,7 @@ async fn concurrent_meal_edits_keep_one_index_entry_and_one_photo() {
         let (a, b) = (server.app.clone(), server.app.clone());
         let (ra, rb) = together(
             async move {
-                a.store
+                a.store()
                     .meals
                     .update(family, m.id, None, |meal| {
                         meal.meal_date = Utc::now() - Duration::days(1);
@@ -256,7 +256,7 @@ async fn concurrent_meal_edits_keep_one_index_entry_and_one_photo() {
                     .await
             },
             async move {
-                b.store
+                b.store()
                     .meals
                     .update(family, m.id, None, |meal| {
                         meal.meal_date = Utc::now() - Duration::days(2);
@@ -272,7 +272,7 @@ async fn concurrent_meal_edits_keep_one_index_entry_and_one_photo() {
         rb.unwrap();
         let (all, _) = server
             .app
-            .store
+            .store()
             .meals
             .page(family, None, None, 200)
             .await
@@ -280,7 +280,7 @@ async fn concurrent_meal_edits_keep_one_index_entry_and_one_photo() {
         assert_eq!(all.len(), 1, "round {round}: listed once");
         let (of_child, _) = server
             .app
-            .store
+            .store()
             .meals
             .page(family, Some(kid.id), None, 200)
             .await
@@ -292,7 +292,7 @@ async fn concurrent_meal_edits_keep_one_index_entry_and_one_photo() {
         );
         let now = server
             .app
-            .store
+            .store()
             .meals
             .get(family, m.id)
             .await
@@ -300,7 +300,7 @@ async fn concurrent_meal_edits_keep_one_index_entry_and_one_photo() {
             .unwrap();
         assert!(now.photo == Some(pa) || now.photo == Some(pb));
         assert_eq!(
-            server.app.store.media.count().await.unwrap(),
+            server.app.store().media.count().await.unwrap(),
             1,
             "round {round}: replaced photos purged"
         );
@@ -314,7 +314,7 @@ async fn a_session_ended_while_it_is_refreshed_stays_ended() {
     let server = TestServer::start().await;
     let (user, _) = parent(&server, "mum@example.org").await;
     for round in 0..ROUNDS {
-        let me = server.app.store.users.get(user).await.unwrap().unwrap();
+        let me = server.app.store().users.get(user).await.unwrap().unwrap();
         let started = sessions::start(&server.app, &me).await.unwrap();
         let hash = highchair::auth::tokens::token_hash(&started.token);
         make_seen_stale(&server, user, hash).await;
@@ -335,7 +335,7 @@ async fn a_session_ended_while_it_is_refreshed_stays_ended() {
         assert!(
             server
                 .app
-                .store
+                .store()
                 .sessions
                 .get(&hash)
                 .await
@@ -344,7 +344,7 @@ async fn a_session_ended_while_it_is_refreshed_stays_ended() {
         );
     }
     assert_eq!(
-        server.app.store.sessions.count_for(user).await.unwrap(),
+        server.app.store().sessions.count_for(user).await.unwrap(),
         0,
         "index and sessions agree"
     );
@@ -415,8 +415,8 @@ async fn no_meal_lands_for_a_child_being_deleted() {
         let (a, b) = (server.app.clone(), server.app.clone());
         let new_meal = meal(family, kid.id, None);
         let (created, _) = together(
-            async move { a.store.meals.insert(&new_meal).await },
-            async move { b.store.children.delete(family, kid.id).await.unwrap() },
+            async move { a.store().meals.insert(&new_meal).await },
+            async move { b.store().children.delete(family, kid.id).await.unwrap() },
         )
         .await;
         match created {
@@ -424,13 +424,13 @@ async fn no_meal_lands_for_a_child_being_deleted() {
             Err(WriteError::MissingParent) => {}
             Err(e) => panic!("round {round}: {e}"),
         }
-        highchair::jobs::run_pending(&server.app.store)
+        highchair::jobs::run_pending(server.app.store())
             .await
             .unwrap();
         // Asked by the child's own index, with the deleted child counted as live: nothing.
         let (left, _) = server
             .app
-            .store
+            .store()
             .meals
             .page(family, Some(kid.id), None, 200)
             .await
@@ -439,7 +439,7 @@ async fn no_meal_lands_for_a_child_being_deleted() {
     }
     let (all, _) = server
         .app
-        .store
+        .store()
         .meals
         .page(family, None, None, 200)
         .await
@@ -461,9 +461,9 @@ async fn purging_uploads_never_removes_a_photo_a_meal_just_took() {
         let (a, b) = (server.app.clone(), server.app.clone());
         let new_meal = meal(family, kid.id, Some(photo));
         let (created, _) = together(
-            async move { a.store.meals.insert(&new_meal).await },
+            async move { a.store().meals.insert(&new_meal).await },
             async move {
-                b.store
+                b.store()
                     .media
                     .purge_unattached(Utc::now() - Duration::days(1))
                     .await
@@ -471,7 +471,7 @@ async fn purging_uploads_never_removes_a_photo_a_meal_just_took() {
             },
         )
         .await;
-        let stored = server.app.store.media.get(family, photo).await.unwrap();
+        let stored = server.app.store().media.get(family, photo).await.unwrap();
         match created {
             Ok(m) => {
                 assert_eq!(m.photo, Some(photo));
@@ -502,7 +502,7 @@ async fn an_account_deleted_during_a_sign_in_leaves_nothing_usable() {
         let kid = child(&server, family).await;
         server
             .app
-            .store
+            .store()
             .meals
             .insert(&meal(family, kid.id, None))
             .await
@@ -510,7 +510,7 @@ async fn an_account_deleted_during_a_sign_in_leaves_nothing_usable() {
         let (a, b) = (server.app.clone(), server.app.clone());
         let (started, _) = together(
             async move {
-                let me = a.store.users.get(user).await.ok()??;
+                let me = a.store().users.get(user).await.ok()??;
                 sessions::start(&a, &me).await.ok()
             },
             async move { accounts::delete_account(&b, user).await.unwrap() },
@@ -525,13 +525,13 @@ async fn an_account_deleted_during_a_sign_in_leaves_nothing_usable() {
                 "round {round}"
             );
         }
-        highchair::jobs::run_pending(&server.app.store)
+        highchair::jobs::run_pending(server.app.store())
             .await
             .unwrap();
         assert!(
             server
                 .app
-                .store
+                .store()
                 .children
                 .list(family)
                 .await
@@ -551,7 +551,7 @@ async fn an_account_deleted_during_a_sign_in_leaves_nothing_usable() {
         );
         assert!(
             matches!(
-                server.app.store.children.insert(&late).await,
+                server.app.store().children.insert(&late).await,
                 Err(WriteError::NotFound)
             ),
             "round {round}: nothing can be written for a deleted family"
@@ -570,7 +570,7 @@ async fn deleting_a_child_with_many_meals_is_batched_and_resumes_after_a_stop() 
     for _ in 0..250 {
         server
             .app
-            .store
+            .store()
             .meals
             .insert(&meal(family, kid.id, None))
             .await
@@ -578,7 +578,7 @@ async fn deleting_a_child_with_many_meals_is_batched_and_resumes_after_a_stop() 
     }
     server
         .app
-        .store
+        .store()
         .meals
         .insert(&meal(family, other.id, None))
         .await
@@ -599,7 +599,7 @@ async fn deleting_a_child_with_many_meals_is_batched_and_resumes_after_a_stop() 
         assert_eq!(store.jobs.pending().await.unwrap().len(), 1);
     }
     let server = TestServer::start_in(dir, |_| {}).await;
-    let store = &server.app.store;
+    let store = &server.app.store();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while !store.jobs.pending().await.unwrap().is_empty() {
         assert!(

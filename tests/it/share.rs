@@ -80,7 +80,7 @@ fn wrong(pin: &str, n: u32) -> String {
 async fn family_of(server: &TestServer, email: &str) -> FamilyId {
     server
         .app
-        .store
+        .store()
         .users
         .get_by_email(&Email::parse(email).unwrap())
         .await
@@ -346,7 +346,7 @@ async fn a_co_parent_chooses_a_pin_reads_the_family_and_ticks_an_item() {
             .unwrap()
             .contains("Max-Age=0")
     );
-    assert_eq!(server.app.store.share_sessions.len().await.unwrap(), 0);
+    assert_eq!(server.app.store().share_sessions.len().await.unwrap(), 0);
     assert!(
         feed.ends(Duration::from_secs(3)).await,
         "the stream ends with the session"
@@ -717,7 +717,7 @@ async fn wrong_pins_lock_the_link_and_every_limit_holds_across_a_restart() {
     );
     let family_id = family_of(&server, "mum@example.org").await;
     assert_eq!(
-        server.app.store.co_parents.list(family_id).await.unwrap()[0].failures_total,
+        server.app.store().co_parents.list(family_id).await.unwrap()[0].failures_total,
         3
     );
 
@@ -736,7 +736,7 @@ async fn wrong_pins_lock_the_link_and_every_limit_holds_across_a_restart() {
     let id = nan.id.parse().unwrap();
     server
         .app
-        .store
+        .store()
         .co_parents
         .update(family_id, id, |c| {
             c.failures_total = highchair::domain::co_parent::LIFETIME_FAILURES_MAX - 1;
@@ -809,7 +809,7 @@ async fn a_thousand_guesses_over_tokens_and_addresses_check_only_the_designed_nu
         }
     }
     assert_eq!(links.len(), 50);
-    let per_ip = server.app.settings.limits.pin_attempts_per_ip_per_hour;
+    let per_ip = server.app.settings().limits.pin_attempts_per_ip_per_hour;
     assert_eq!(per_ip, 20, "the default");
     let attacker = server.new_client();
     let guess = |link: &Invite, ip: String, n: u32| {
@@ -916,7 +916,7 @@ async fn unknown_and_expired_links_count_and_answer_with_the_spec_texts() {
     let family_id = family_of(&server, "mum@example.org").await;
     server
         .app
-        .store
+        .store()
         .co_parents
         .update(family_id, nan.id.parse().unwrap(), |c| {
             c.expires_at = Utc::now() - chrono::Duration::minutes(1);
@@ -996,7 +996,7 @@ async fn racing_pins_and_guesses_lose_nothing() {
         assert_eq!([r1.status(), r2.status(), r3.status()], [401, 401, 401]);
         let stored = server
             .app
-            .store
+            .store()
             .co_parents
             .get(family_id, link.id.parse().unwrap())
             .await
@@ -1038,7 +1038,7 @@ async fn a_spent_server_budget_costs_the_real_co_parent_nothing_of_their_own() {
     }
     let stored = server
         .app
-        .store
+        .store()
         .co_parents
         .get(family_id, nan.id.parse().unwrap())
         .await

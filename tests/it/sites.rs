@@ -49,7 +49,7 @@ async fn a_dns_rebinding_page_cannot_create_the_first_account() {
         .unwrap();
     error(resp, 400).await;
     assert!(
-        server.app.store.users.list().await.unwrap().is_empty(),
+        server.app.store().users.list().await.unwrap().is_empty(),
         "no admin made"
     );
 }

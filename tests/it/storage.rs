@@ -42,8 +42,8 @@ async fn a_guest_fills_its_small_quota_and_then_gets_a_507() {
     let (title, message, _) = error(refusal, 507).await;
     assert_eq!(title, "Photo upload failed");
     assert!(message.contains("1 MB"), "{message}");
-    let family = server.app.store.users.list().await.unwrap()[0].family_id;
-    let used = server.app.store.media.family_usage(family).await.unwrap();
+    let family = server.app.store().users.list().await.unwrap()[0].family_id;
+    let used = server.app.store().media.family_usage(family).await.unwrap();
     assert!(used <= 1024 * 1024, "{used} bytes stored over a 1 MB quota");
 }
 

@@ -214,7 +214,7 @@ async fn the_sled_releases_data_directory_is_served_as_it_was_after_the_upgrade(
 #[tokio::test]
 async fn db_vacuum_waits_for_the_server_and_keeps_every_record() {
     let server = TestServer::start_in(sled_release_data(), |_| {}).await;
-    let data = server.app.settings.storage.data_dir.clone();
+    let data = server.app.settings().storage.data_dir.clone();
     let refused = highchair(&data)
         .args(["db", "vacuum", "--data-dir"])
         .arg(&data)
