@@ -90,7 +90,7 @@ pub async fn family_answer<T: Type + Send + Sync>(
     gzip: bool,
     render: impl AsyncFnOnce() -> Result<Vec<u8>, ApiError>,
 ) -> Result<Cached<T>, ApiError> {
-    let revision = page_cache::revision(app, family);
+    let revision = app.revision(family);
     let etag = list_etag(family, revision, query);
     if etag_matches(if_none_match, &etag) {
         return Ok(Cached::NotModified(etag, LIST_CACHE.into(), VARY.into()));

@@ -34,7 +34,7 @@ impl SiteApi {
     /// Public facts about this server for the UI.
     #[oai(path = "/site", method = "get", operation_id = "getSite")]
     async fn site(&self, app: Data<&App>) -> Json<SiteInfo> {
-        let s = &app.settings();
+        let s = app.settings();
         Json(SiteInfo {
             version: env!("CARGO_PKG_VERSION").into(),
             allow_signup: s.auth.allow_signup,

@@ -26,11 +26,6 @@ struct Key {
     query: String,
 }
 
-/// The family's revision now: what a kept answer and its ETag are made of.
-pub fn revision(app: &Services, family: FamilyId) -> u64 {
-    app.revision(family)
-}
-
 /// The answer to `query` at `revision`, rendered once and then kept.
 pub async fn answer<E>(
     app: &Services,
