@@ -44,6 +44,12 @@ def photo_12mp():
         from PIL import Image
     except ImportError:
         subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--user", "pillow"], check=True)
+        # A user site directory made by that install is not on sys.path yet: Python adds it
+        # at start only when it already exists (the CI's clean machine has none).
+        import importlib
+        import site
+        site.addsitedir(site.getusersitepackages())
+        importlib.invalidate_caches()
         from PIL import Image
     rng = random.Random(12)
     small = Image.new("RGB", (400, 300))
