@@ -112,16 +112,7 @@ pub async fn serve(
         },
     ));
 
-    let housekeeping = crate::service::housekeeping::spawn(app.clone());
-    let backups = crate::service::backups::spawn(app.clone(), app.first_backup_after());
-    let jobs = crate::jobs::spawn(app.store().clone(), app.jobs_wake().clone());
-    match app.generation().recover().await {
-        Ok(0) => {}
-        Ok(n) => tracing::info!(jobs = n, "recipe jobs queued again after a restart"),
-        Err(e) => tracing::error!(error = %e, "unfinished recipe jobs could not be read"),
-    }
-    let generation = app.generation().clone().spawn();
-    let give_back = give_back_memory(app.clone());
+    let background = crate::service::background::start(app.clone()).await;
     tracing::info!(address = %addr, data_dir = %app.store().dir().display(), "highchair is listening");
     let lan = addr
         .ip()
@@ -136,36 +127,7 @@ pub async fn serve(
     let _ = stop_admin.send(());
     let _ = admin.await;
     let _ = std::fs::remove_file(&socket_path);
-    for task in [housekeeping, jobs, generation, give_back]
-        .into_iter()
-        .chain(backups)
-    {
-        task.abort();
-        let _ = task.await;
-    }
+    background.stop().await;
     tracing::info!("stopped");
     result
-}
-
-/// Once a minute, what a quiet spell no longer needs goes back to the system: answers nobody
-/// asked for in that minute, the readers' page caches when none is reading (the kernel caches
-/// the file anyway), then the heap's free pages. Two minutes after ten minutes of clients
-/// paging through five years of meals: 38 MiB without the first two parts, 15 with them
-/// (docs/benchmarks.md, "The read soak").
-fn give_back_memory(app: App) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        let mut every = tokio::time::interval(crate::memory::GIVE_BACK_EVERY);
-        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        every.tick().await;
-        loop {
-            every.tick().await;
-            app.pages().forget_unused(crate::memory::GIVE_BACK_EVERY);
-            let store = app.store().clone();
-            let _ = tokio::task::spawn_blocking(move || {
-                store.release_memory();
-                crate::memory::give_back_free_memory();
-            })
-            .await;
-        }
-    })
 }

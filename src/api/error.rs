@@ -163,6 +163,11 @@ impl From<DomainError> for ApiError {
             DomainError::Unavailable { title, message } => {
                 ApiError::Unavailable(body(title, message))
             }
+            // Only a generator that cannot work at all refuses a request; a job's failure
+            // is part of the job.
+            DomainError::Generation(failure) => {
+                ApiError::Unavailable(Json(super::generation::failure_body(&failure, 0)))
+            }
             DomainError::StorageFull { title, message } => {
                 ApiError::StorageFull(body(title, message))
             }

@@ -59,9 +59,9 @@ impl HealthApi {
     async fn health(&self, app: Data<&App>) -> HealthResponse {
         let h = health::check(&app).await;
         let (generator_status, generator_message) = match &h.generator_status {
-            crate::recipes::Status::Ok => ("ok", None),
+            crate::generator::Status::Ok => ("ok", None),
             // What is wrong, not where: the address and errors stay in the server's log.
-            crate::recipes::Status::Unavailable(e) => ("unavailable", Some(e.public().into())),
+            crate::generator::Status::Unavailable(e) => ("unavailable", Some(e.public().into())),
         };
         let health = Health {
             status: if h.is_ok() { "ok" } else { "degraded" }.into(),

@@ -10,7 +10,7 @@ use poem_openapi::{ApiResponse, Object, OpenApi};
 use super::json::JsonBytes;
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags};
-use crate::recipes::catalogue::{Catalogue, Item, Unit};
+use crate::generator::catalogue::{Catalogue, Item, Unit};
 
 /// Nutrition per 100 g (or 100 ml).
 #[derive(Debug, Object, serde::Serialize)]
@@ -183,7 +183,7 @@ impl IngredientsApi {
         body: Json<IngredientCheckRequest>,
     ) -> Result<Json<IngredientCheck>, ApiError> {
         let family = user.0.map(|me| me.user.family_id);
-        let left_out = crate::service::recipes::left_out_ingredients(
+        let left_out = crate::service::generation::left_out_ingredients(
             &app,
             family,
             &body.0.allergies,

@@ -9,6 +9,7 @@ pub mod error;
 pub mod etag;
 pub mod events;
 pub mod family;
+pub mod generation;
 pub mod grocery;
 pub mod health;
 pub mod ingredients;
@@ -74,6 +75,7 @@ pub type Apis = (
         meals::MealsApi,
         media::MediaApi,
         ingredients::IngredientsApi,
+        generation::GenerationApi,
         recipes::RecipesApi,
         grocery::GroceryApi,
         meal_plan::MealPlanApi,

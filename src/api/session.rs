@@ -43,7 +43,7 @@ pub const JOB_COOKIE: &str = "highchair_jobs";
 
 pub fn job_cookie(value: &str, secure: bool) -> String {
     let secure = if secure { "; Secure" } else { "" };
-    let max_age = crate::service::recipes::JOB_TTL.num_seconds();
+    let max_age = crate::domain::generation::JOB_TTL.num_seconds();
     format!(
         "{JOB_COOKIE}={value}; Path=/api/recipes; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}"
     )

@@ -79,6 +79,9 @@ pub enum DomainError {
     /// A link that existed but has expired (410).
     #[error("{title}: {message}")]
     Gone { title: String, message: String },
+    /// No recipes will come of this request, and why.
+    #[error("recipe generation failed: {0:?}")]
+    Generation(super::generation::Failure),
     /// A storage quota or the server's disk is full.
     #[error("{title}: {message}")]
     StorageFull { title: String, message: String },

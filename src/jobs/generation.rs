@@ -6,32 +6,16 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
-use chrono::Utc;
 use tokio::sync::{Notify, watch};
-use tokio::task::JoinHandle;
 
+use crate::domain::generation::{
+    ANONYMOUS_MAX, ATTEMPTS_MAX, Failure, Generation, Owner, QUEUE_MAX, State,
+};
 use crate::domain::ids::{FamilyId, GenerationId};
 use crate::domain::recipe_guard::Guard;
-use crate::recipes::{GenerateError, Outcome, Progress, RecipeGenerator, screen, verified_diets};
-use crate::store::generations::{Generation, Owner, State};
+use crate::generator::{GenerateError, Outcome, Progress, RecipeGenerator, screen, verified_diets};
+use crate::jobs::supervisor::AbortOnDrop;
 use crate::store::{Store, StoreError};
-
-/// Most jobs waiting at once, for the whole server.
-pub const QUEUE_MAX: usize = 50;
-/// Of those, most from visitors who are not signed in.
-pub const ANONYMOUS_MAX: usize = 20;
-/// A job started this often without finishing (restarts in the middle) is failed.
-pub const ATTEMPTS_MAX: u32 = 3;
-
-/// A job's task, aborted when the lane stops (shutdown aborts the lane; the job must not go
-/// on holding the store).
-struct AbortOnDrop<T>(JoinHandle<T>);
-
-impl<T> Drop for AbortOnDrop<T> {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
-}
 
 /// What a watcher sees.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,12 +55,9 @@ impl Queue {
     /// Room for one more waiting job of this owner's kind: `QUEUE_MAX` in all, of which
     /// `ANONYMOUS_MAX` for visitors.
     fn has_room(&self, owner: &Owner) -> bool {
-        let anonymous = self
-            .pending()
-            .filter(|o| matches!(o, Owner::Anonymous(_)))
-            .count();
+        let anonymous = self.pending().filter(|o| o.is_anonymous()).count();
         self.waiting.len() + self.reserved.len() < QUEUE_MAX
-            && !(matches!(owner, Owner::Anonymous(_)) && anonymous >= ANONYMOUS_MAX)
+            && !(owner.is_anonymous() && anonymous >= ANONYMOUS_MAX)
     }
 
     /// The owners of every job not yet started: waiting or still being written.
@@ -90,7 +71,7 @@ impl Queue {
             Owner::User(_) => self
                 .waiting
                 .iter()
-                .position(|(_, o)| matches!(o, Owner::Anonymous(_)))
+                .position(|(_, o)| o.is_anonymous())
                 .unwrap_or(self.waiting.len()),
             Owner::Anonymous(_) => self.waiting.len(),
         };
@@ -139,13 +120,7 @@ impl Lane {
         let mut requeued = 0;
         for mut job in self.store.generations.unfinished().await? {
             if job.state == State::Running && job.attempts >= ATTEMPTS_MAX {
-                job.state = State::Failed {
-                    title: "Error generating recipes".into(),
-                    message: "The server restarted while these recipes were being made. Please try again.".into(),
-                    unavailable: false,
-                    withheld: Vec::new(),
-                };
-                job.updated_at = Utc::now();
+                job.set_state(State::failed(Failure::Interrupted));
                 self.store.generations.put(&job).await?;
                 continue;
             }
@@ -210,42 +185,40 @@ impl Lane {
         self.queue().watchers.get(&id).map(watch::Sender::subscribe)
     }
 
-    /// Runs jobs until aborted at shutdown (a running job is then queued again at start).
-    pub fn spawn(self: Arc<Self>) -> JoinHandle<()> {
-        tokio::spawn(async move {
-            loop {
-                let next = {
-                    let mut q = self.queue();
-                    let next = q.waiting.pop_front();
-                    q.running = next.clone();
-                    q.announce_positions();
-                    next
-                };
-                match next {
-                    Some((id, _)) => {
-                        // In its own task: a panic in a generator fails this job, not the lane.
-                        let lane = self.clone();
-                        let mut task = AbortOnDrop(tokio::spawn(async move { lane.run(id).await }));
-                        let outcome = (&mut task.0).await;
-                        let failure = match outcome {
-                            Ok(Ok(())) => None,
-                            Ok(Err(e)) => Some(e.to_string()),
-                            Err(e) => Some(format!("the generator stopped: {e}")),
-                        };
-                        if let Some(reason) = failure {
-                            tracing::error!(job.id = %id, error = %reason, "a recipe job failed");
-                            self.mark_failed(id).await;
-                        }
-                        let mut q = self.queue();
-                        q.running = None;
-                        if let Some(tx) = q.watchers.remove(&id) {
-                            tx.send_replace(Live::Finished);
-                        }
+    /// Runs jobs until stopped at shutdown (a running job is then queued again at start).
+    pub async fn work(self: Arc<Self>) {
+        loop {
+            let next = {
+                let mut q = self.queue();
+                let next = q.waiting.pop_front();
+                q.running = next.clone();
+                q.announce_positions();
+                next
+            };
+            match next {
+                Some((id, _)) => {
+                    // In its own task: a panic in a generator fails this job, not the lane.
+                    let lane = self.clone();
+                    let mut task = AbortOnDrop(tokio::spawn(async move { lane.run_job(id).await }));
+                    let outcome = (&mut task.0).await;
+                    let failure = match outcome {
+                        Ok(Ok(())) => None,
+                        Ok(Err(e)) => Some(e.to_string()),
+                        Err(e) => Some(format!("the generator stopped: {e}")),
+                    };
+                    if let Some(reason) = failure {
+                        tracing::error!(job.id = %id, error = %reason, "a recipe job failed");
+                        self.mark_failed(id).await;
                     }
-                    None => self.wake.notified().await,
+                    let mut q = self.queue();
+                    q.running = None;
+                    if let Some(tx) = q.watchers.remove(&id) {
+                        tx.send_replace(Live::Finished);
+                    }
                 }
+                None => self.wake.notified().await,
             }
-        })
+        }
     }
 
     /// Stores a job that broke off as failed, so nobody waits for it.
@@ -256,28 +229,21 @@ impl Lane {
         if job.state.is_finished() {
             return;
         }
-        job.state = State::Failed {
-            title: "Error generating recipes".into(),
-            message: "Something went wrong while making these recipes. Please try again.".into(),
-            unavailable: false,
-            withheld: Vec::new(),
-        };
-        job.updated_at = Utc::now();
+        job.set_state(State::failed(Failure::Broke));
         if let Err(e) = self.store.generations.put(&job).await {
             tracing::error!(job.id = %id, error = %e, "a failed recipe job could not be stored");
         }
     }
 
-    async fn run(&self, id: GenerationId) -> Result<(), StoreError> {
+    async fn run_job(&self, id: GenerationId) -> Result<(), StoreError> {
         let Some(mut job) = self.store.generations.get(id).await? else {
             return Ok(());
         };
         if job.state.is_finished() {
             return Ok(());
         }
-        job.state = State::Running;
+        job.set_state(State::Running);
         job.attempts += 1;
-        job.updated_at = Utc::now();
         self.store.generations.put(&job).await?;
         let sender = self.queue().watchers.get(&id).cloned();
         if let Some(tx) = &sender {
@@ -331,15 +297,14 @@ impl Lane {
                 notes: outcome.notes,
             })
         });
-        job.state = match result {
+        job.set_state(match result {
             Ok(outcome) => State::Done {
                 recipes: outcome.recipes,
                 withheld: outcome.withheld,
                 notes: outcome.notes,
             },
-            Err(e) => failed(&e),
-        };
-        job.updated_at = Utc::now();
+            Err(e) => failed(e),
+        });
         self.store.generations.put(&job).await
     }
 }
@@ -361,61 +326,18 @@ pub async fn guard_for(
     Ok(guard)
 }
 
-/// The stored failure, in the spec's words (section 8).
-fn failed(e: &GenerateError) -> State {
-    let title = "Error generating recipes".to_string();
-    let (message, withheld) = match e {
-        GenerateError::ModelMissing { model } => (
-            format!(
-                "The recipe model {model} is not installed on this server. Ask the person who runs Highchair to install it, or switch to the built-in generator."
-            ),
-            Vec::new(),
-        ),
-        GenerateError::Unreachable { .. } => (
-            "The recipe model cannot be reached right now. Please try again later.".into(),
-            Vec::new(),
-        ),
-        GenerateError::Timeout { secs } => (
-            format!("The recipe model did not finish within {secs} seconds. Please try again."),
-            Vec::new(),
-        ),
-        GenerateError::Unusable { .. } => (
-            "We couldn't generate recipes with those ingredients. Please try again.".into(),
-            Vec::new(),
-        ),
-        GenerateError::AllWithheld { withheld } => (
-            format!(
-                "No recipes were generated: {} suggestion{} contained an allergen or broke a dietary restriction.",
-                withheld.len(),
-                if withheld.len() == 1 { "" } else { "s" }
-            ),
-            withheld.clone(),
-        ),
-        GenerateError::NothingToMake {
-            notes,
-            all_left_out,
-        } => {
-            let mut m = if *all_left_out {
-                "No recipes were generated: every ingredient you chose was left out. Please choose others.".to_string()
-            } else {
-                "No recipes were generated: please add a main ingredient such as a vegetable, a protein, a grain or a fruit.".to_string()
-            };
-            for n in notes {
-                m.push(' ');
-                m.push_str(n);
-            }
-            (m, Vec::new())
-        }
-    };
-    if let GenerateError::Unreachable { detail } | GenerateError::Unusable { detail } = e {
+/// The stored failure: what happened, and the recipes withheld on the way. The details (an
+/// address, a library's error) go to the log only.
+fn failed(e: GenerateError) -> State {
+    if let GenerateError::Unreachable { detail } | GenerateError::Unusable { detail } = &e {
         tracing::warn!(detail = %detail, "recipe generation failed");
     }
-    State::Failed {
-        title,
-        message,
-        unavailable: e.is_unavailable(),
-        withheld,
-    }
+    let failure = e.failure();
+    let withheld = match e {
+        GenerateError::AllWithheld { withheld } => withheld,
+        _ => Vec::new(),
+    };
+    State::Failed { failure, withheld }
 }
 
 #[cfg(test)]
@@ -425,8 +347,9 @@ mod tests {
     use futures_util::future::BoxFuture;
 
     use super::*;
-    use crate::domain::recipe::{GenerateRequest, tests::fields};
-    use crate::recipes::{Outcome, ProgressFn, Status};
+    use crate::domain::generation::tests::job;
+    use crate::domain::recipe::GenerateRequest;
+    use crate::generator::{Outcome, ProgressFn, Status};
     use crate::store::tests::temp_store;
 
     /// A generator that breaks: every job it runs panics.
@@ -449,26 +372,12 @@ mod tests {
         }
     }
 
-    fn job(owner: &str) -> Generation {
-        let now = Utc::now();
-        Generation {
-            id: GenerationId::new(),
-            owner: Owner::Anonymous(owner.into()),
-            family: None,
-            request: GenerateRequest::new(fields(&["Rice"])).unwrap(),
-            state: State::Queued,
-            attempts: 0,
-            created_at: now,
-            updated_at: now,
-        }
-    }
-
     #[tokio::test]
     async fn a_panicking_generator_fails_its_job_and_the_lane_goes_on() {
         let (_dir, store) = temp_store();
         let store = Arc::new(store);
         let lane = Lane::new(store.clone(), Arc::new(Panics));
-        let task = lane.clone().spawn();
+        let task = tokio::spawn(lane.clone().work());
         let (a, b) = (job("a"), job("b"));
         lane.submit(&a, 3).await.unwrap();
         lane.submit(&b, 3).await.unwrap();
@@ -477,10 +386,10 @@ mod tests {
             loop {
                 let stored = store.generations.get(id).await.unwrap().unwrap();
                 // Stored as failed, and nobody is left waiting for it.
-                if let State::Failed { message, .. } = &stored.state
+                if let State::Failed { failure, .. } = &stored.state
                     && lane.watch(id).is_none()
                 {
-                    assert!(message.contains("Please try again"));
+                    assert_eq!(*failure, Failure::Broke);
                     break;
                 }
                 assert!(tokio::time::Instant::now() < deadline, "{stored:?}");

@@ -1,15 +1,19 @@
-//! The persisted job runner. Jobs are queued by the store in the same transaction as the change
-//! that needs them (a deleted child's meals, a deleted family's records); the runner works
-//! through them in bounded batches, oldest first, and at start picks up whatever a crash or
-//! stop left unfinished.
+//! Work done in the background: the persisted job runner (here), the recipe generation lane
+//! (`generation`) and the supervisor that starts and stops every background task
+//! (`supervisor`).
+//!
+//! Persisted jobs are queued by the store in the same transaction as the change that needs
+//! them (a deleted child's meals, a deleted family's records); the runner works through them
+//! in bounded batches, oldest first, and at start picks up whatever a crash or stop left
+//! unfinished.
 
 pub mod generation;
+pub mod supervisor;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::Notify;
-use tokio::task::JoinHandle;
 
 use crate::store::Store;
 
@@ -51,20 +55,18 @@ pub async fn run_pending(store: &Store) -> Result<usize, crate::store::StoreErro
     }
 }
 
-/// Runs jobs now and whenever `wake` is notified, until aborted at shutdown.
-pub fn spawn(store: Arc<Store>, wake: Arc<Notify>) -> JoinHandle<()> {
-    tokio::spawn(async move {
-        loop {
-            match run_pending(&store).await {
-                Ok(_) => wake.notified().await,
-                Err(e) => {
-                    tracing::error!(error = %e, "a background job failed; retrying later");
-                    tokio::select! {
-                        _ = wake.notified() => {}
-                        _ = tokio::time::sleep(RETRY_AFTER) => {}
-                    }
+/// Runs jobs now and whenever `wake` is notified, until stopped at shutdown.
+pub async fn run(store: Arc<Store>, wake: Arc<Notify>) {
+    loop {
+        match run_pending(&store).await {
+            Ok(_) => wake.notified().await,
+            Err(e) => {
+                tracing::error!(error = %e, "a background job failed; retrying later");
+                tokio::select! {
+                    _ = wake.notified() => {}
+                    _ = tokio::time::sleep(RETRY_AFTER) => {}
                 }
             }
         }
-    })
+    }
 }

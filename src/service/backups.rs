@@ -7,7 +7,6 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use chrono::{DateTime, NaiveDateTime, Utc};
-use tokio::task::JoinHandle;
 
 use super::Services;
 use crate::store::backup::{BackupError, Summary};
@@ -225,40 +224,37 @@ fn remove_partials(dir: &Path) {
     }
 }
 
-/// Automatic backups every `backup.interval_hours`, until aborted at shutdown.
-pub fn spawn(
-    app: impl std::ops::Deref<Target = Services> + Send + Sync + 'static,
-    first_after: Duration,
-) -> Option<JoinHandle<()>> {
-    let hours = app.settings.backup.interval_hours;
-    if hours == 0 {
-        tracing::info!("automatic backups are off (backup.interval_hours = 0)");
-        return None;
-    }
+/// Whether backups are taken automatically (`backup.interval_hours` above 0).
+pub fn automatic(app: &Services) -> bool {
+    app.settings.backup.interval_hours > 0
+}
+
+/// Automatic backups every `backup.interval_hours`, until stopped at shutdown. Only started
+/// when `automatic`.
+pub async fn run(app: impl std::ops::Deref<Target = Services>, first_after: Duration) {
+    let hours = app.settings.backup.interval_hours.max(1);
     let interval = chrono::Duration::hours(i64::from(hours));
     let first_after = chrono::Duration::from_std(first_after).unwrap_or_default();
-    Some(tokio::spawn(async move {
-        let dir = app.settings.backup_dir();
-        let mut retry_at: Option<DateTime<Utc>> = None;
-        loop {
-            let now = Utc::now();
-            let newest = newest(&dir).and_then(|p| taken_at(&p.file_name()?.to_string_lossy()));
-            let due = retry_at.unwrap_or_else(|| next_due(newest, now, interval, first_after));
-            if due > now {
-                // Look again at least hourly: a backup taken by hand moves the schedule.
-                let wait = (due - now).to_std().unwrap_or_default().min(RETRY_AFTER);
-                tokio::time::sleep(wait).await;
-                continue;
-            }
-            retry_at = match write_now(&app).await {
-                Ok(_) => None,
-                Err(_) => {
-                    let retry = interval.to_std().unwrap_or(RETRY_AFTER).min(RETRY_AFTER);
-                    Some(Utc::now() + chrono::Duration::from_std(retry).unwrap_or_default())
-                }
-            };
+    let dir = app.settings.backup_dir();
+    let mut retry_at: Option<DateTime<Utc>> = None;
+    loop {
+        let now = Utc::now();
+        let newest = newest(&dir).and_then(|p| taken_at(&p.file_name()?.to_string_lossy()));
+        let due = retry_at.unwrap_or_else(|| next_due(newest, now, interval, first_after));
+        if due > now {
+            // Look again at least hourly: a backup taken by hand moves the schedule.
+            let wait = (due - now).to_std().unwrap_or_default().min(RETRY_AFTER);
+            tokio::time::sleep(wait).await;
+            continue;
         }
-    }))
+        retry_at = match write_now(&app).await {
+            Ok(_) => None,
+            Err(_) => {
+                let retry = interval.to_std().unwrap_or(RETRY_AFTER).min(RETRY_AFTER);
+                Some(Utc::now() + chrono::Duration::from_std(retry).unwrap_or_default())
+            }
+        };
+    }
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use crate::domain::meal_plan::{Week, grocery_list_name, planned_ingredients};
 use crate::domain::quantity::Quantity;
 use crate::domain::recipe::Recipe;
 use crate::domain::{DomainError, required_version};
-use crate::recipes::catalogue::{Catalogue, Unit};
+use crate::generator::catalogue::{Catalogue, Unit};
 use crate::store::WriteError;
 
 const SAVE_TITLE: &str = "Error saving grocery list";

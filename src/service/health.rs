@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 
 use super::Services;
-use crate::recipes::Status;
+use crate::generator::Status;
 
 /// Automatic backups, as monitoring should see them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,7 +44,7 @@ pub async fn check(app: &Services) -> Health {
         .store
         .free_space()
         .is_some_and(|free| free < app.settings.limits.min_free_disk_bytes());
-    let generator_status = super::recipes::generator_status(app).await;
+    let generator_status = super::generation::generator_status(app).await;
     let status = app.backups.status();
     let backups = match (&status.failed, status.last_ok) {
         (Some(_), _) => Backups::Failed,

@@ -3,22 +3,18 @@
 
 use std::time::Duration;
 
-use tokio::task::JoinHandle;
-
 use super::Services;
 use crate::store::rate_limits::unix_nanos;
 
 const EVERY: Duration = Duration::from_secs(3600);
 
-/// Runs housekeeping now and then every hour, until aborted at shutdown.
-pub fn spawn(app: impl std::ops::Deref<Target = Services> + Send + 'static) -> JoinHandle<()> {
-    tokio::spawn(async move {
-        let mut ticker = tokio::time::interval(EVERY);
-        loop {
-            ticker.tick().await;
-            run_once(&app).await;
-        }
-    })
+/// Runs housekeeping now and then every hour, until stopped at shutdown.
+pub async fn run(app: impl std::ops::Deref<Target = Services>) {
+    let mut ticker = tokio::time::interval(EVERY);
+    loop {
+        ticker.tick().await;
+        run_once(&app).await;
+    }
 }
 
 /// One round of housekeeping.
@@ -76,7 +72,7 @@ pub async fn run_once(app: &Services) {
     let recipe_jobs = app
         .store
         .generations
-        .purge_before(now - super::recipes::JOB_TTL)
+        .purge_before(now - crate::domain::generation::JOB_TTL)
         .await
         .unwrap_or_else(|e| {
             tracing::error!(error = %e, "purging old recipe jobs failed");

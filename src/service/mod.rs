@@ -3,12 +3,14 @@
 //! handlers and the admin socket call into here.
 
 pub mod accounts;
+pub mod background;
 pub mod backups;
 pub mod children;
 pub mod co_parents;
 pub mod contact;
 pub mod error;
 pub mod family;
+pub mod generation;
 pub mod grocery;
 pub mod health;
 pub mod housekeeping;
@@ -150,8 +152,8 @@ pub struct Services {
     pages: page_cache::PageCache,
     /// Recipe generation jobs, one at a time.
     generation: Arc<Lane>,
-    /// The generator's last status check (see `recipes::generator_status`).
-    generator_status: tokio::sync::Mutex<Option<(Instant, crate::recipes::Status)>>,
+    /// The generator's last status check (see `generation::generator_status`).
+    generator_status: tokio::sync::Mutex<Option<(Instant, crate::generator::Status)>>,
     /// Backups written while serving: their last outcome.
     backups: backups::Backups,
     first_backup_after: std::time::Duration,
@@ -169,25 +171,6 @@ impl Services {
 
     pub fn feed(&self) -> &Arc<Feed> {
         &self.feed
-    }
-
-    /// The answers kept by family revision.
-    pub fn pages(&self) -> &page_cache::PageCache {
-        &self.pages
-    }
-
-    /// The recipe generation lane (started and stopped by the server).
-    pub fn generation(&self) -> &Arc<Lane> {
-        &self.generation
-    }
-
-    /// Woken when a persisted job is queued.
-    pub fn jobs_wake(&self) -> &Arc<Notify> {
-        &self.jobs_wake
-    }
-
-    pub fn first_backup_after(&self) -> std::time::Duration {
-        self.first_backup_after
     }
 
     pub fn hasher(&self) -> &Hasher {
@@ -229,7 +212,7 @@ impl Services {
         let images = Images::new(settings.limits.image_memory_mb);
         let generation = Lane::new(
             store.clone(),
-            crate::recipes::from_settings(&settings.recipes, &settings.money.currency),
+            crate::generator::from_settings(&settings.recipes, &settings.money.currency),
         );
         Ok(Services {
             limits: Limits::new(&store, &settings.limits),

@@ -1,153 +1,16 @@
-//! Recipes: the catalogue, generation jobs (queued on the generation lane, owned by whoever
-//! started them), and the family's saved recipes.
-
-use std::time::{Duration, Instant};
+//! The family's saved recipes: generated ones kept and the family's own dishes, each checked
+//! against the children's allergies when it is shown. Generation is `service::generation`.
 
 use chrono::Utc;
 
 use super::{AppError, AppResult, Services};
 use crate::domain::DomainError;
-use crate::domain::ids::{ChildId, FamilyId, GenerationId, RecipeId, UserId};
+use crate::domain::ids::{ChildId, FamilyId, RecipeId, UserId};
 use crate::domain::meal::{Meal, MealDraft};
-use crate::domain::recipe::{
-    GenerateFields, GenerateRequest, Recipe, RecipeContent, Source, request_rules,
-};
+use crate::domain::recipe::{Recipe, RecipeContent, Source};
 use crate::domain::recipe_guard::Guard;
-use crate::jobs::generation::{Live, SubmitError, guard_for};
-use crate::recipes::catalogue::Catalogue;
-use crate::recipes::{GenerateError, Status, screen};
+use crate::generator::screen;
 use crate::store::WriteError;
-use crate::store::generations::{Generation, Owner, State};
-
-/// Unfinished generation jobs one owner may have at once.
-pub const OWNER_JOBS_MAX: usize = 3;
-/// A finished job and its result are kept this long (a waiting job does not expire).
-pub const JOB_TTL: chrono::Duration = chrono::Duration::hours(1);
-/// How long a generator status check is reused.
-const STATUS_FOR: Duration = Duration::from_secs(15);
-
-const GENERATE_TITLE: &str = "Error generating recipes";
-
-/// Who asks: a signed-in account (with its family), or an anonymous browser.
-pub enum Requester {
-    Member { user: UserId, family: FamilyId },
-    Anonymous { cookie_hash: String, ip: String },
-}
-
-impl Requester {
-    fn owner(&self) -> Owner {
-        match self {
-            Requester::Member { user, .. } => Owner::User(*user),
-            Requester::Anonymous { cookie_hash, .. } => Owner::Anonymous(cookie_hash.clone()),
-        }
-    }
-}
-
-/// Whether the generator can work now; checked at most every 15 seconds.
-pub async fn generator_status(app: &Services) -> Status {
-    if let Some((at, status)) = app.generator_status.lock().await.as_ref()
-        && at.elapsed() < STATUS_FOR
-    {
-        return status.clone();
-    }
-    let status = app.generation.generator().status().await;
-    *app.generator_status.lock().await = Some((Instant::now(), status.clone()));
-    status
-}
-
-/// 503 with what is wrong and what to do.
-fn unavailable(e: &GenerateError) -> DomainError {
-    let message = match e {
-        GenerateError::ModelMissing { model } => format!(
-            "The recipe model {model} is not installed on this server. Ask the person who runs Highchair to install it, or switch to the built-in generator."
-        ),
-        _ => "The recipe model cannot be reached right now. Please try again later.".into(),
-    };
-    DomainError::Unavailable {
-        title: GENERATE_TITLE.into(),
-        message,
-    }
-}
-
-/// Checks the request and queues it. Anonymous generation is limited per client IP, a
-/// family's per family; each owner may have three jobs waiting or running.
-pub async fn generate(
-    app: &Services,
-    who: Requester,
-    fields: GenerateFields,
-) -> AppResult<GenerationId> {
-    let request = GenerateRequest::new(fields)?;
-    if let Status::Unavailable(e) = generator_status(app).await {
-        return Err(unavailable(&e).into());
-    }
-    let owner = who.owner();
-    // A request that would find no room is refused before it costs a rate-limit token.
-    if !app.generation.has_room(&owner) {
-        return Err(queue_full().into());
-    }
-    let limited = match &who {
-        Requester::Member { family, .. } => app.limits.recipes_family.check(&family.to_string()),
-        Requester::Anonymous { ip, .. } => app.limits.recipes_ip.check(ip),
-    };
-    if let Err(retry_after) = limited {
-        return Err(DomainError::TooManyAttempts { retry_after }.into());
-    }
-    let now = Utc::now();
-    let job = Generation {
-        id: GenerationId::new(),
-        owner,
-        family: match who {
-            Requester::Member { family, .. } => Some(family),
-            Requester::Anonymous { .. } => None,
-        },
-        request,
-        state: State::Queued,
-        attempts: 0,
-        created_at: now,
-        updated_at: now,
-    };
-    match app.generation.submit(&job, OWNER_JOBS_MAX).await {
-        Ok(()) => Ok(job.id),
-        Err(SubmitError::Full) => Err(queue_full().into()),
-        // Three of this person's requests are already waiting or being made.
-        Err(SubmitError::OwnerBusy) => Err(DomainError::TooManyAttempts {
-            retry_after: Duration::from_secs(30),
-        }
-        .into()),
-        Err(SubmitError::Store(e)) => Err(e.into()),
-    }
-}
-
-fn queue_full() -> DomainError {
-    DomainError::Unavailable {
-        title: GENERATE_TITLE.into(),
-        message: "Many recipes are being made right now. Please try again in a few minutes.".into(),
-    }
-}
-
-/// A job, if `owner` started it and it has not expired; anything else is not found.
-pub async fn job(app: &Services, owner: &Owner, id: GenerationId) -> AppResult<Generation> {
-    let job = app
-        .store
-        .generations
-        .get(id)
-        .await?
-        .filter(|j| {
-            &j.owner == owner && !(j.state.is_finished() && j.updated_at < Utc::now() - JOB_TTL)
-        })
-        .ok_or(DomainError::NotFound)?;
-    Ok(job)
-}
-
-/// The live state of an owner's unfinished job, for its event stream.
-pub async fn watch(
-    app: &Services,
-    owner: &Owner,
-    id: GenerationId,
-) -> AppResult<Option<tokio::sync::watch::Receiver<Live>>> {
-    job(app, owner, id).await?;
-    Ok(app.generation.watch(id))
-}
 
 /// A saved recipe with what it contains that one of the family's children is allergic to
 /// (a recipe saved before an allergy was added, or the family's own dish).
@@ -167,29 +30,6 @@ async fn children_guard(app: &Services, family: FamilyId) -> AppResult<Guard> {
         .flat_map(|c| c.allergies)
         .collect();
     Ok(Guard::new(&allergies, &[]))
-}
-
-/// The catalogue's ingredients a request with these allergies and restrictions would leave out
-/// (with the allergies of a member's children), each with why in a parent's words: the
-/// ingredient picker marks them before anything is asked.
-pub async fn left_out_ingredients(
-    app: &Services,
-    family: Option<FamilyId>,
-    allergies: &[String],
-    restrictions: &[String],
-) -> AppResult<Vec<(String, String)>> {
-    let (allergies, restrictions) = request_rules(allergies, restrictions)?;
-    let guard = guard_for(&app.store, family, &allergies, &restrictions).await?;
-    if guard.is_empty() {
-        return Ok(Vec::new());
-    }
-    Ok(Catalogue::get()
-        .items()
-        .filter_map(|i| {
-            let why = guard.left_out(&i.name, &i.allergens())?;
-            Some((i.name.clone(), why))
-        })
-        .collect())
 }
 
 /// What in a recipe breaks the guard's allergies ("Butter contains milk (butter)"): the words,

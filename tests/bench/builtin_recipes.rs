@@ -1,16 +1,16 @@
 //! The offline recipe generator in process, for the recipe benchmark (issue 12):
 //! `cargo run --release --example builtin_recipes [-- N]` calls
-//! `highchair::recipes::builtin::generate` N times (default 1000) for 5 recipes with varied
+//! `highchair::generator::builtin::generate` N times (default 1000) for 5 recipes with varied
 //! requests (2 to 10 ingredients from the catalogue, servings, difficulty, and in some requests
 //! allergies and a diet), and prints median, p99 and max in microseconds: of `generate` alone,
-//! and of `generate` plus the screening (`recipes::screen`) that a job runs after it.
+//! and of `generate` plus the screening (`generator::screen`) that a job runs after it.
 //! The first call, which also loads the ingredient catalogue, is reported on its own.
 
 use std::time::Instant;
 
 use highchair::domain::recipe::{GenerateFields, GenerateRequest};
 use highchair::domain::recipe_guard::Guard;
-use highchair::recipes::{builtin, screen};
+use highchair::generator::{builtin, screen};
 
 /// Everyday ingredients from the catalogue, comma-separated.
 const PANTRY: &str = "Chicken breast, Chicken thighs, Beef mince, Turkey mince, Pork sausages, \

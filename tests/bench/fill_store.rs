@@ -27,8 +27,8 @@ use highchair::domain::meal::{Meal, MealFields, MealType, Mood, Portion};
 use highchair::domain::meal_plan::{EntryFields, Planned, RecipeSummary, Week};
 use highchair::domain::recipe::{GenerateFields, GenerateRequest, Recipe, Source};
 use highchair::domain::recipe_guard::Guard;
-use highchair::recipes::builtin;
-use highchair::recipes::catalogue::Catalogue;
+use highchair::generator::builtin;
+use highchair::generator::catalogue::Catalogue;
 use highchair::store::media::{MediaRecord, Variant};
 use highchair::{App, Settings};
 

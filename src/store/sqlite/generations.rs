@@ -8,9 +8,9 @@ use rusqlite::{OptionalExtension, params};
 
 use super::core::Shared;
 use super::values::{flag, get_json, get_time, get_u32, json, nanos, time};
+use crate::domain::generation::Generation;
 use crate::domain::ids::GenerationId;
 use crate::store::StoreError;
-use crate::store::generations::Generation;
 
 /// What `from_row` reads, in order.
 const SELECT: &str = "id, owner, family_id, request, state, attempts, created_at, updated_at";
@@ -141,11 +141,11 @@ impl Generations {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::generation::{Failure, Owner, State};
     use crate::domain::ids::{FamilyId, UserId};
     use crate::domain::recipe::GenerateRequest;
     use crate::domain::recipe::tests::{content, fields};
     use crate::domain::recipe_guard::Withheld;
-    use crate::store::generations::{Owner, State};
     use crate::store::sqlite::tests::temp_core;
 
     fn job(state: State, created_at: DateTime<Utc>) -> Generation {
@@ -169,15 +169,7 @@ mod tests {
         let old = now - chrono::Duration::hours(2);
         let queued = job(State::Queued, now);
         let running_old = job(State::Running, old);
-        let failed_old = job(
-            State::Failed {
-                title: "t".into(),
-                message: "m".into(),
-                unavailable: false,
-                withheld: vec![],
-            },
-            old,
-        );
+        let failed_old = job(State::failed(Failure::Unusable), old);
         for j in [&queued, &running_old, &failed_old] {
             generations.put(j).await.unwrap();
         }

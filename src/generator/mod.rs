@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use futures_util::future::BoxFuture;
 
+use crate::domain::generation::Failure;
 use crate::domain::recipe::{GenerateRequest, RecipeContent};
 use crate::domain::recipe_guard::{Guard, Withheld};
 use catalogue::Catalogue;
@@ -79,12 +80,24 @@ impl GenerateError {
         }
     }
 
-    /// The generator cannot work at all right now (503), rather than this one request failing.
-    pub fn is_unavailable(&self) -> bool {
-        matches!(
-            self,
-            GenerateError::ModelMissing { .. } | GenerateError::Unreachable { .. }
-        )
+    /// What happened, as a job keeps it (the details stay in the log).
+    pub fn failure(&self) -> Failure {
+        match self {
+            GenerateError::ModelMissing { model } => Failure::ModelMissing {
+                model: model.clone(),
+            },
+            GenerateError::Unreachable { .. } => Failure::Unreachable,
+            GenerateError::Timeout { secs } => Failure::Timeout { secs: *secs },
+            GenerateError::Unusable { .. } => Failure::Unusable,
+            GenerateError::AllWithheld { .. } => Failure::AllWithheld,
+            GenerateError::NothingToMake {
+                notes,
+                all_left_out,
+            } => Failure::NothingToMake {
+                notes: notes.clone(),
+                all_left_out: *all_left_out,
+            },
+        }
     }
 }
 
