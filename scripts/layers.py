@@ -6,6 +6,9 @@ Rules (shared/DESIGN.md, Layout): arrows point down only, server -> api -> servi
   (api, server, app, cli, admin, ui_assets); api reaches no server internals;
 - `poem::` appears only in server/, api/, admin/ and ui_assets; `sled::` and `rusqlite::` only in store/;
 - domain names no poem, http, StatusCode or serde_json;
+- api never names the store (handlers call use cases in service/);
+- the store holds no user texts: no string literal in store/ reads like a sentence for people
+  ("Please choose one of your children"); the service and the API word what the store reports;
 - no two top-level modules import each other."""
 import os, re, sys
 
@@ -86,6 +89,11 @@ for top, files in sorted(mods.items()):
             bad.append(f"{rel} uses poem ({top} must stay free of HTTP types)")
         if top != "store" and re.search(r"\b(sled|rusqlite)::|\buse (sled|rusqlite)\b", code):
             bad.append(f"{rel} uses the storage engine (only store/ knows it)")
+        if top == "api" and ("store" in refs or re.search(r"\.store\(\)", code)):
+            bad.append(f"{rel} reaches the store (api calls service/, which owns the store)")
+        if top == "store":
+            for text in re.findall(r'"([A-Z][a-z]+ [a-z][^"]*)"', code):
+                bad.append(f"{rel} holds a user text ({text[:40]!r}): word it in service/ or api/")
         if top == "domain":
             for word in ("poem", "serde_json", "http::", "StatusCode"):
                 if re.search(r"\b" + re.escape(word), code):

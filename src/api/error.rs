@@ -8,7 +8,6 @@ use poem_openapi::{ApiResponse, Object, Union};
 use crate::domain::error::human_duration;
 use crate::domain::{DomainError, Invalid};
 use crate::service::{AppError, Stale};
-use crate::store::StoreError;
 
 /// Every error the API returns has this shape; `title` and `message` are the spec's toast texts.
 #[derive(Debug, Clone, Object, serde::Serialize, serde::Deserialize)]
@@ -181,7 +180,11 @@ impl From<AppError> for ApiError {
         match err {
             AppError::Domain(e) => e.into(),
             AppError::Stale(current) => stale(*current),
-            AppError::Store(e) => e.into(),
+            AppError::Store(e) => {
+                // Logged here once; the client gets a generic message with no internals.
+                tracing::error!(error = %e, "store operation failed");
+                ApiError::internal()
+            }
         }
     }
 }
@@ -207,14 +210,6 @@ fn stale(current: Stale) -> ApiError {
         field: Some("version".into()),
         current: Some(Box::new(current)),
     }))
-}
-
-impl From<StoreError> for ApiError {
-    fn from(err: StoreError) -> Self {
-        // Logged here once; the client gets a generic message with no internals.
-        tracing::error!(error = %err, "store operation failed");
-        ApiError::internal()
-    }
 }
 
 /// A JSON error response outside poem-openapi (middleware, fallbacks).

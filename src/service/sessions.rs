@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 
-use super::Services;
+use super::{AppResult, Services};
 use crate::auth::tokens::{new_token, token_hash};
 use crate::domain::user::User;
 use crate::store::StoreError;
@@ -29,7 +29,7 @@ pub struct Started {
 }
 
 /// Starts a session for `user`, in the epoch `user` was read in (a reset since then ends it).
-pub async fn start(app: &Services, user: &User) -> Result<Started, StoreError> {
+pub async fn start(app: &Services, user: &User) -> AppResult<Started> {
     let token = new_token();
     let now = Utc::now();
     let days = i64::from(app.settings.auth.session_days);
@@ -52,8 +52,8 @@ pub async fn start(app: &Services, user: &User) -> Result<Started, StoreError> {
 }
 
 /// Ends the session behind `hash` (its open event streams close too).
-pub async fn end(app: &Services, hash: &[u8; 32]) -> Result<(), StoreError> {
-    app.store.sessions.delete(hash).await
+pub async fn end(app: &Services, hash: &[u8; 32]) -> AppResult<()> {
+    Ok(app.store.sessions.delete(hash).await?)
 }
 
 /// Looks up the session for `token`, sliding its expiry and the user's "last seen".
