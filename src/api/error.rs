@@ -139,10 +139,10 @@ impl From<DomainError> for ApiError {
                 message: what.message,
                 field: what.field,
             })),
-            DomainError::Unauthorized { title, message } => {
+            DomainError::NotSignedIn { title, message } => {
                 ApiError::Unauthorized(body(title, message))
             }
-            DomainError::Forbidden { title, message } => ApiError::Forbidden(body(title, message)),
+            DomainError::NotAllowed { title, message } => ApiError::Forbidden(body(title, message)),
             DomainError::Conflict { title, message } => ApiError::Conflict(Json(ConflictBody {
                 title,
                 message,
@@ -155,8 +155,8 @@ impl From<DomainError> for ApiError {
                 message,
                 retry_after,
             } => ApiError::TooManyRequests(body(title, message), retry_after.as_secs().max(1)),
-            DomainError::TooLarge { title, message } => ApiError::TooLarge(body(title, message)),
-            DomainError::Unsupported { title, message } => {
+            DomainError::OverLimit { title, message } => ApiError::TooLarge(body(title, message)),
+            DomainError::NotReadable { title, message } => {
                 ApiError::Unsupported(body(title, message))
             }
             DomainError::Unavailable { title, message } => {
@@ -167,10 +167,10 @@ impl From<DomainError> for ApiError {
             DomainError::Generation(failure) => {
                 ApiError::Unavailable(Json(super::generation::failure_body(&failure, 0)))
             }
-            DomainError::StorageFull { title, message } => {
+            DomainError::OutOfSpace { title, message } => {
                 ApiError::StorageFull(body(title, message))
             }
-            DomainError::Gone { title, message } => ApiError::Gone(body(title, message)),
+            DomainError::Expired { title, message } => ApiError::Gone(body(title, message)),
         }
     }
 }

@@ -294,7 +294,7 @@ enum Woke {
 }
 
 fn user_gone() -> ApiError {
-    crate::domain::DomainError::unauthorized(
+    crate::domain::DomainError::not_signed_in(
         "Authentication required",
         "You must be logged in to follow changes",
     )

@@ -46,7 +46,7 @@ pub struct UploadForm {
 /// Reads the `file` part of an upload form.
 pub(super) async fn upload_bytes(form: UploadForm, title: &str) -> Result<Vec<u8>, ApiError> {
     let missing = || {
-        DomainError::unsupported(
+        DomainError::not_readable(
             title,
             "Please choose an image file (JPEG, PNG, WebP or GIF).",
         )

@@ -97,7 +97,7 @@ impl CurrentUser {
     /// 'Authentication required' / 'You must be logged in to <action>'.
     pub fn require_to_view(self, action: &str) -> Result<SignedIn, DomainError> {
         self.0.ok_or_else(|| {
-            DomainError::unauthorized(
+            DomainError::not_signed_in(
                 "Authentication required",
                 format!("You must be logged in to {action}"),
             )
@@ -107,7 +107,7 @@ impl CurrentUser {
     /// 'Authentication error' / 'You must be logged in to <action>'.
     pub fn require_to_save(self, action: &str) -> Result<SignedIn, DomainError> {
         self.0.ok_or_else(|| {
-            DomainError::unauthorized(
+            DomainError::not_signed_in(
                 "Authentication error",
                 format!("You must be logged in to {action}"),
             )

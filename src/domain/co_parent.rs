@@ -524,12 +524,12 @@ pub fn check_not_locked(co_parent: &CoParent) -> Result<(), DomainError> {
 
 /// A wrong or missing PIN: 401 with the spec's words.
 pub fn wrong_pin() -> DomainError {
-    DomainError::unauthorized("Invalid PIN", "Invalid PIN. Please try again.")
+    DomainError::not_signed_in("Invalid PIN", "Invalid PIN. Please try again.")
 }
 
 /// A share request without a live session for the link (none, expired, ended by a PIN reset).
 pub fn session_expired() -> DomainError {
-    DomainError::unauthorized(
+    DomainError::not_signed_in(
         "Session expired",
         "Your session has expired. Please enter your PIN again.",
     )
@@ -538,7 +538,7 @@ pub fn session_expired() -> DomainError {
 /// What a link answers while it works: an expired one is 410 with the spec's text.
 pub fn check_link(co_parent: &CoParent, now: DateTime<Utc>) -> Result<(), DomainError> {
     if co_parent.is_expired(now) {
-        return Err(DomainError::gone(
+        return Err(DomainError::expired(
             "Invitation expired",
             "This invitation has expired. Please ask for a new invitation.",
         ));
@@ -585,7 +585,7 @@ pub fn already_a_co_parent() -> DomainError {
 /// parent invites co-parents).
 pub fn check_can_invite(is_guest: bool) -> Result<(), DomainError> {
     if is_guest {
-        return Err(DomainError::forbidden(
+        return Err(DomainError::not_allowed(
             INVITE_TITLE,
             "Guests cannot invite co-parents. Sign up for an account to share your family.",
         ));
@@ -758,7 +758,7 @@ mod tests {
         let gone = check_link(&c, c.expires_at).unwrap_err();
         assert_eq!(
             gone,
-            DomainError::gone(
+            DomainError::expired(
                 "Invitation expired",
                 "This invitation has expired. Please ask for a new invitation."
             )
@@ -859,7 +859,7 @@ mod tests {
         assert!(check_can_guess(&c, now).is_ok(), "a reset unlocks");
         assert!(matches!(
             check_can_guess(&c, c.expires_at),
-            Err(DomainError::Gone { .. })
+            Err(DomainError::Expired { .. })
         ));
     }
 
@@ -925,7 +925,7 @@ mod tests {
         assert!(check_can_add(&many, &other).is_err());
         assert!(matches!(
             check_can_invite(true),
-            Err(DomainError::Forbidden { .. })
+            Err(DomainError::NotAllowed { .. })
         ));
         assert!(check_can_invite(false).is_ok());
     }

@@ -1,4 +1,5 @@
-//! The one error type of the domain layer. The API layer maps it to a response in one place.
+//! The one error type of the domain layer. Each variant says what happened; the API layer
+//! alone chooses the HTTP status for it (`api/error.rs`).
 
 use std::time::Duration;
 
@@ -54,10 +55,13 @@ pub enum DomainError {
     /// another family's answer alike.
     #[error("{0}")]
     Missing(Invalid),
+    /// Who is asking is not known: no session, or a wrong password or PIN.
     #[error("{title}: {message}")]
-    Unauthorized { title: String, message: String },
+    NotSignedIn { title: String, message: String },
+    /// Known, but a rule does not let them (sign-up closed, the family's last parent leaving).
     #[error("{title}: {message}")]
-    Forbidden { title: String, message: String },
+    NotAllowed { title: String, message: String },
+    /// It clashes with what is there (an e-mail already used).
     #[error("{title}: {message}")]
     Conflict { title: String, message: String },
     #[error("too many attempts")]
@@ -70,33 +74,36 @@ pub enum DomainError {
         message: String,
         retry_after: Duration,
     },
+    /// Bigger than allowed (an upload, a photo that would need too much memory to read).
     #[error("{title}: {message}")]
-    TooLarge { title: String, message: String },
+    OverLimit { title: String, message: String },
+    /// A file that is not what it should be (not an image, or a damaged one).
     #[error("{title}: {message}")]
-    Unsupported { title: String, message: String },
+    NotReadable { title: String, message: String },
+    /// Something the request needs cannot be had now (a guest account could not be made).
     #[error("{title}: {message}")]
     Unavailable { title: String, message: String },
-    /// A link that existed but has expired (410).
+    /// A link that existed but has expired or been used.
     #[error("{title}: {message}")]
-    Gone { title: String, message: String },
+    Expired { title: String, message: String },
     /// No recipes will come of this request, and why.
     #[error("recipe generation failed: {0:?}")]
     Generation(super::generation::Failure),
     /// A storage quota or the server's disk is full.
     #[error("{title}: {message}")]
-    StorageFull { title: String, message: String },
+    OutOfSpace { title: String, message: String },
 }
 
 impl DomainError {
-    pub fn unauthorized(title: &str, message: impl Into<String>) -> Self {
-        Self::Unauthorized {
+    pub fn not_signed_in(title: &str, message: impl Into<String>) -> Self {
+        Self::NotSignedIn {
             title: title.into(),
             message: message.into(),
         }
     }
 
-    pub fn forbidden(title: &str, message: impl Into<String>) -> Self {
-        Self::Forbidden {
+    pub fn not_allowed(title: &str, message: impl Into<String>) -> Self {
+        Self::NotAllowed {
             title: title.into(),
             message: message.into(),
         }
@@ -109,8 +116,8 @@ impl DomainError {
         }
     }
 
-    pub fn too_large(title: &str, message: impl Into<String>) -> Self {
-        Self::TooLarge {
+    pub fn over_limit(title: &str, message: impl Into<String>) -> Self {
+        Self::OverLimit {
             title: title.into(),
             message: message.into(),
         }
@@ -121,22 +128,22 @@ impl DomainError {
         Self::TooManyAttempts { retry_after }
     }
 
-    pub fn gone(title: &str, message: impl Into<String>) -> Self {
-        Self::Gone {
+    pub fn expired(title: &str, message: impl Into<String>) -> Self {
+        Self::Expired {
             title: title.into(),
             message: message.into(),
         }
     }
 
-    pub fn storage_full(title: &str, message: impl Into<String>) -> Self {
-        Self::StorageFull {
+    pub fn out_of_space(title: &str, message: impl Into<String>) -> Self {
+        Self::OutOfSpace {
             title: title.into(),
             message: message.into(),
         }
     }
 
-    pub fn unsupported(title: &str, message: impl Into<String>) -> Self {
-        Self::Unsupported {
+    pub fn not_readable(title: &str, message: impl Into<String>) -> Self {
+        Self::NotReadable {
             title: title.into(),
             message: message.into(),
         }

@@ -60,7 +60,7 @@ impl FamilyInvite {
 /// What an invite link answers while it is valid: expired links are 410, unknown ones 404.
 pub fn check_link(invite: &FamilyInvite, now: DateTime<Utc>) -> Result<(), DomainError> {
     if invite.is_expired(now) {
-        return Err(DomainError::gone(
+        return Err(DomainError::expired(
             "Invite expired",
             "This invite link has expired. Ask for a new one.",
         ));
@@ -119,7 +119,7 @@ pub fn family_name(members: &[User]) -> String {
 /// Whether `user` may invite adults: parents may, guests stay single-member families.
 pub fn check_can_invite(user: &User) -> Result<(), DomainError> {
     if user.is_guest {
-        return Err(DomainError::forbidden(
+        return Err(DomainError::not_allowed(
             INVITE_TITLE,
             "Guests cannot invite other adults. Sign up for an account to share your family.",
         ));
@@ -136,7 +136,7 @@ pub fn check_can_move(
     members: usize,
 ) -> Result<(), DomainError> {
     if user.is_guest {
-        return Err(DomainError::forbidden(
+        return Err(DomainError::not_allowed(
             JOIN_TITLE,
             "Guest accounts cannot join a family. Sign out and create an account with this link.",
         ));
@@ -204,7 +204,7 @@ mod tests {
         let invite = FamilyInvite::new(FamilyId::new(), UserId::new(), [0; 32], now);
         assert!(check_link(&invite, now + Duration::days(6)).is_ok());
         let gone = check_link(&invite, now + Duration::days(7)).unwrap_err();
-        assert!(matches!(gone, DomainError::Gone { .. }));
+        assert!(matches!(gone, DomainError::Expired { .. }));
     }
 
     #[test]
@@ -228,7 +228,7 @@ mod tests {
         guest.is_guest = true;
         assert!(matches!(
             check_can_move(&guest, elsewhere, 0, 1),
-            Err(DomainError::Forbidden { .. })
+            Err(DomainError::NotAllowed { .. })
         ));
         assert!(check_can_invite(&guest).is_err());
         assert!(check_can_invite(&ann).is_ok());

@@ -56,7 +56,7 @@ pub async fn create_parent(app: &Services, signup: Signup, by_admin: bool) -> Ap
         }
     }
     if !by_admin && !app.settings.auth.allow_signup {
-        return Err(DomainError::forbidden(
+        return Err(DomainError::not_allowed(
             "Sign up failed",
             "Sign-up is closed on this server. Ask the person who runs it to create an account for you.",
         )
@@ -152,7 +152,7 @@ pub async fn login(
     let ok = app.hasher.verify(password.to_string(), stored).await;
     let (true, Some(user)) = (ok, user) else {
         tracing::info!(known_browser = device.is_some(), "sign-in failed");
-        return Err(DomainError::unauthorized(SIGN_IN_FAILED, "Invalid email or password").into());
+        return Err(DomainError::not_signed_in(SIGN_IN_FAILED, "Invalid email or password").into());
     };
     if upgrade {
         let old = user.password_hash.clone();
@@ -198,7 +198,7 @@ fn email_key_fallback() -> String {
 /// `POST /api/auth/guest`: an account in the reserved guest domain, signed in at once.
 pub async fn start_guest(app: &Services, draft: GuestDraft, ip: &str) -> AppResult<User> {
     if !app.settings.auth.allow_guests {
-        return Err(DomainError::forbidden(
+        return Err(DomainError::not_allowed(
             "Guest access failed",
             "Guest access is turned off on this server.",
         )

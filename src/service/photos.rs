@@ -16,19 +16,19 @@ pub const UNATTACHED_FOR: chrono::Duration = chrono::Duration::hours(24);
 
 fn refused(err: MediaError, title: &str) -> DomainError {
     match err {
-        MediaError::NotAnImage => DomainError::unsupported(
+        MediaError::NotAnImage => DomainError::not_readable(
             title,
             "Please choose an image file (JPEG, PNG, WebP or GIF).",
         ),
-        MediaError::Damaged => DomainError::unsupported(
+        MediaError::Damaged => DomainError::not_readable(
             title,
             "The image could not be read; it may be damaged or incomplete.",
         ),
-        MediaError::TooLarge => DomainError::too_large(
+        MediaError::TooLarge => DomainError::over_limit(
             title,
             format!("The image is too large; it can be at most {MAX_SIDE} pixels on each side."),
         ),
-        MediaError::NeedsTooMuchMemory { .. } => DomainError::too_large(
+        MediaError::NeedsTooMuchMemory { .. } => DomainError::over_limit(
             title,
             "The image has too many pixels for this server to process. Please choose a \
              smaller photo (most phones can save at a lower resolution).",
@@ -46,7 +46,7 @@ async fn check_room(app: &Services, family: FamilyId, guest: bool, title: &str) 
         .is_some_and(|free| free < limits.min_free_disk_bytes())
     {
         tracing::warn!("photo refused: the data directory's disk is nearly full");
-        return Err(DomainError::storage_full(
+        return Err(DomainError::out_of_space(
             title,
             "The server's disk is nearly full, so photos cannot be added right now. \
              Please tell the person who runs Highchair.",
@@ -69,7 +69,7 @@ async fn check_room(app: &Services, family: FamilyId, guest: bool, title: &str) 
 }
 
 fn quota_full(quota: u64, title: &str) -> DomainError {
-    DomainError::storage_full(
+    DomainError::out_of_space(
         title,
         format!(
             "Your family's photos use all of its {} MB of space. Delete some photos to add new ones.",
@@ -88,7 +88,7 @@ async fn store(
 ) -> AppResult<MediaRecord> {
     let limit = app.settings.limits.upload_bytes();
     if bytes.len() as u64 > limit {
-        return Err(DomainError::too_large(
+        return Err(DomainError::over_limit(
             title,
             format!(
                 "Photos must be {} MB or smaller.",
@@ -98,7 +98,7 @@ async fn store(
         .into());
     }
     if bytes.is_empty() {
-        return Err(DomainError::unsupported(
+        return Err(DomainError::not_readable(
             title,
             "Please choose an image file (JPEG, PNG, WebP or GIF).",
         )
