@@ -195,7 +195,7 @@ impl AuthApi {
         req: &Request,
         body: Json<SignupRequest>,
     ) -> Result<WithCookies, ApiError> {
-        let user = accounts::signup(&app, body.0.into(), &client.ip_key()).await?;
+        let user = accounts::signup(&app, body.0.into(), &client.key()).await?;
         tracing::info!(user.id = %user.id, admin = user.is_admin, "account created");
         let known = accounts::remembered(&app, user, device_cookie_of(req)).await;
         signed_in(&app, &client, &known.user, Some(&known.device_cookie), true).await
@@ -211,9 +211,9 @@ impl AuthApi {
         body: Json<LoginRequest>,
     ) -> Result<WithCookies, ApiError> {
         let Json(b) = body;
-        let ip = client.ip_key();
+        let key = client.key();
         let who = accounts::Client {
-            ip: &ip,
+            key: &key,
             device_cookie: device_cookie_of(req),
         };
         let known = accounts::login(&app, &b.email, &b.password, who).await?;
@@ -233,7 +233,7 @@ impl AuthApi {
             first_name: b.first_name,
             children: number_input(b.children),
         };
-        let user = accounts::start_guest(&app, draft, &client.ip_key()).await?;
+        let user = accounts::start_guest(&app, draft, &client.key()).await?;
         signed_in(&app, &client, &user, None, true).await
     }
 
@@ -280,7 +280,7 @@ impl AuthApi {
         client: Data<&ClientInfo>,
         body: Json<ForgotPasswordRequest>,
     ) -> Result<AcceptedResponse, ApiError> {
-        let message = accounts::forgot_password(&app, &client.ip_key(), &body.0.email).await?;
+        let message = accounts::forgot_password(&app, &client.key(), &body.0.email).await?;
         Ok(AcceptedResponse::Accepted(Json(Notice {
             message: message.to_string(),
         })))

@@ -8,6 +8,7 @@ use ipnet::IpNet;
 use poem::{Endpoint, IntoResponse, Request, Response, Result};
 
 use crate::app::App;
+use crate::auth::ClientKey;
 
 /// Put into every request's extensions; handlers read it with `Data<&ClientInfo>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,10 +19,9 @@ pub struct ClientInfo {
 }
 
 impl ClientInfo {
-    /// A key for per-IP limits: the IPv4 address, or the IPv6 /64 (one client's share).
-    pub fn ip_key(&self) -> String {
-        self.ip
-            .map_or_else(|| "unknown".into(), |ip| client_key(ip).to_string())
+    /// The key of per-client limits (the IPv4 address, or the IPv6 /64).
+    pub fn key(&self) -> ClientKey {
+        ClientKey::of(self.ip)
     }
 }
 
@@ -38,18 +38,6 @@ pub fn site_base(app: &App, client: &ClientInfo, req: &Request) -> String {
             format!("{scheme}://{host}")
         }
         None => app.settings().base_url(),
-    }
-}
-
-/// Where requests come from, for limits: IPv4 addresses, and IPv6 /64 networks (a client
-/// usually has a whole /64 and could otherwise take a new address for every attempt).
-pub fn client_key(ip: IpAddr) -> IpAddr {
-    match ip.to_canonical() {
-        IpAddr::V6(v6) => {
-            let s = v6.segments();
-            IpAddr::V6(std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
-        }
-        v4 => v4,
     }
 }
 

@@ -57,7 +57,7 @@ impl ContactApi {
             email: body.email,
             message: body.message,
         };
-        let message = contact::send(&app, draft, &client.ip_key()).await?;
+        let message = contact::send(&app, draft, &client.key()).await?;
         Ok(ContactResponse::Created(Json(ContactReceipt {
             id: message.id.to_string(),
             received_at: message.created_at,

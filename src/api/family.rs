@@ -228,7 +228,7 @@ impl FamilyApi {
                 expires_at: me.expires_at,
             }))));
         }
-        let created = family::join_new(&app, body.0.into(), &token.0, &client.ip_key()).await?;
+        let created = family::join_new(&app, body.0.into(), &token.0, &client.key()).await?;
         let known =
             crate::service::accounts::remembered(&app, created, device_cookie_of(req)).await;
         signed_in(&app, &client, &known.user, Some(&known.device_cookie), true).await

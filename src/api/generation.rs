@@ -317,7 +317,7 @@ impl GenerationApi {
                 // Sent again with every request, so the cookie lives as long as the newest job.
                 let token =
                     job_cookie_of(req).map_or_else(crate::auth::tokens::new_token, str::to_string);
-                let address = client.ip_key();
+                let address = client.key();
                 let who = Requester::Anonymous {
                     job_cookie: &token,
                     client: &address,

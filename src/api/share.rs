@@ -174,7 +174,7 @@ impl ShareApi {
             session_cookie(req),
             &body.0.pin,
             &body.0.confirm_pin,
-            &client.ip_key(),
+            &client.key(),
         )
         .await?;
         let (info, cookie) = opened_parts(&app, &client, &opened);
@@ -213,8 +213,7 @@ impl ShareApi {
         token: Path<String>,
         body: Json<PinRequest>,
     ) -> Result<SessionOpened, ApiError> {
-        let opened =
-            share::sign_in(&app, &token.0, body.0.pin.as_deref(), &client.ip_key()).await?;
+        let opened = share::sign_in(&app, &token.0, body.0.pin.as_deref(), &client.key()).await?;
         let (info, cookie) = opened_parts(&app, &client, &opened);
         Ok(SessionOpened::Ok(info, cookie))
     }

@@ -1,6 +1,7 @@
 //! Attempt limits (GCRA from governor) whose state lives in the store, so a restart does not
 //! reset a lockout.
 
+use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::time::Duration;
 
@@ -13,6 +14,33 @@ use crate::store::RateLimits;
 use crate::store::rate_limits::{LimiterState, UnixClock};
 
 type Inner = RateLimiter<String, LimiterState, UnixClock, NoOpMiddleware<Nanos>>;
+
+/// Where attempts come from, for per-client limits: an IPv4 address, or the IPv6 /64 it is in
+/// (a client usually holds a whole /64 and could otherwise take a new address for every
+/// attempt); "unknown" when the address could not be read. Made once, where a request arrives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientKey(String);
+
+impl ClientKey {
+    pub fn of(ip: Option<IpAddr>) -> ClientKey {
+        ClientKey(ip.map_or_else(|| "unknown".into(), |ip| client_network(ip).to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The network one client holds: the IPv4 address itself, or its IPv6 /64.
+pub fn client_network(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            IpAddr::V6(std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+        }
+        v4 => v4,
+    }
+}
 
 /// A named, keyed limit such as "contact messages per IP".
 pub struct AttemptLimiter {
@@ -66,6 +94,21 @@ impl AttemptLimiter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_client_is_its_ipv4_address_or_its_ipv6_64() {
+        let key = |ip: &str| ClientKey::of(Some(ip.parse().unwrap()));
+        assert_eq!(key("10.0.0.1").as_str(), "10.0.0.1");
+        assert_eq!(
+            key("::ffff:10.0.0.1"),
+            key("10.0.0.1"),
+            "a mapped IPv4 is the same client"
+        );
+        assert_eq!(key("2001:db8:1:2:aaaa::1"), key("2001:db8:1:2:bbbb::9"));
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_eq!(key("2001:db8:1:2::1").as_str(), "2001:db8:1:2::");
+        assert_eq!(ClientKey::of(None).as_str(), "unknown");
+    }
 
     #[test]
     fn allows_the_burst_then_refuses_with_a_wait() {

@@ -9,4 +9,4 @@ pub mod pin;
 pub mod tokens;
 
 pub use hasher::Hasher;
-pub use limiter::AttemptLimiter;
+pub use limiter::{AttemptLimiter, ClientKey};

@@ -21,7 +21,7 @@ use ipnet::IpNet;
 use poem::web::{LocalAddr, RemoteAddr};
 use poem::{Addr, Endpoint, Response};
 
-use crate::api::client::client_key;
+use crate::auth::limiter::client_network;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, watch};
@@ -248,7 +248,8 @@ impl OpenConnections {
         if counts.total >= limits.max_total {
             return Err(Refusal::Full);
         }
-        let client = (!limits.exempt.iter().any(|net| net.contains(&ip))).then(|| client_key(ip));
+        let client =
+            (!limits.exempt.iter().any(|net| net.contains(&ip))).then(|| client_network(ip));
         if let Some(client) = client {
             let count = counts.per_client.entry(client).or_default();
             if *count >= limits.max_per_ip {
@@ -633,8 +634,8 @@ mod tests {
         let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
         let b: IpAddr = "2001:db8:1:2:bbbb::9".parse().unwrap();
         let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
-        assert_eq!(client_key(a), client_key(b));
-        assert_ne!(client_key(a), client_key(c));
+        assert_eq!(client_network(a), client_network(b));
+        assert_ne!(client_network(a), client_network(c));
     }
 
     #[test]

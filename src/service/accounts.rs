@@ -4,6 +4,7 @@
 use chrono::{Duration, Utc};
 
 use super::{AppError, AppResult, Services};
+use crate::auth::ClientKey;
 use crate::auth::password::PasswordHash;
 use crate::auth::tokens::{new_token, random_alphanumeric, token_hash};
 use crate::domain::email::Email;
@@ -71,19 +72,19 @@ pub async fn create_parent(app: &Services, signup: Signup, by_admin: bool) -> Ap
 }
 
 /// `POST /api/auth/signup`.
-pub async fn signup(app: &Services, draft: SignupDraft, ip: &str) -> AppResult<User> {
+pub async fn signup(app: &Services, draft: SignupDraft, client: &ClientKey) -> AppResult<User> {
     let signup = draft.validate()?;
     app.limits
         .signup_ip
-        .check(ip)
+        .check(client.as_str())
         .map_err(DomainError::too_many)?;
     create_parent(app, signup, false).await
 }
 
-/// Who is signing in: the client's IP key and the device cookie its browser sent, if any.
+/// Who is signing in: the client's key and the device cookie its browser sent, if any.
 #[derive(Debug, Clone, Copy)]
 pub struct Client<'a> {
-    pub ip: &'a str,
+    pub key: &'a ClientKey,
     pub device_cookie: Option<&'a str>,
 }
 
@@ -130,11 +131,11 @@ pub async fn login(
         None => {
             limits
                 .login_ip
-                .check(client.ip)
+                .check(client.key.as_str())
                 .map_err(DomainError::too_many)?;
             limits
                 .login_account_ip
-                .check(&format!("{account_key} {}", client.ip))
+                .check(&format!("{account_key} {}", client.key.as_str()))
                 .map_err(DomainError::too_many)?;
             limits
                 .login_account
@@ -196,7 +197,7 @@ fn email_key_fallback() -> String {
 }
 
 /// `POST /api/auth/guest`: an account in the reserved guest domain, signed in at once.
-pub async fn start_guest(app: &Services, draft: GuestDraft, ip: &str) -> AppResult<User> {
+pub async fn start_guest(app: &Services, draft: GuestDraft, client: &ClientKey) -> AppResult<User> {
     if !app.settings.auth.allow_guests {
         return Err(DomainError::not_allowed(
             "Guest access failed",
@@ -207,7 +208,7 @@ pub async fn start_guest(app: &Services, draft: GuestDraft, ip: &str) -> AppResu
     let guest = draft.validate()?;
     app.limits
         .guest_ip
-        .check(ip)
+        .check(client.as_str())
         .map_err(DomainError::too_many)?;
     let password = format!("Guest{}!", random_alphanumeric(10));
     let hash = app.hasher.hash(password).await;
@@ -253,10 +254,14 @@ pub async fn start_guest(app: &Services, draft: GuestDraft, ip: &str) -> AppResu
 /// `POST /api/auth/forgot-password`: nothing is revealed about the address; limited per IP.
 /// A well-formed address is passed on to the admin as a message (`highchair messages`),
 /// whether or not it has an account.
-pub async fn forgot_password(app: &Services, ip: &str, email: &str) -> AppResult<&'static str> {
+pub async fn forgot_password(
+    app: &Services,
+    client: &ClientKey,
+    email: &str,
+) -> AppResult<&'static str> {
     app.limits
         .forgot_ip
-        .check(ip)
+        .check(client.as_str())
         .map_err(DomainError::too_many)?;
     if let Some(email) = Email::parse(email) {
         let message = crate::domain::contact::ContactMessage {

@@ -3,6 +3,7 @@
 use chrono::Utc;
 
 use super::{AppError, AppResult, Services};
+use crate::auth::ClientKey;
 use crate::auth::tokens::token_hash;
 use crate::domain::DomainError;
 use crate::domain::family::{
@@ -150,7 +151,7 @@ pub async fn join_new(
     app: &Services,
     draft: SignupDraft,
     token: &str,
-    ip: &str,
+    client: &ClientKey,
 ) -> AppResult<User> {
     let hash = token_hash(token);
     // A dead link answers at once: no limit spent, no (slow) password hash. Tokens are random
@@ -165,7 +166,7 @@ pub async fn join_new(
     let signup = draft.validate()?;
     app.limits
         .signup_ip
-        .check(ip)
+        .check(client.as_str())
         .map_err(DomainError::too_many)?;
     let now = Utc::now();
     let password_hash = app.hasher.hash(signup.password).await.encode();

@@ -11,6 +11,7 @@ use futures_util::stream::{self, BoxStream, StreamExt};
 use tokio::sync::watch;
 
 use super::{AppResult, Services};
+use crate::auth::ClientKey;
 use crate::domain::DomainError;
 use crate::domain::generation::{Failure, Generation, OWNER_JOBS_MAX, Owner, State};
 use crate::domain::ids::{FamilyId, GenerationId, UserId};
@@ -35,8 +36,8 @@ pub enum Requester<'a> {
     Anonymous {
         /// The anonymous job cookie (stored only as its hash).
         job_cookie: &'a str,
-        /// The client's address key, for the visitors' rate limit.
-        client: &'a str,
+        /// Where the visitor is, for the visitors' rate limit.
+        client: &'a ClientKey,
     },
 }
 
@@ -167,7 +168,7 @@ pub async fn generate(
     }
     let limited = match &who {
         Requester::Member { family, .. } => app.limits.recipes_family.check(&family.to_string()),
-        Requester::Anonymous { client, .. } => app.limits.recipes_ip.check(client),
+        Requester::Anonymous { client, .. } => app.limits.recipes_ip.check(client.as_str()),
     };
     if let Err(retry_after) = limited {
         return Err(DomainError::TooManyAttempts { retry_after }.into());

@@ -9,6 +9,7 @@
 use chrono::{Duration, Utc};
 
 use super::{AppError, AppResult, Services};
+use crate::auth::ClientKey;
 use crate::auth::tokens::{new_token, token_hash};
 use crate::domain::DomainError;
 use crate::domain::co_parent::{
@@ -83,11 +84,11 @@ pub async fn choose_pin(
     cookie: Option<&str>,
     pin: &str,
     confirm: &str,
-    ip: &str,
+    client: &ClientKey,
 ) -> AppResult<Opened> {
     app.limits
         .share_ip
-        .check(ip)
+        .check(client.as_str())
         .map_err(DomainError::too_many)?;
     let viewer = viewer(app, token, cookie).await?;
     let pin = Pin::choose(pin, confirm)?;
@@ -127,10 +128,13 @@ pub async fn sign_in(
     app: &Services,
     token: &str,
     pin: Option<&str>,
-    ip: &str,
+    client: &ClientKey,
 ) -> AppResult<Opened> {
     let limits = &app.limits;
-    limits.share_ip.check(ip).map_err(DomainError::too_many)?;
+    limits
+        .share_ip
+        .check(client.as_str())
+        .map_err(DomainError::too_many)?;
     let (parsed, co_parent) = link(app, token).await?;
     let now = Utc::now();
     // Cheap refusals first (expired, locked), on the copy just read; the write below checks

@@ -376,7 +376,7 @@ async fn no_session_started_before_a_reset_survives_it() {
                     "mum@example.org",
                     &old_password,
                     accounts::Client {
-                        ip: "10.0.0.1",
+                        key: &highchair::auth::ClientKey::of(Some([10, 0, 0, 1].into())),
                         device_cookie: None,
                     },
                 )
