@@ -195,10 +195,7 @@ fn stale(current: Stale) -> ApiError {
         Stale::Child(c) => ("child's profile", Current::Child(c.into())),
         Stale::Meal(m) => ("meal", Current::Meal(m.into())),
         Stale::Profile(u) => ("profile", Current::Profile((&u).into())),
-        Stale::GroceryList(l, per_item) => (
-            "list",
-            Current::GroceryList(super::grocery::priced_dto(&l, per_item)),
-        ),
+        Stale::GroceryList(l) => ("list", Current::GroceryList((&*l).into())),
         Stale::MealPlan(view) => ("meal plan", Current::MealPlan((&*view).into())),
     };
     ApiError::Conflict(Json(ConflictBody {

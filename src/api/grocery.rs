@@ -12,9 +12,9 @@ use super::etag::{Cached, accepts_gzip, family_answer, serde_bytes};
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags, path_id};
 use crate::app::App;
-use crate::domain::grocery::{GroceryItem, GroceryList, ItemDraft};
+use crate::domain::grocery::{GroceryItem, ItemDraft};
 use crate::domain::ids::{GroceryItemId, GroceryListId};
-use crate::service::grocery::{self, Format};
+use crate::service::grocery::{self, Format, PricedList};
 use crate::service::meal_plan;
 
 /// Also `Serialize` (same names) for the cached list path; a test checks both give the same JSON.
@@ -38,8 +38,8 @@ pub struct GroceryItemDto {
     pub known_price: Option<f64>,
 }
 
-impl From<&GroceryItem> for GroceryItemDto {
-    fn from(i: &GroceryItem) -> Self {
+impl GroceryItemDto {
+    fn new(i: &GroceryItem, known_price: Option<f64>) -> Self {
         GroceryItemDto {
             id: i.id.to_string(),
             name: i.name.clone(),
@@ -47,7 +47,7 @@ impl From<&GroceryItem> for GroceryItemDto {
             category: i.category.clone(),
             checked: i.checked,
             checked_at: i.checked_at,
-            known_price: grocery::known_price(&i.name, &i.quantity),
+            known_price,
         }
     }
 }
@@ -71,23 +71,24 @@ pub struct GroceryListDto {
     pub version: u64,
 }
 
-/// A list as the API sends it (the estimate needs the settings).
-pub fn list_dto(app: &App, list: &GroceryList) -> GroceryListDto {
-    priced_dto(list, app.settings().money.grocery_item_estimate)
-}
-
-/// A list with its estimate at `per_item` for items the catalogue cannot price.
-pub fn priced_dto(list: &GroceryList, per_item: f64) -> GroceryListDto {
-    let (total, known) = grocery::total(list, per_item);
-    GroceryListDto {
-        id: list.id.to_string(),
-        name: list.name.clone(),
-        items: list.items.iter().map(GroceryItemDto::from).collect(),
-        estimated_total: total,
-        priced_items: known as u32,
-        created_at: list.created_at,
-        updated_at: list.updated_at,
-        version: list.version,
+impl From<&PricedList> for GroceryListDto {
+    fn from(p: &PricedList) -> Self {
+        let list = &p.list;
+        GroceryListDto {
+            id: list.id.to_string(),
+            name: list.name.clone(),
+            items: list
+                .items
+                .iter()
+                .zip(&p.known_prices)
+                .map(|(i, price)| GroceryItemDto::new(i, *price))
+                .collect(),
+            estimated_total: p.total,
+            priced_items: p.priced_items as u32,
+            created_at: list.created_at,
+            updated_at: list.updated_at,
+            version: list.version,
+        }
     }
 }
 
@@ -274,7 +275,7 @@ impl GroceryApi {
             accepts_gzip(req),
             async || {
                 let lists = grocery::list(&app, family).await?;
-                let dtos: Vec<_> = lists.iter().map(|l| list_dto(&app, l)).collect();
+                let dtos: Vec<_> = lists.iter().map(GroceryListDto::from).collect();
                 serde_bytes(&dtos, "grocery lists")
             },
         )
@@ -300,7 +301,7 @@ impl GroceryApi {
             &body_items(&body.0.items),
         )
         .await?;
-        Ok(ListCreated::Created(Json(list_dto(&app, &list))))
+        Ok(ListCreated::Created(Json(GroceryListDto::from(&list))))
     }
 
     #[oai(
@@ -316,7 +317,7 @@ impl GroceryApi {
     ) -> Result<Json<GroceryListDto>, ApiError> {
         let me = user.require_to_view("view grocery lists")?;
         let list = grocery::get(&app, me.user.family_id, path_id::<GroceryListId>(&id)?).await?;
-        Ok(Json(list_dto(&app, &list)))
+        Ok(Json(GroceryListDto::from(&list)))
     }
 
     /// Saves the whole list, only if nobody changed it since `version` (required; 409
@@ -349,7 +350,7 @@ impl GroceryApi {
             &items,
         )
         .await?;
-        Ok(Json(list_dto(&app, &list)))
+        Ok(Json(GroceryListDto::from(&list)))
     }
 
     #[oai(
@@ -478,7 +479,7 @@ impl GroceryApi {
             ExportFormat::Csv => Format::Csv,
             ExportFormat::Md => Format::Markdown,
         };
-        let (file, content_type, body) = grocery::export(&list, format);
+        let (file, content_type, body) = grocery::export(&list.list, format);
         Ok(Exported::File(
             PlainText(body),
             content_type.into(),
@@ -506,6 +507,6 @@ pub(super) async fn tick_item(
     .await?;
     Ok(Json(TickResult {
         applied,
-        list: list_dto(app, &list),
+        list: GroceryListDto::from(&list),
     }))
 }

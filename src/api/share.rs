@@ -14,7 +14,7 @@ use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 use super::children::ChildDto;
 use super::client::ClientInfo;
 use super::events::EventsResponse;
-use super::grocery::{GroceryListDto, TickInput, TickResult, list_dto};
+use super::grocery::{GroceryListDto, TickInput, TickResult};
 use super::meal_plan::MealPlanDto;
 use super::meals::{MealDto, MealPage};
 use super::media::MediaResponse;
@@ -321,7 +321,7 @@ impl ShareApi {
     ) -> Result<Json<Vec<GroceryListDto>>, ApiError> {
         let viewer = viewer(&app, &token.0, req).await?;
         let lists = grocery::list(&app, viewer.family()).await?;
-        Ok(Json(lists.iter().map(|l| list_dto(&app, l)).collect()))
+        Ok(Json(lists.iter().map(GroceryListDto::from).collect()))
     }
 
     /// Ticks or unticks one item: the one change a co-parent can make.

@@ -3,7 +3,6 @@
 //! (`StoreError`, logged).
 
 use crate::domain::child::Child;
-use crate::domain::grocery::GroceryList;
 use crate::domain::meal::Meal;
 use crate::domain::meal_plan::PlanView;
 use crate::domain::user::User;
@@ -16,8 +15,8 @@ pub enum Stale {
     Child(Child),
     Meal(Meal),
     Profile(User),
-    /// The list as it is now, and the configured estimate per item (for its total).
-    GroceryList(Box<GroceryList>, f64),
+    /// The list as it is now, priced.
+    GroceryList(Box<super::grocery::PricedList>),
     /// The week as it is now, with its warnings.
     MealPlan(Box<PlanView>),
 }

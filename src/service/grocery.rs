@@ -20,15 +20,50 @@ const UPDATE_TITLE: &str = "Error updating grocery list";
 /// Most recipes one draft may merge.
 pub const FROM_RECIPES_MAX: usize = 50;
 
-pub async fn list(app: &Services, family: FamilyId) -> AppResult<Vec<GroceryList>> {
-    Ok(app.store.grocery_lists.list(family).await?)
+/// A list as the screens show it: each item with the catalogue's price when it knows the food,
+/// and the estimated total (an item it cannot price counts at the configured figure).
+#[derive(Debug, Clone)]
+pub struct PricedList {
+    pub list: GroceryList,
+    /// Per item, in the list's order.
+    pub known_prices: Vec<Option<f64>>,
+    /// In the configured currency, 2 decimals.
+    pub total: f64,
+    /// How many items the catalogue priced.
+    pub priced_items: usize,
 }
 
-pub async fn get(app: &Services, family: FamilyId, id: GroceryListId) -> AppResult<GroceryList> {
+/// Prices a list at `per_item` for what the catalogue cannot price.
+pub fn priced(list: GroceryList, per_item: f64) -> PricedList {
+    let known_prices: Vec<Option<f64>> = list
+        .items
+        .iter()
+        .map(|i| known_price(&i.name, &i.quantity))
+        .collect();
+    let (total, priced_items) = estimate(known_prices.iter().copied(), per_item);
+    PricedList {
+        list,
+        known_prices,
+        total,
+        priced_items,
+    }
+}
+
+fn priced_here(app: &Services, list: GroceryList) -> PricedList {
+    priced(list, app.settings.money.grocery_item_estimate)
+}
+
+pub async fn list(app: &Services, family: FamilyId) -> AppResult<Vec<PricedList>> {
+    let lists = app.store.grocery_lists.list(family).await?;
+    Ok(lists.into_iter().map(|l| priced_here(app, l)).collect())
+}
+
+pub async fn get(app: &Services, family: FamilyId, id: GroceryListId) -> AppResult<PricedList> {
     app.store
         .grocery_lists
         .get(family, id)
         .await?
+        .map(|l| priced_here(app, l))
         .ok_or_else(|| DomainError::NotFound.into())
 }
 
@@ -37,21 +72,21 @@ pub async fn create(
     family: FamilyId,
     name: &str,
     items: &[ItemDraft],
-) -> AppResult<GroceryList> {
+) -> AppResult<PricedList> {
     let (name, fields) = validate_list(name, items)?;
     let list = GroceryList::create(family, name, fields, Utc::now());
     app.store
         .grocery_lists
         .insert(&list)
         .await
+        .map(|l| priced_here(app, l))
         .map_err(|e| refused(app, e, SAVE_TITLE))
 }
 
 /// A refused write in the operation's words; a stale save carries the list as it is now.
 fn refused(app: &Services, e: WriteError<GroceryList>, title: &str) -> AppError {
-    let estimate = app.settings.money.grocery_item_estimate;
     AppError::from_write_with(e, title, |current| {
-        Ok(Stale::GroceryList(current, estimate))
+        Ok(Stale::GroceryList(Box::new(priced_here(app, *current))))
     })
 }
 
@@ -64,7 +99,7 @@ pub async fn update(
     version: Option<u64>,
     name: &str,
     items: &[(Option<String>, ItemDraft)],
-) -> AppResult<GroceryList> {
+) -> AppResult<PricedList> {
     let drafts: Vec<ItemDraft> = items.iter().map(|(_, d)| d.clone()).collect();
     let (name, fields) = validate_list(name, &drafts)?;
     // Another family's list is not found, with or without a version.
@@ -86,6 +121,7 @@ pub async fn update(
         .grocery_lists
         .update(family, id, Some(version), name, edits, Utc::now())
         .await
+        .map(|l| priced_here(app, l))
         .map_err(|e| refused(app, e, UPDATE_TITLE))
 }
 
@@ -98,13 +134,14 @@ pub async fn tick(
     item: GroceryItemId,
     checked: bool,
     at: Option<DateTime<Utc>>,
-) -> AppResult<(GroceryList, bool)> {
+) -> AppResult<(PricedList, bool)> {
     // A phone's clock may run ahead: a tick is never dated in the future.
     let at = at.map_or_else(Utc::now, |t| t.min(Utc::now()));
     app.store
         .grocery_lists
         .tick(family, id, item, checked, at)
         .await
+        .map(|(l, applied)| (priced_here(app, l), applied))
         .map_err(|e| refused(app, e, UPDATE_TITLE))
 }
 
@@ -255,15 +292,6 @@ pub fn estimate_items(
         .collect();
     let (total, known) = estimate(priced.iter().map(|p| p.known_price), per_item);
     Ok((priced, total, known))
-}
-
-/// The estimated total of a list: the catalogue's price where it knows the item, else the
-/// configured estimate per item. (total, items priced from the catalogue)
-pub fn total(list: &GroceryList, per_item: f64) -> (f64, usize) {
-    estimate(
-        list.items.iter().map(|i| known_price(&i.name, &i.quantity)),
-        per_item,
-    )
 }
 
 /// Export formats.
