@@ -14,6 +14,7 @@ mod request_log;
 mod security_headers;
 
 use std::future::Future;
+use std::sync::Arc;
 
 use poem::middleware::CatchPanic;
 use poem::{Endpoint, EndpointExt, IntoResponse, Route};
@@ -50,8 +51,11 @@ where
     }
 }
 
-/// The whole application as one poem endpoint.
-pub fn endpoint(app: App) -> impl Endpoint<Output = poem::Response> {
+/// The whole application as one poem endpoint; `pages` keeps rendered list answers.
+pub fn endpoint(
+    app: App,
+    pages: Arc<api::page_cache::PageCache>,
+) -> impl Endpoint<Output = poem::Response> {
     let spec = lazy(|| api::service().spec_endpoint().map_to_response().boxed());
 
     let api_routes = Route::new()
@@ -71,6 +75,7 @@ pub fn endpoint(app: App) -> impl Endpoint<Output = poem::Response> {
         .nest("/api", api_routes)
         .nest("/", crate::ui_assets::UiEndpoint)
         .data(app)
+        .data(pages)
         .around(move |ep, req| body_limit::limit(ep, req, limits.clone()))
         .around(move |ep, req| origin::check(ep, req, sites.clone()))
         .around(move |ep, req| api::client::resolve(ep, req, proxies.clone()))
@@ -112,7 +117,10 @@ pub async fn serve(
         },
     ));
 
-    let background = crate::service::background::start(app.clone()).await;
+    let pages = Arc::new(api::page_cache::PageCache::default());
+    let kept = pages.clone();
+    let forget_answers = move |unused_for| kept.forget_unused(unused_for);
+    let background = crate::service::background::start(app.clone(), forget_answers).await;
     tracing::info!(address = %addr, data_dir = %app.store().dir().display(), "highchair is listening");
     let lan = addr
         .ip()
@@ -122,7 +130,7 @@ pub async fn serve(
     for url in addresses::to_open(addr, &app.settings().server.public_url, lan) {
         tracing::info!(%url, "open Highchair at");
     }
-    let result = connections::serve(listener, endpoint(app.clone()), limits, shutdown).await;
+    let result = connections::serve(listener, endpoint(app.clone(), pages), limits, shutdown).await;
 
     let _ = stop_admin.send(());
     let _ = admin.await;

@@ -6,7 +6,7 @@ use poem_openapi::param::{Header, Path};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
-use super::etag::{Cached, accepts_gzip, family_answer, openapi_bytes};
+use super::etag::{Cached, family_answer, openapi_bytes};
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags, number_input, path_id};
 use crate::app::App;
@@ -321,10 +321,10 @@ impl ChildrenApi {
         children::get(&app, family, child).await?;
         family_answer(
             &app,
+            req,
             family,
             &query,
             if_none_match.0.as_deref(),
-            accepts_gzip(req),
             async || {
                 let foods = children::food_history(&app, family, child).await?;
                 Ok(openapi_bytes(&food_history_dto(foods, now)))

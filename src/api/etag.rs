@@ -2,13 +2,16 @@
 //! revision (and the list's parameters) names its content: a client sending the ETag back
 //! gets 304 until the next write, and the server keeps the rendered bytes per revision.
 
+use std::sync::Arc;
+
 use poem_openapi::ApiResponse;
 use poem_openapi::types::{ToJSON, Type};
 
 use super::ApiError;
 use super::json::JsonBytes;
+use super::page_cache::PageCache;
 use crate::domain::ids::FamilyId;
-use crate::service::{Services, page_cache};
+use crate::service::Services;
 
 /// Lists may be kept by the browser, but must be checked with the server before each use.
 pub const LIST_CACHE: &str = "private, no-cache";
@@ -84,18 +87,23 @@ pub enum Cached<T: Type + Send + Sync> {
 /// the same JSON, and a 304 is right whichever the client holds.
 pub async fn family_answer<T: Type + Send + Sync>(
     app: &Services,
+    req: &poem::Request,
     family: FamilyId,
     query: &str,
     if_none_match: Option<&str>,
-    gzip: bool,
     render: impl AsyncFnOnce() -> Result<Vec<u8>, ApiError>,
 ) -> Result<Cached<T>, ApiError> {
+    let gzip = accepts_gzip(req);
+    let Some(pages) = req.data::<Arc<PageCache>>() else {
+        tracing::error!("no answer cache among the request's data (server::endpoint adds it)");
+        return Err(ApiError::internal());
+    };
     let revision = app.revision(family);
     let etag = list_etag(family, revision, query);
     if etag_matches(if_none_match, &etag) {
         return Ok(Cached::NotModified(etag, LIST_CACHE.into(), VARY.into()));
     }
-    let page = page_cache::answer(app, family, revision, query, render).await?;
+    let page = pages.get_or_make(family, revision, query, render).await?;
     let (body, encoding) = if gzip && page.json.len() >= GZIP_FROM {
         (page.gzip(), Some("gzip".to_string()))
     } else {

@@ -8,7 +8,7 @@ use poem_openapi::payload::{Json, PlainText};
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
 use super::children::Deleted;
-use super::etag::{Cached, accepts_gzip, family_answer, serde_bytes};
+use super::etag::{Cached, family_answer, serde_bytes};
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags, path_id};
 use crate::app::App;
@@ -269,10 +269,10 @@ impl GroceryApi {
         let family = me.user.family_id;
         family_answer(
             &app,
+            req,
             family,
             "grocery-lists",
             if_none_match.0.as_deref(),
-            accepts_gzip(req),
             async || {
                 let lists = grocery::list(&app, family).await?;
                 let dtos: Vec<_> = lists.iter().map(GroceryListDto::from).collect();

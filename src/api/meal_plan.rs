@@ -7,7 +7,7 @@ use poem_openapi::param::{Header, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 
-use super::etag::{Cached, accepts_gzip, family_answer, openapi_bytes};
+use super::etag::{Cached, family_answer, openapi_bytes};
 use super::meals::MealType;
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags, number_input};
@@ -205,10 +205,10 @@ impl MealPlanApi {
         let query = format!("meal-plan?week={week}");
         family_answer(
             &app,
+            req,
             family,
             &query,
             if_none_match.0.as_deref(),
-            accepts_gzip(req),
             async || {
                 let view = meal_plan::get(&app, family, week).await?;
                 Ok(openapi_bytes(&MealPlanDto::from(&view)))

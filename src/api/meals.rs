@@ -7,7 +7,7 @@ use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
 use super::children::Deleted;
-use super::etag::{Cached, accepts_gzip, family_answer, serde_bytes};
+use super::etag::{Cached, family_answer, serde_bytes};
 use super::media::{MEDIA_BASE, PhotoUrls};
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags, path_id};
@@ -312,10 +312,10 @@ impl MealsApi {
         let query = format!("meals?{query}");
         family_answer(
             &app,
+            req,
             family,
             &query,
             if_none_match.0.as_deref(),
-            accepts_gzip(req),
             async || {
                 let (items, next_cursor) =
                     meals::page(&app, family, child, cursor, limit.0).await?;

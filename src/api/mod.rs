@@ -17,6 +17,7 @@ pub mod json;
 pub mod meal_plan;
 pub mod meals;
 pub mod media;
+pub mod page_cache;
 pub mod profile;
 pub mod recipes;
 pub mod session;

@@ -8,7 +8,7 @@ use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
 use super::children::Deleted;
-use super::etag::{Cached, accepts_gzip, family_answer, openapi_bytes};
+use super::etag::{Cached, family_answer, openapi_bytes};
 use super::meals::MealDto;
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags, path_id};
@@ -296,10 +296,10 @@ impl RecipesApi {
         let family = me.user.family_id;
         family_answer(
             &app,
+            req,
             family,
             "recipes",
             if_none_match.0.as_deref(),
-            accepts_gzip(req),
             async || {
                 let list = recipes::list(&app, family).await?;
                 let dtos: Vec<RecipeDto> = list.into_iter().map(RecipeDto::from).collect();

@@ -3,12 +3,19 @@
 //! generation lane, hourly housekeeping, automatic backups and the memory give-back.
 
 use std::ops::Deref;
+use std::sync::Arc;
+use std::time::Duration;
 
 use super::Services;
 use crate::jobs::supervisor::Supervisor;
 
-/// Starts every background task; `Supervisor::stop` ends them at shutdown.
-pub async fn start<A>(app: A) -> Supervisor
+/// Starts every background task; `Supervisor::stop` ends them at shutdown. `forget_answers`
+/// drops the API's rendered answers nobody asked for in the time it is given (the memory
+/// give-back's first step; the cache is the API's).
+pub async fn start<A>(
+    app: A,
+    forget_answers: impl Fn(Duration) + Send + Sync + 'static,
+) -> Supervisor
 where
     A: Deref<Target = Services> + Clone + Send + Sync + 'static,
 {
@@ -39,7 +46,10 @@ where
     }
 
     let a = app.clone();
-    tasks.start("memory give-back", move || give_back_memory(a.clone()));
+    let forget = Arc::new(forget_answers);
+    tasks.start("memory give-back", move || {
+        give_back_memory(a.clone(), forget.clone())
+    });
     tasks
 }
 
@@ -48,13 +58,16 @@ where
 /// the file anyway), then the heap's free pages. Two minutes after ten minutes of clients
 /// paging through five years of meals: 38 MiB without the first two parts, 15 with them
 /// (docs/benchmarks.md, "The read soak").
-async fn give_back_memory(app: impl Deref<Target = Services>) {
+async fn give_back_memory(
+    app: impl Deref<Target = Services>,
+    forget_answers: Arc<impl Fn(Duration) + Send + Sync>,
+) {
     let mut every = tokio::time::interval(crate::memory::GIVE_BACK_EVERY);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     every.tick().await;
     loop {
         every.tick().await;
-        app.pages.forget_unused(crate::memory::GIVE_BACK_EVERY);
+        forget_answers(crate::memory::GIVE_BACK_EVERY);
         let store = app.store.clone();
         let _ = tokio::task::spawn_blocking(move || {
             store.release_memory();

@@ -16,7 +16,6 @@ pub mod health;
 pub mod housekeeping;
 pub mod meal_plan;
 pub mod meals;
-pub mod page_cache;
 pub mod photos;
 pub mod recipes;
 pub mod sessions;
@@ -148,8 +147,6 @@ pub struct Services {
     images: Images,
     /// Woken when a persisted job is queued.
     jobs_wake: Arc<Notify>,
-    /// List answers by family revision.
-    pages: page_cache::PageCache,
     /// Recipe generation jobs, one at a time.
     generation: Arc<Lane>,
     /// The generator's last status check (see `generation::generator_status`).
@@ -223,7 +220,6 @@ impl Services {
             hasher: Hasher::new(tuning.password_iterations),
             images,
             jobs_wake,
-            pages: page_cache::PageCache::default(),
             generation,
             generator_status: tokio::sync::Mutex::new(None),
             backups: backups::Backups::default(),

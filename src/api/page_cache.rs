@@ -1,4 +1,5 @@
-//! Answers of list endpoints, kept by family revision: a list cannot change without its
+//! Answers of list endpoints, kept by family revision (an HTTP matter: the rendered JSON and
+//! its gzip copy; the server makes one and hands it to requests as poem data): a list cannot change without its
 //! family's revision moving on, so an answer stored under (family, revision, query) stays right
 //! until the next write, and is then simply never asked for again.
 
@@ -8,7 +9,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::Services;
 use crate::domain::ids::FamilyId;
 
 /// Entries kept before the cache starts over (a few screens of a few families).
@@ -24,17 +24,6 @@ struct Key {
     revision: u64,
     /// The list and its parameters, e.g. `meals?childId=..&cursor=..&limit=50`.
     query: String,
-}
-
-/// The answer to `query` at `revision`, rendered once and then kept.
-pub async fn answer<E>(
-    app: &Services,
-    family: FamilyId,
-    revision: u64,
-    query: &str,
-    render: impl AsyncFnOnce() -> Result<Vec<u8>, E>,
-) -> Result<Arc<Page>, E> {
-    app.pages.get_or_make(family, revision, query, render).await
 }
 
 /// A kept answer, and its gzip copy once a client that takes gzip asked for it (a browser
