@@ -78,7 +78,12 @@ enum Command {
         command: db::DbCommand,
     },
     /// Print the OpenAPI document of the HTTP API (also served at /api/openapi.json).
-    Openapi,
+    Openapi {
+        /// Print instead the rules the UI's forms check (ui/src/api/rules.json; also in
+        /// /api/site).
+        #[arg(long)]
+        rules: bool,
+    },
     /// Ask the running server whether it is healthy (exit 0 when /api/health answers 200):
     /// the container image's health check.
     Health,
@@ -103,7 +108,7 @@ pub fn run() -> ExitCode {
     };
     let sources = Sources::from_process(cli.config.clone(), overrides);
     match cli.command {
-        Command::Openapi => openapi::run(),
+        Command::Openapi { rules } => openapi::run(rules),
         Command::Config {
             command: ConfigCommand::Check,
         } => config::check(&sources),

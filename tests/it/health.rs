@@ -165,6 +165,23 @@ async fn committed_ui_copy_of_the_openapi_document_is_current() {
 }
 
 #[tokio::test]
+async fn the_ui_checks_the_rules_the_server_serves() {
+    let server = TestServer::start().await;
+    let site = json(server.get("/api/site").await, 200).await;
+    let committed: serde_json::Value =
+        serde_json::from_str(include_str!("../../ui/src/api/rules.json")).unwrap();
+    assert!(
+        site["rules"] == committed,
+        "ui/src/api/rules.json is stale: run scripts/gen-api\nserved: {}",
+        site["rules"]
+    );
+    // Spot checks against the spec, so the copy cannot agree with a wrong server.
+    assert_eq!(committed["groceryCategories"].as_array().unwrap().len(), 15);
+    assert_eq!(committed["groceryCategories"][14], "Other");
+    assert_eq!(committed["pinLength"], 6);
+}
+
+#[tokio::test]
 async fn swagger_ui_is_served_from_the_binary() {
     let server = TestServer::start().await;
     let resp = server.get("/api/docs").await;

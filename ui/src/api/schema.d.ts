@@ -2148,6 +2148,63 @@ export interface components {
          */
         Role: "mom" | "dad" | "guest";
         /**
+         * Rules
+         * @description The server's rules that the UI checks too: one home (the domain's constants), served here
+         *     and committed as `ui/src/api/rules.json` for the UI's forms (a test keeps the copy current;
+         *     the UI is built into the same binary, so the copy cannot drift from the server it ships in).
+         */
+        Rules: {
+            /** @description Grocery categories, in shop order; an item is in exactly one of them. */
+            groceryCategories: string[];
+            /** @description The category of an item nobody chose one for. */
+            defaultGroceryCategory: string;
+            /**
+             * Format: uint32
+             * @description Most items on one grocery list.
+             */
+            groceryItemsMax: number;
+            /**
+             * Format: uint32
+             * @description Most characters in a name (a person's, a child's, a list's).
+             */
+            nameMax: number;
+            /**
+             * Format: uint32
+             * @description Most characters in an e-mail address.
+             */
+            emailMax: number;
+            /**
+             * Format: uint32
+             * @description Most characters in a longer text (a message, notes).
+             */
+            generalTextMax: number;
+            /**
+             * Format: uint32
+             * @description Fewest characters in a password.
+             */
+            passwordMin: number;
+            /**
+             * Format: uint32
+             * @description Most children a guest may add.
+             */
+            guestChildrenMax: number;
+            /**
+             * Format: uint32
+             * @description Digits in a co-parent's PIN.
+             */
+            pinLength: number;
+            /**
+             * Format: uint32
+             * @description Wrong PINs for one link before it is blocked for a while.
+             */
+            pinAttempts: number;
+            /**
+             * Format: uint32
+             * @description Days a co-parent's link works before it must be extended.
+             */
+            linkDays: number;
+        };
+        /**
          * SaveRecipeRequest
          * @description A recipe to save: a generated one as it was shown, or the family's own.
          */
@@ -2272,6 +2329,8 @@ export interface components {
             groceryItemEstimate: number;
             /** @description Where the contact page says messages can also be e-mailed; empty when not set. */
             contactEmail: string;
+            /** @description The rules the server checks, for the forms to check the same before sending. */
+            rules: components["schemas"]["Rules"] & unknown;
         };
         /** SubcategoryDto */
         SubcategoryDto: {

@@ -2,11 +2,12 @@
  * Co-parents as the owner sees them (spec sections 2, 4 and 5): the expiry and state badges,
  * when a link may be extended, and the invite form's checks. The server checks the same rules.
  */
+import { rules } from '../api/rules';
 import { formatDate, formatDay } from './dates';
 import { EMAIL_MAX, NAME_MAX, isValidEmail, tooLong } from './validation';
 
 /** How long an invitation link works (spec section 9), and what Extend adds. */
-export const LINK_DAYS = 7;
+export const LINK_DAYS = rules.linkDays;
 /** A link with less than this left is "expiring": the card offers to extend it. */
 export const EXPIRING_WITHIN_MS = 3 * 24 * 60 * 60 * 1000;
 
@@ -128,9 +129,9 @@ export function checkCoParent(values: CoParentValues): InviteProblem | null {
 
 // The co-parent's own screens (the link, the PIN, the dashboard).
 
-export const PIN_LENGTH = 6;
+export const PIN_LENGTH = rules.pinLength;
 /** The entry screen allows this many wrong PINs, then blocks until it is reloaded (spec). */
-export const PIN_ATTEMPTS = 3;
+export const PIN_ATTEMPTS = rules.pinAttempts;
 
 /** The spec's PIN strength rules (section 5), in its words; null when the PIN is fine. */
 export function pinWeakness(pin: string): string | null {

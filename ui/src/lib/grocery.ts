@@ -1,31 +1,16 @@
 /** Rules of the grocery screens: categories, the list form's items, checks, counts and totals. */
 
+import { rules } from '../api/rules';
 import type { Problem } from './validation';
 import { NAME_MAX, tooLong } from './validation';
 
-/** The spec's 15 categories, in shop order (the server accepts exactly these). */
-export const CATEGORIES = [
-  'Produce',
-  'Dairy',
-  'Meat & Seafood',
-  'Bakery',
-  'Frozen',
-  'Canned Goods',
-  'Dry Goods & Pasta',
-  'Snacks',
-  'Beverages',
-  'Condiments & Spices',
-  'Cleaning',
-  'Personal Care',
-  'Baby',
-  'Pet',
-  'Other',
-] as const;
+/** The spec's 15 categories, in shop order (the server accepts exactly these, and says so). */
+export const CATEGORIES: readonly string[] = rules.groceryCategories;
 
-export const DEFAULT_CATEGORY = 'Other';
+export const DEFAULT_CATEGORY = rules.defaultGroceryCategory;
 
 /** The server's limit on items per list. */
-export const ITEMS_MAX = 500;
+export const ITEMS_MAX = rules.groceryItemsMax;
 
 /** An item in the list form: `id` once the server has it; `key` for React either way. */
 export interface FormItem {
@@ -78,7 +63,7 @@ export function newItem(name: string, quantity: string, category: string): FormI
     key: localKey(),
     name: trimmed,
     quantity: quantity.trim() || '1',
-    category: (CATEGORIES as readonly string[]).includes(category) ? category : DEFAULT_CATEGORY,
+    category: CATEGORIES.includes(category) ? category : DEFAULT_CATEGORY,
     checked: false,
   };
 }
@@ -107,7 +92,7 @@ export function byCategory<T extends { category: string }>(
   items: readonly T[],
 ): { category: string; items: T[] }[] {
   const order = (c: string) => {
-    const i = (CATEGORIES as readonly string[]).indexOf(c);
+    const i = CATEGORIES.indexOf(c);
     return i < 0 ? CATEGORIES.length : i;
   };
   const groups = new Map<string, T[]>();

@@ -1,8 +1,12 @@
-/** Client-side checks with the spec's texts (section 5). The server checks the same rules. */
+/**
+ * Client-side checks with the spec's texts (section 5). The server checks the same rules; its
+ * limits come from the server itself (`src/api/rules.json`, what `/api/site` serves as `rules`).
+ */
+import { rules } from '../api/rules';
 
-export const EMAIL_MAX = 254;
-export const GENERAL_TEXT_MAX = 1000;
-export const NAME_MAX = 100;
+export const EMAIL_MAX = rules.emailMax;
+export const GENERAL_TEXT_MAX = rules.generalTextMax;
+export const NAME_MAX = rules.nameMax;
 
 /** Text over a limit, naming the field as the server does ("Name must be 100 characters or less"). */
 export function tooLong(label: string, max: number): string {
@@ -64,7 +68,7 @@ export interface Problem {
   also?: string[];
 }
 
-export const PASSWORD_MIN = 8;
+export const PASSWORD_MIN = rules.passwordMin;
 
 export function checkLogin(email: string, password: string): Problem | null {
   if (!email.trim() || !password) {
@@ -138,7 +142,7 @@ export function guestChildren(input: string): number {
   return Math.min(GUEST_CHILDREN_MAX, Math.max(1, n));
 }
 
-export const GUEST_CHILDREN_MAX = 10;
+export const GUEST_CHILDREN_MAX = rules.guestChildrenMax;
 
 /** The field message for more children than a guest may have; null when the number is fine. */
 export function guestChildrenError(input: string): string | null {
