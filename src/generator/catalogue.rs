@@ -171,24 +171,6 @@ mod tests {
     use super::*;
     use crate::domain::allergens::allergens_in_food;
 
-    const GROCERY: [&str; 15] = [
-        "Produce",
-        "Dairy",
-        "Meat & Seafood",
-        "Bakery",
-        "Frozen",
-        "Canned Goods",
-        "Dry Goods & Pasta",
-        "Snacks",
-        "Beverages",
-        "Condiments & Spices",
-        "Cleaning",
-        "Personal Care",
-        "Baby",
-        "Pet",
-        "Other",
-    ];
-
     #[test]
     fn the_catalogue_has_the_specs_categories_and_enough_everyday_ingredients() {
         let c = Catalogue::get();
@@ -235,7 +217,11 @@ mod tests {
     fn every_item_is_well_formed_and_found_by_name() {
         let c = Catalogue::get();
         for item in c.items() {
-            assert!(GROCERY.contains(&item.grocery.as_str()), "{}", item.name);
+            assert!(
+                crate::domain::grocery::CATEGORIES.contains(&item.grocery.as_str()),
+                "{}",
+                item.name
+            );
             assert_eq!(
                 item.allergens().len(),
                 item.allergens.len(),
