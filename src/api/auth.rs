@@ -16,6 +16,7 @@ use super::session::{
 };
 use super::{ApiError, ApiTags, number_input};
 use crate::app::App;
+use crate::auth::tokens::ResetLinkToken;
 use crate::domain::user::{GuestDraft, SignupDraft, User};
 use crate::service::accounts;
 use crate::service::sessions::{self, SignedIn};
@@ -297,7 +298,7 @@ impl AuthApi {
         app: Data<&App>,
         token: Path<String>,
     ) -> Result<Json<ResetTarget>, ApiError> {
-        let user = accounts::reset_target(&app, &token.0).await?;
+        let user = accounts::reset_target(&app, &ResetLinkToken::from_client(&token.0)).await?;
         Ok(Json(ResetTarget {
             first_name: user.first_name,
         }))
@@ -317,7 +318,12 @@ impl AuthApi {
         token: Path<String>,
         body: Json<NewPassword>,
     ) -> Result<WithCookies, ApiError> {
-        let user = accounts::reset_password(&app, &token.0, body.0.password).await?;
+        let user = accounts::reset_password(
+            &app,
+            &ResetLinkToken::from_client(&token.0),
+            body.0.password,
+        )
+        .await?;
         let known = accounts::remembered(&app, user, device_cookie_of(req)).await;
         remembered(&app, &client, &known, false).await
     }

@@ -14,6 +14,7 @@ use super::profile::{Profile, Role};
 use super::session::{CurrentUser, device_cookie_of};
 use super::{ApiError, ApiTags, path_id};
 use crate::app::App;
+use crate::auth::tokens::InviteToken;
 use crate::domain::family::FamilyInvite;
 use crate::domain::user::User;
 use crate::service::family;
@@ -200,7 +201,7 @@ impl FamilyApi {
         app: Data<&App>,
         token: Path<String>,
     ) -> Result<Json<InvitePreview>, ApiError> {
-        let preview = family::preview(&app, &token.0).await?;
+        let preview = family::preview(&app, &InviteToken::from_client(&token.0)).await?;
         Ok(Json(InvitePreview {
             family_name: preview.family_name,
             invited_by: preview.invited_by,
@@ -222,13 +223,20 @@ impl FamilyApi {
         body: Json<SignupRequest>,
     ) -> Result<WithCookies, ApiError> {
         if let Some(me) = user.0 {
-            let moved = family::join_signed_in(&app, &me.user, &token.0).await?;
+            let moved =
+                family::join_signed_in(&app, &me.user, &InviteToken::from_client(&token.0)).await?;
             return Ok(WithCookies::new(SignedInResponse::Ok(Json(SessionInfo {
                 user: Profile::from(&moved),
                 expires_at: me.expires_at,
             }))));
         }
-        let created = family::join_new(&app, body.0.into(), &token.0, &client.key()).await?;
+        let created = family::join_new(
+            &app,
+            body.0.into(),
+            &InviteToken::from_client(&token.0),
+            &client.key(),
+        )
+        .await?;
         let known =
             crate::service::accounts::remembered(&app, created, device_cookie_of(req)).await;
         signed_in(&app, &client, &known.user, Some(&known.device_cookie), true).await

@@ -22,6 +22,7 @@ use super::recipes::RecipeContentDto;
 use super::session::{CurrentUser, job_cookie, job_cookie_of, secure_cookies};
 use super::{ApiError, ApiTags, path_id};
 use crate::app::App;
+use crate::auth::tokens::JobCookie;
 use crate::domain::generation::Failure;
 use crate::domain::ids::GenerationId;
 use crate::domain::recipe::GenerateFields;
@@ -202,10 +203,10 @@ pub(crate) fn failure_body(failure: &Failure, withheld: usize) -> ErrorBody {
 }
 
 /// Who is looking, from the session and the job cookie.
-fn viewer<'a>(user: &CurrentUser, req: &'a Request) -> Viewer<'a> {
+fn viewer(user: &CurrentUser, req: &Request) -> Viewer {
     Viewer {
         user: user.0.as_ref().map(|me| me.user.id),
-        job_cookie: job_cookie_of(req),
+        job_cookie: job_cookie_of(req).map(JobCookie::from_client),
     }
 }
 
@@ -317,9 +318,9 @@ impl GenerationApi {
                 // Sent again with every request, so the cookie lives as long as the newest job.
                 let token =
                     job_cookie_of(req).map_or_else(crate::auth::tokens::new_token, str::to_string);
-                let address = client.key();
+                let (cookie, address) = (JobCookie::from_client(&token), client.key());
                 let who = Requester::Anonymous {
-                    job_cookie: &token,
+                    job_cookie: &cookie,
                     client: &address,
                 };
                 let id = generation::generate(&app, who, fields).await?;

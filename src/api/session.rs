@@ -6,6 +6,7 @@ use poem::{FromRequest, Request, RequestBody};
 use super::ApiError;
 use super::client::ClientInfo;
 use crate::app::App;
+use crate::auth::tokens::SessionToken;
 use crate::domain::DomainError;
 use crate::service::sessions::{self, SignedIn, Started};
 
@@ -123,7 +124,7 @@ impl<'a> FromRequest<'a> for CurrentUser {
         let Some(token) = cookie_of(req, SESSION_COOKIE) else {
             return Ok(CurrentUser(None));
         };
-        match sessions::resume(app, token).await {
+        match sessions::resume(app, &SessionToken::from_client(token)).await {
             Ok(found) => Ok(CurrentUser(found)),
             Err(e) => {
                 tracing::error!(error = %e, "session lookup failed");

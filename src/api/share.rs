@@ -21,6 +21,7 @@ use super::media::MediaResponse;
 use super::session::{cookie_of, secure_cookies};
 use super::{ApiError, ApiTags, path_id};
 use crate::app::App;
+use crate::auth::tokens::{LinkToken, ShareSessionToken};
 use crate::domain::co_parent::{CoParent, ShareState};
 use crate::domain::ids::MediaId;
 use crate::domain::meal::Meal;
@@ -126,12 +127,17 @@ pub enum SessionEnded {
 }
 
 /// The share cookie a request carries.
-fn session_cookie(req: &Request) -> Option<&str> {
-    cookie_of(req, SHARE_COOKIE)
+fn session_cookie(req: &Request) -> Option<ShareSessionToken> {
+    cookie_of(req, SHARE_COOKIE).map(ShareSessionToken::from_client)
+}
+
+/// The link's token from the path.
+fn link(token: &str) -> LinkToken {
+    LinkToken::from_client(token)
 }
 
 async fn viewer(app: &App, token: &str, req: &Request) -> Result<Viewer, ApiError> {
-    Ok(share::viewer(app, token, session_cookie(req)).await?)
+    Ok(share::viewer(app, &link(token), session_cookie(req).as_ref()).await?)
 }
 
 /// A meal as a co-parent reads it: its photo under this link's path.
@@ -152,7 +158,7 @@ impl ShareApi {
         app: Data<&App>,
         token: Path<String>,
     ) -> Result<Json<ShareInvitation>, ApiError> {
-        let co_parent = share::invitation(&app, &token.0).await?;
+        let co_parent = share::invitation(&app, &link(&token.0)).await?;
         Ok(Json(ShareInvitation::from(&co_parent)))
     }
 
@@ -170,8 +176,8 @@ impl ShareApi {
     ) -> Result<PinChosen, ApiError> {
         let opened = share::choose_pin(
             &app,
-            &token.0,
-            session_cookie(req),
+            &link(&token.0),
+            session_cookie(req).as_ref(),
             &body.0.pin,
             &body.0.confirm_pin,
             &client.key(),
@@ -213,7 +219,8 @@ impl ShareApi {
         token: Path<String>,
         body: Json<PinRequest>,
     ) -> Result<SessionOpened, ApiError> {
-        let opened = share::sign_in(&app, &token.0, body.0.pin.as_deref(), &client.key()).await?;
+        let opened =
+            share::sign_in(&app, &link(&token.0), body.0.pin.as_deref(), &client.key()).await?;
         let (info, cookie) = opened_parts(&app, &client, &opened);
         Ok(SessionOpened::Ok(info, cookie))
     }
@@ -231,7 +238,7 @@ impl ShareApi {
         req: &Request,
         token: Path<String>,
     ) -> Result<SessionEnded, ApiError> {
-        let link = share::sign_out(&app, &token.0, session_cookie(req)).await?;
+        let link = share::sign_out(&app, &link(&token.0), session_cookie(req).as_ref()).await?;
         let secure = secure_cookies(&app, &client);
         Ok(SessionEnded::Done(share_cookie(&link, "", 0, secure)))
     }

@@ -6,6 +6,7 @@ use chrono::{Duration, Utc};
 use super::{AppError, AppResult, Services};
 use crate::auth::ClientKey;
 use crate::auth::password::PasswordHash;
+use crate::auth::tokens::ResetLinkToken;
 use crate::auth::tokens::{new_token, random_alphanumeric, token_hash};
 use crate::domain::email::Email;
 use crate::domain::ids::UserId;
@@ -345,11 +346,11 @@ fn invalid_link() -> DomainError {
 }
 
 /// The account a reset link is for, if the link is still valid.
-pub async fn reset_target(app: &Services, token: &str) -> AppResult<User> {
+pub async fn reset_target(app: &Services, token: &ResetLinkToken) -> AppResult<User> {
     let record = app
         .store
         .reset_tokens
-        .get_valid(&token_hash(token), Utc::now())
+        .get_valid(&token.hash(), Utc::now())
         .await?
         .ok_or_else(invalid_link)?;
     app.store
@@ -361,12 +362,16 @@ pub async fn reset_target(app: &Services, token: &str) -> AppResult<User> {
 }
 
 /// Sets a new password through a reset link and ends every session of the account.
-pub async fn reset_password(app: &Services, token: &str, password: String) -> AppResult<User> {
+pub async fn reset_password(
+    app: &Services,
+    token: &ResetLinkToken,
+    password: String,
+) -> AppResult<User> {
     check_password(&password, "Password reset failed")?;
     let record = app
         .store
         .reset_tokens
-        .take_valid(&token_hash(token), Utc::now())
+        .take_valid(&token.hash(), Utc::now())
         .await?
         .ok_or_else(invalid_link)?;
     let hash = app.hasher.hash(password).await.encode();

@@ -4,7 +4,7 @@ use chrono::Utc;
 
 use super::{AppError, AppResult, Services};
 use crate::auth::ClientKey;
-use crate::auth::tokens::token_hash;
+use crate::auth::tokens::{InviteToken, token_hash};
 use crate::domain::DomainError;
 use crate::domain::family::{
     FamilyInvite, JOIN_TITLE, LEAVE_TITLE, REMOVE_TITLE, check_can_invite, check_can_leave,
@@ -85,11 +85,11 @@ pub async fn revoke(app: &Services, me: &User, id: InviteId) -> AppResult<()> {
 }
 
 /// `GET /api/family/invites/{token}`: who invites to which family (404 unknown, 410 expired).
-pub async fn preview(app: &Services, token: &str) -> AppResult<Preview> {
+pub async fn preview(app: &Services, token: &InviteToken) -> AppResult<Preview> {
     let invite = app
         .store
         .invites
-        .by_token(&token_hash(token))
+        .by_token(&token.hash())
         .await?
         .ok_or(DomainError::NotFound)?;
     check_link(&invite, Utc::now())?;
@@ -129,12 +129,12 @@ fn join_rules(
 }
 
 /// `POST /api/family/join/{token}` signed in: moves the account (whose family is empty) in.
-pub async fn join_signed_in(app: &Services, me: &User, token: &str) -> AppResult<User> {
+pub async fn join_signed_in(app: &Services, me: &User, token: &InviteToken) -> AppResult<User> {
     let user = app
         .store
         .users
         .join(
-            token_hash(token),
+            token.hash(),
             Joining::Existing(me.id),
             Utc::now(),
             join_rules(Utc::now()),
@@ -150,10 +150,10 @@ pub async fn join_signed_in(app: &Services, me: &User, token: &str) -> AppResult
 pub async fn join_new(
     app: &Services,
     draft: SignupDraft,
-    token: &str,
+    token: &InviteToken,
     client: &ClientKey,
 ) -> AppResult<User> {
-    let hash = token_hash(token);
+    let hash = token.hash();
     // A dead link answers at once: no limit spent, no (slow) password hash. Tokens are random
     // UUIDs, so guessing one is hopeless with or without a limit.
     let invite = app

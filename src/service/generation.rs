@@ -12,6 +12,7 @@ use tokio::sync::watch;
 
 use super::{AppResult, Services};
 use crate::auth::ClientKey;
+use crate::auth::tokens::JobCookie;
 use crate::domain::DomainError;
 use crate::domain::generation::{Failure, Generation, OWNER_JOBS_MAX, Owner, State};
 use crate::domain::ids::{FamilyId, GenerationId, UserId};
@@ -35,7 +36,7 @@ pub enum Requester<'a> {
     },
     Anonymous {
         /// The anonymous job cookie (stored only as its hash).
-        job_cookie: &'a str,
+        job_cookie: &'a JobCookie,
         /// Where the visitor is, for the visitors' rate limit.
         client: &'a ClientKey,
     },
@@ -43,22 +44,22 @@ pub enum Requester<'a> {
 
 /// Who is looking at a job: the signed-in account and the browser's job cookie, either or both.
 #[derive(Default)]
-pub struct Viewer<'a> {
+pub struct Viewer {
     pub user: Option<UserId>,
-    pub job_cookie: Option<&'a str>,
+    pub job_cookie: Option<JobCookie>,
 }
 
 /// A job cookie's owner key: a hash, so the store never holds the cookie.
-fn anonymous(job_cookie: &str) -> Owner {
-    Owner::Anonymous(hex::encode(crate::auth::tokens::token_hash(job_cookie)))
+fn anonymous(job_cookie: &JobCookie) -> Owner {
+    Owner::Anonymous(hex::encode(job_cookie.hash()))
 }
 
-impl Viewer<'_> {
+impl Viewer {
     fn owners(&self) -> impl Iterator<Item = Owner> {
         self.user
             .map(Owner::User)
             .into_iter()
-            .chain(self.job_cookie.map(anonymous))
+            .chain(self.job_cookie.as_ref().map(anonymous))
     }
 }
 
@@ -188,7 +189,7 @@ pub async fn generate(
 
 /// The viewer's job, if one of its owners started it and it has not expired; anything else
 /// is not found.
-async fn find(app: &Services, viewer: &Viewer<'_>, id: GenerationId) -> AppResult<Generation> {
+async fn find(app: &Services, viewer: &Viewer, id: GenerationId) -> AppResult<Generation> {
     let job = app.store.generations.get(id).await?;
     let now = Utc::now();
     job.filter(|j| j.is_kept(now) && viewer.owners().any(|o| o == j.owner))
@@ -196,7 +197,7 @@ async fn find(app: &Services, viewer: &Viewer<'_>, id: GenerationId) -> AppResul
 }
 
 /// Where the viewer's job stands now.
-pub async fn job(app: &Services, viewer: &Viewer<'_>, id: GenerationId) -> AppResult<JobView> {
+pub async fn job(app: &Services, viewer: &Viewer, id: GenerationId) -> AppResult<JobView> {
     let job = find(app, viewer, id).await?;
     let live = app.generation.watch(job.id).map(|rx| *rx.borrow());
     Ok(view(job, live))
@@ -206,7 +207,7 @@ pub async fn job(app: &Services, viewer: &Viewer<'_>, id: GenerationId) -> AppRe
 /// (done or failed).
 pub async fn follow(
     app: &Services,
-    viewer: &Viewer<'_>,
+    viewer: &Viewer,
     id: GenerationId,
 ) -> AppResult<BoxStream<'static, JobView>> {
     let job = find(app, viewer, id).await?;
@@ -347,14 +348,15 @@ mod tests {
     #[test]
     fn a_viewer_owns_its_account_s_jobs_and_its_cookie_s() {
         let user = UserId::new();
+        let cookie = JobCookie::from_client("cookie");
         let owners: Vec<Owner> = Viewer {
             user: Some(user),
-            job_cookie: Some("cookie"),
+            job_cookie: Some(cookie.clone()),
         }
         .owners()
         .collect();
         assert_eq!(owners[0], Owner::User(user));
-        assert_eq!(owners[1], anonymous("cookie"));
+        assert_eq!(owners[1], anonymous(&cookie));
         assert!(
             !matches!(&owners[1], Owner::Anonymous(h) if h.contains("cookie")),
             "only the hash is kept"

@@ -5,6 +5,7 @@
 use chrono::{DateTime, Duration, Utc};
 
 use super::{AppResult, Services};
+use crate::auth::tokens::SessionToken;
 use crate::auth::tokens::{new_token, token_hash};
 use crate::domain::user::User;
 use crate::store::StoreError;
@@ -57,8 +58,8 @@ pub async fn end(app: &Services, hash: &[u8; 32]) -> AppResult<()> {
 }
 
 /// Looks up the session for `token`, sliding its expiry and the user's "last seen".
-pub async fn resume(app: &Services, token: &str) -> Result<Option<SignedIn>, StoreError> {
-    resume_hash(app, &token_hash(token)).await
+pub async fn resume(app: &Services, token: &SessionToken) -> Result<Option<SignedIn>, StoreError> {
+    resume_hash(app, &token.hash()).await
 }
 
 /// Whether the session behind `hash` is still valid (exists, unexpired, current epoch), without

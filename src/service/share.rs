@@ -10,6 +10,7 @@ use chrono::{Duration, Utc};
 
 use super::{AppError, AppResult, Services};
 use crate::auth::ClientKey;
+use crate::auth::tokens::{LinkToken, ShareSessionToken};
 use crate::auth::tokens::{new_token, token_hash};
 use crate::domain::DomainError;
 use crate::domain::co_parent::{
@@ -55,7 +56,7 @@ fn link_write_error(err: WriteError<CoParent>) -> AppError {
 
 /// `GET /api/share/{token}`: the co-parent a link is for. Unknown or malformed: 404 'Invalid
 /// or expired invitation'; expired: 410. A malformed token costs no store read.
-pub async fn invitation(app: &Services, token: &str) -> AppResult<CoParent> {
+pub async fn invitation(app: &Services, token: &LinkToken) -> AppResult<CoParent> {
     let (_, co_parent) = link(app, token).await?;
     check_link(&co_parent, Utc::now())?;
     Ok(co_parent)
@@ -63,8 +64,8 @@ pub async fn invitation(app: &Services, token: &str) -> AppResult<CoParent> {
 
 /// The co-parent behind a link, expired or not; 404 'Invalid or expired invitation' for
 /// anything else.
-async fn link(app: &Services, token: &str) -> AppResult<(ShareToken, CoParent)> {
-    let token = ShareToken::parse(token).ok_or_else(unknown_link)?;
+async fn link(app: &Services, token: &LinkToken) -> AppResult<(ShareToken, CoParent)> {
+    let token = ShareToken::parse(token.as_str()).ok_or_else(unknown_link)?;
     let co_parent = app
         .store
         .co_parents
@@ -80,8 +81,8 @@ async fn link(app: &Services, token: &str) -> AppResult<(ShareToken, CoParent)> 
 /// opens a new one for this browser.
 pub async fn choose_pin(
     app: &Services,
-    token: &str,
-    cookie: Option<&str>,
+    token: &LinkToken,
+    cookie: Option<&ShareSessionToken>,
     pin: &str,
     confirm: &str,
     client: &ClientKey,
@@ -126,7 +127,7 @@ pub async fn choose_pin(
 /// the PIN hashed. A right PIN gives the guess back.
 pub async fn sign_in(
     app: &Services,
-    token: &str,
+    token: &LinkToken,
     pin: Option<&str>,
     client: &ClientKey,
 ) -> AppResult<Opened> {
@@ -230,9 +231,13 @@ async fn open(app: &Services, co_parent: CoParent) -> AppResult<Opened> {
 }
 
 /// The guard of every share route: the link works and `cookie` is a live session of it.
-pub async fn viewer(app: &Services, token: &str, cookie: Option<&str>) -> AppResult<Viewer> {
+pub async fn viewer(
+    app: &Services,
+    token: &LinkToken,
+    cookie: Option<&ShareSessionToken>,
+) -> AppResult<Viewer> {
     let co_parent = invitation(app, token).await?;
-    let hash = token_hash(cookie.ok_or_else(session_expired)?);
+    let hash = cookie.ok_or_else(session_expired)?.hash();
     if !admits(app, &co_parent, &hash).await? {
         return Err(session_expired().into());
     }
@@ -271,10 +276,14 @@ pub async fn still_admits(app: &Services, viewer: &Viewer) -> bool {
 /// `DELETE /api/share/{token}/session`: ends the co-parent's session, if it is this link's.
 /// An unknown link is 404 like every share route; an expired one still signs out. Returns the
 /// link's token as the cookie's path names it.
-pub async fn sign_out(app: &Services, token: &str, cookie: Option<&str>) -> AppResult<String> {
+pub async fn sign_out(
+    app: &Services,
+    token: &LinkToken,
+    cookie: Option<&ShareSessionToken>,
+) -> AppResult<String> {
     let (token, co_parent) = link(app, token).await?;
     let link = token.as_uuid().to_string();
-    let Some(hash) = cookie.map(token_hash) else {
+    let Some(hash) = cookie.map(ShareSessionToken::hash) else {
         return Ok(link);
     };
     let ours = app

@@ -6,6 +6,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use chrono::{Duration, Utc};
+use highchair::auth::tokens::{ResetLinkToken, SessionToken};
 use highchair::domain::child::{Child, ChildFields};
 use highchair::domain::email::Email;
 use highchair::domain::ids::{ChildId, FamilyId, MediaId, UserId};
@@ -158,7 +159,11 @@ async fn last_seen_never_undoes_a_profile_or_password_change() {
         let (a, b) = (server.app.clone(), server.app.clone());
         let token = started.token.clone();
         let (seen, changed) = together(
-            async move { sessions::resume(&a, &token).await.unwrap() },
+            async move {
+                sessions::resume(&a, &SessionToken::from_client(&token))
+                    .await
+                    .unwrap()
+            },
             {
                 let (name, hash_value) = (name.clone(), hash_value.clone());
                 async move {
@@ -197,7 +202,11 @@ async fn a_new_avatar_survives_last_seen_and_the_old_one_is_removed() {
         let (a, b) = (server.app.clone(), server.app.clone());
         let (token, bytes) = (started.token.clone(), jpeg.clone());
         let (_, updated) = together(
-            async move { sessions::resume(&a, &token).await.unwrap() },
+            async move {
+                sessions::resume(&a, &SessionToken::from_client(&token))
+                    .await
+                    .unwrap()
+            },
             async move { photos::set_avatar(&b, user, bytes).await.unwrap() },
         )
         .await;
@@ -321,12 +330,16 @@ async fn a_session_ended_while_it_is_refreshed_stays_ended() {
         let (a, b) = (server.app.clone(), server.app.clone());
         let token = started.token.clone();
         together(
-            async move { sessions::resume(&a, &token).await.unwrap() },
+            async move {
+                sessions::resume(&a, &SessionToken::from_client(&token))
+                    .await
+                    .unwrap()
+            },
             async move { sessions::end(&b, &hash).await.unwrap() },
         )
         .await;
         assert!(
-            sessions::resume(&server.app, &started.token)
+            sessions::resume(&server.app, &SessionToken::from_client(&started.token))
                 .await
                 .unwrap()
                 .is_none(),
@@ -385,7 +398,7 @@ async fn no_session_started_before_a_reset_survives_it() {
                 sessions::start(&a, &user.user).await.ok()
             },
             async move {
-                accounts::reset_password(&b, &token, new_password)
+                accounts::reset_password(&b, &ResetLinkToken::from_client(&token), new_password)
                     .await
                     .unwrap()
             },
@@ -393,7 +406,7 @@ async fn no_session_started_before_a_reset_survives_it() {
         .await;
         if let Some(started) = signed_in {
             assert!(
-                sessions::resume(&server.app, &started.token)
+                sessions::resume(&server.app, &SessionToken::from_client(&started.token))
                     .await
                     .unwrap()
                     .is_none(),
@@ -518,7 +531,7 @@ async fn an_account_deleted_during_a_sign_in_leaves_nothing_usable() {
         .await;
         if let Some(started) = started {
             assert!(
-                sessions::resume(&server.app, &started.token)
+                sessions::resume(&server.app, &SessionToken::from_client(&started.token))
                     .await
                     .unwrap()
                     .is_none(),
