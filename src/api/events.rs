@@ -11,7 +11,7 @@ use poem::web::Data;
 use poem::web::sse::Event;
 use poem_openapi::param::Header;
 use poem_openapi::payload::{EventStream, Payload};
-use poem_openapi::registry::{MetaSchema, MetaSchemaRef, Registry};
+use poem_openapi::registry::{MetaSchemaRef, Registry};
 use poem_openapi::types::Type;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 use tokio::sync::broadcast::error::RecvError;
@@ -127,8 +127,7 @@ pub enum EventsResponse {
     Stream(FeedStream),
 }
 
-/// The stream, documented as one event looks (how OpenAPI 3.0 tools read a
-/// `text/event-stream` schema); poem-openapi's `EventStream` documents it as an array.
+/// The stream, documented as one event looks (`api::sse`).
 pub struct FeedStream(EventStream<BoxStream<'static, FeedEvent>>);
 
 impl Payload for FeedStream {
@@ -136,24 +135,7 @@ impl Payload for FeedStream {
 
     fn schema_ref() -> MetaSchemaRef {
         let names = ["ready", "change", "resync", "superseded"];
-        let event = MetaSchema {
-            enum_items: names.iter().map(|n| serde_json::json!(n)).collect(),
-            ..MetaSchema::new("string")
-        };
-        let data = MetaSchema {
-            description: Some("A FeedEvent as JSON."),
-            ..MetaSchema::new("string")
-        };
-        MetaSchemaRef::Inline(Box::new(MetaSchema {
-            required: vec!["data"],
-            properties: vec![
-                ("event", MetaSchemaRef::Inline(Box::new(event))),
-                ("id", String::schema_ref()),
-                ("retry", u64::schema_ref()),
-                ("data", MetaSchemaRef::Inline(Box::new(data))),
-            ],
-            ..MetaSchema::new("object")
-        }))
+        super::sse::event_schema(&names, "A FeedEvent as JSON.", true)
     }
 
     fn register(registry: &mut Registry) {

@@ -12,7 +12,7 @@ use poem::web::sse::Event;
 use poem::{IntoResponse, Request};
 use poem_openapi::param::Path;
 use poem_openapi::payload::{EventStream, Json, Payload};
-use poem_openapi::registry::{MetaSchema, MetaSchemaRef, Registry};
+use poem_openapi::registry::{MetaSchemaRef, Registry};
 use poem_openapi::types::Type;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
@@ -237,22 +237,7 @@ impl Payload for JobStream {
 
     fn schema_ref() -> MetaSchemaRef {
         let names = ["queued", "generating", "done", "failed"];
-        let event = MetaSchema {
-            enum_items: names.iter().map(|n| serde_json::json!(n)).collect(),
-            ..MetaSchema::new("string")
-        };
-        let data = MetaSchema {
-            description: Some("A JobDto as JSON."),
-            ..MetaSchema::new("string")
-        };
-        MetaSchemaRef::Inline(Box::new(MetaSchema {
-            required: vec!["data"],
-            properties: vec![
-                ("event", MetaSchemaRef::Inline(Box::new(event))),
-                ("data", MetaSchemaRef::Inline(Box::new(data))),
-            ],
-            ..MetaSchema::new("object")
-        }))
+        super::sse::event_schema(&names, "A JobDto as JSON.", false)
     }
 
     fn register(registry: &mut Registry) {

@@ -23,6 +23,7 @@ pub mod recipes;
 pub mod session;
 pub mod share;
 pub mod site;
+pub mod sse;
 
 use poem_openapi::{OpenApiService, Tags};
 
