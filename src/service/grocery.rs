@@ -33,13 +33,15 @@ pub struct PricedList {
     pub priced_items: usize,
 }
 
-/// Prices a list at `per_item` for what the catalogue cannot price.
-pub fn priced(list: GroceryList, per_item: f64) -> PricedList {
+/// Prices a list: the catalogue's price where it knows the item, else the configured
+/// estimate per item.
+fn priced(app: &Services, list: GroceryList) -> PricedList {
     let known_prices: Vec<Option<f64>> = list
         .items
         .iter()
         .map(|i| known_price(&i.name, &i.quantity))
         .collect();
+    let per_item = app.settings.money.grocery_item_estimate;
     let (total, priced_items) = estimate(known_prices.iter().copied(), per_item);
     PricedList {
         list,
@@ -49,13 +51,9 @@ pub fn priced(list: GroceryList, per_item: f64) -> PricedList {
     }
 }
 
-fn priced_here(app: &Services, list: GroceryList) -> PricedList {
-    priced(list, app.settings.money.grocery_item_estimate)
-}
-
 pub async fn list(app: &Services, family: FamilyId) -> AppResult<Vec<PricedList>> {
     let lists = app.store.grocery_lists.list(family).await?;
-    Ok(lists.into_iter().map(|l| priced_here(app, l)).collect())
+    Ok(lists.into_iter().map(|l| priced(app, l)).collect())
 }
 
 pub async fn get(app: &Services, family: FamilyId, id: GroceryListId) -> AppResult<PricedList> {
@@ -63,7 +61,7 @@ pub async fn get(app: &Services, family: FamilyId, id: GroceryListId) -> AppResu
         .grocery_lists
         .get(family, id)
         .await?
-        .map(|l| priced_here(app, l))
+        .map(|l| priced(app, l))
         .ok_or_else(|| DomainError::NotFound.into())
 }
 
@@ -79,14 +77,14 @@ pub async fn create(
         .grocery_lists
         .insert(&list)
         .await
-        .map(|l| priced_here(app, l))
+        .map(|l| priced(app, l))
         .map_err(|e| refused(app, e, SAVE_TITLE))
 }
 
 /// A refused write in the operation's words; a stale save carries the list as it is now.
 fn refused(app: &Services, e: WriteError<GroceryList>, title: &str) -> AppError {
     AppError::from_write_with(e, title, |current| {
-        Ok(Stale::GroceryList(Box::new(priced_here(app, *current))))
+        Ok(Stale::GroceryList(Box::new(priced(app, *current))))
     })
 }
 
@@ -121,7 +119,7 @@ pub async fn update(
         .grocery_lists
         .update(family, id, Some(version), name, edits, Utc::now())
         .await
-        .map(|l| priced_here(app, l))
+        .map(|l| priced(app, l))
         .map_err(|e| refused(app, e, UPDATE_TITLE))
 }
 
@@ -141,7 +139,7 @@ pub async fn tick(
         .grocery_lists
         .tick(family, id, item, checked, at)
         .await
-        .map(|(l, applied)| (priced_here(app, l), applied))
+        .map(|(l, applied)| (priced(app, l), applied))
         .map_err(|e| refused(app, e, UPDATE_TITLE))
 }
 
