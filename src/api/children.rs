@@ -8,7 +8,7 @@ use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
 use super::etag::{Cached, family_answer, openapi_bytes};
 use super::session::CurrentUser;
-use super::{ApiError, ApiTags, number_input, path_id};
+use super::{ApiError, ApiTags, number_input};
 use crate::app::App;
 use crate::domain::child::{Child, ChildDraft};
 use crate::domain::food_history::FoodStats;
@@ -238,13 +238,11 @@ impl ChildrenApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<ChildId>,
     ) -> Result<Json<ChildDto>, ApiError> {
         let me = user.require_to_view("view children profiles")?;
         Ok(Json(
-            children::get(&app, me.user.family_id, path_id::<ChildId>(&id)?)
-                .await?
-                .into(),
+            children::get(&app, me.user.family_id, id.0).await?.into(),
         ))
     }
 
@@ -254,19 +252,12 @@ impl ChildrenApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<ChildId>,
         body: Json<ChildRequest>,
     ) -> Result<Json<ChildDto>, ApiError> {
         let me = user.require_to_save("save child profiles")?;
         let version = body.0.version;
-        let child = children::update(
-            &app,
-            me.user.family_id,
-            path_id::<ChildId>(&id)?,
-            version,
-            body.0.into(),
-        )
-        .await?;
+        let child = children::update(&app, me.user.family_id, id.0, version, body.0.into()).await?;
         Ok(Json(child.into()))
     }
 
@@ -281,11 +272,11 @@ impl ChildrenApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<ChildId>,
         body: Json<AllergenCheckRequest>,
     ) -> Result<Json<AllergenCheck>, ApiError> {
         let me = user.require_to_view("check a meal")?;
-        let child = path_id::<ChildId>(&id)?;
+        let child = id.0;
         let foods = crate::domain::tags::clean(&body.0.foods, "Error saving meal", "foods")?;
         let found =
             crate::service::meals::allergen_check(&app, me.user.family_id, child, &foods).await?;
@@ -306,13 +297,13 @@ impl ChildrenApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<ChildId>,
         req: &poem::Request,
         #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
     ) -> Result<Cached<FoodHistoryDto>, ApiError> {
         let me = user.require_to_view("view the food history")?;
         let family = me.user.family_id;
-        let child = path_id::<ChildId>(&id)?;
+        let child = id.0;
         let now = Utc::now();
         // "New" depends on the time as well as the meals: kept per minute.
         let query = format!("children/{child}/foods@{}", now.timestamp() / 60);
@@ -343,10 +334,10 @@ impl ChildrenApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<ChildId>,
     ) -> Result<Json<DeletePreviewDto>, ApiError> {
         let me = user.require_to_view("view children profiles")?;
-        let p = children::delete_preview(&app, me.user.family_id, path_id::<ChildId>(&id)?).await?;
+        let p = children::delete_preview(&app, me.user.family_id, id.0).await?;
         Ok(Json(DeletePreviewDto {
             meals: p.meals,
             photos: p.photos,
@@ -363,10 +354,10 @@ impl ChildrenApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<ChildId>,
     ) -> Result<Deleted, ApiError> {
         let me = user.require_to_save("delete child profiles")?;
-        children::delete(&app, me.user.family_id, path_id::<ChildId>(&id)?).await?;
+        children::delete(&app, me.user.family_id, id.0).await?;
         Ok(Deleted::Done)
     }
 }

@@ -10,7 +10,7 @@ use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
 use super::client::{ClientInfo, site_base};
 use super::session::CurrentUser;
-use super::{ApiError, ApiTags, path_id};
+use super::{ApiError, ApiTags};
 use crate::app::App;
 use crate::domain::co_parent::{self, CoParent, CoParentDraft};
 use crate::domain::ids::CoParentId;
@@ -172,10 +172,10 @@ impl CoParentsApi {
         client: Data<&ClientInfo>,
         req: &Request,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<CoParentId>,
     ) -> Result<Json<NewPin>, ApiError> {
         let me = user.require_to_view("manage co-parents")?;
-        let id = path_id::<CoParentId>(&id)?;
+        let id = id.0;
         let reset = co_parents::reset_pin(&app, me.user.family_id, id).await?;
         Ok(Json(NewPin {
             pin: reset.pin.as_str().to_string(),
@@ -195,10 +195,10 @@ impl CoParentsApi {
         client: Data<&ClientInfo>,
         req: &Request,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<CoParentId>,
     ) -> Result<Json<CoParentDto>, ApiError> {
         let me = user.require_to_view("manage co-parents")?;
-        let id = path_id::<CoParentId>(&id)?;
+        let id = id.0;
         let extended = co_parents::extend(&app, me.user.family_id, id).await?;
         Ok(Json(dto(&extended, &site_base(&app, &client, req))))
     }
@@ -209,10 +209,10 @@ impl CoParentsApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<CoParentId>,
     ) -> Result<Removed, ApiError> {
         let me = user.require_to_view("delete co-parents")?;
-        co_parents::remove(&app, me.user.family_id, path_id(&id)?).await?;
+        co_parents::remove(&app, me.user.family_id, id.0).await?;
         Ok(Removed::Done)
     }
 }

@@ -12,10 +12,11 @@ use super::auth::{SessionInfo, SignedInResponse, SignupRequest, WithCookies, sig
 use super::client::{ClientInfo, site_base};
 use super::profile::{Profile, Role};
 use super::session::{CurrentUser, device_cookie_of};
-use super::{ApiError, ApiTags, path_id};
+use super::{ApiError, ApiTags};
 use crate::app::App;
 use crate::auth::tokens::InviteToken;
 use crate::domain::family::FamilyInvite;
+use crate::domain::ids::{InviteId, UserId};
 use crate::domain::user::User;
 use crate::service::family;
 
@@ -161,10 +162,10 @@ impl FamilyApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<InviteId>,
     ) -> Result<Done, ApiError> {
         let me = user.require_to_save("revoke an invite")?;
-        family::revoke(&app, &me.user, path_id(&id.0)?).await?;
+        family::revoke(&app, &me.user, id.0).await?;
         Ok(Done::Done)
     }
 
@@ -187,10 +188,10 @@ impl FamilyApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<UserId>,
     ) -> Result<Done, ApiError> {
         let me = user.require_to_save("remove a family member")?;
-        family::remove(&app, &me.user, path_id(&id.0)?).await?;
+        family::remove(&app, &me.user, id.0).await?;
         Ok(Done::Done)
     }
 

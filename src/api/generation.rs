@@ -20,7 +20,7 @@ use super::client::ClientInfo;
 use super::error::ErrorBody;
 use super::recipes::RecipeContentDto;
 use super::session::{CurrentUser, job_cookie, job_cookie_of, secure_cookies};
-use super::{ApiError, ApiTags, path_id};
+use super::{ApiError, ApiTags};
 use crate::app::App;
 use crate::auth::tokens::JobCookie;
 use crate::domain::generation::Failure;
@@ -332,9 +332,9 @@ impl GenerationApi {
         app: Data<&App>,
         user: CurrentUser,
         req: &Request,
-        id: Path<String>,
+        id: Path<GenerationId>,
     ) -> Result<Json<JobDto>, ApiError> {
-        let id = path_id::<GenerationId>(&id)?;
+        let id = id.0;
         let job = generation::job(&app, &viewer(&user, req), id).await?;
         Ok(Json(job.into()))
     }
@@ -350,9 +350,9 @@ impl GenerationApi {
         app: Data<&App>,
         user: CurrentUser,
         req: &Request,
-        id: Path<String>,
+        id: Path<GenerationId>,
     ) -> Result<JobEventsResponse, ApiError> {
-        let id = path_id::<GenerationId>(&id)?;
+        let id = id.0;
         let views = generation::follow(&app, &viewer(&user, req), id).await?;
         Ok(JobEventsResponse::Stream(JobStream(
             EventStream::new(views.map(JobDto::from).boxed())

@@ -10,7 +10,7 @@ use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 use super::children::Deleted;
 use super::etag::{Cached, family_answer, serde_bytes};
 use super::session::CurrentUser;
-use super::{ApiError, ApiTags, path_id};
+use super::{ApiError, ApiTags};
 use crate::app::App;
 use crate::domain::grocery::{GroceryItem, ItemDraft};
 use crate::domain::ids::{GroceryItemId, GroceryListId};
@@ -313,10 +313,10 @@ impl GroceryApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<GroceryListId>,
     ) -> Result<Json<GroceryListDto>, ApiError> {
         let me = user.require_to_view("view grocery lists")?;
-        let list = grocery::get(&app, me.user.family_id, path_id::<GroceryListId>(&id)?).await?;
+        let list = grocery::get(&app, me.user.family_id, id.0).await?;
         Ok(Json(GroceryListDto::from(&list)))
     }
 
@@ -331,7 +331,7 @@ impl GroceryApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<GroceryListId>,
         body: Json<ListInput>,
     ) -> Result<Json<GroceryListDto>, ApiError> {
         let me = user.require_to_save("save grocery lists")?;
@@ -344,7 +344,7 @@ impl GroceryApi {
         let list = grocery::update(
             &app,
             me.user.family_id,
-            path_id::<GroceryListId>(&id)?,
+            id.0,
             body.0.version,
             &body.0.name,
             &items,
@@ -362,10 +362,10 @@ impl GroceryApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<GroceryListId>,
     ) -> Result<Deleted, ApiError> {
         let me = user.require_to_save("delete grocery lists")?;
-        grocery::delete(&app, me.user.family_id, path_id::<GroceryListId>(&id)?).await?;
+        grocery::delete(&app, me.user.family_id, id.0).await?;
         Ok(Deleted::Done)
     }
 
@@ -379,12 +379,12 @@ impl GroceryApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-        id: Path<String>,
-        #[oai(name = "itemId")] item_id: Path<String>,
+        id: Path<GroceryListId>,
+        #[oai(name = "itemId")] item_id: Path<GroceryItemId>,
         body: Json<TickInput>,
     ) -> Result<Json<TickResult>, ApiError> {
         let me = user.require_to_save("save grocery lists")?;
-        tick_item(&app, me.user.family_id, &id, &item_id, body.0).await
+        tick_item(&app, me.user.family_id, id.0, item_id.0, body.0).await
     }
 
     /// Estimates items not saved yet exactly as a saved list is estimated (the form and the
@@ -469,11 +469,11 @@ impl GroceryApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<GroceryListId>,
         format: Query<Option<ExportFormat>>,
     ) -> Result<Exported, ApiError> {
         let me = user.require_to_view("view grocery lists")?;
-        let list = grocery::get(&app, me.user.family_id, path_id::<GroceryListId>(&id)?).await?;
+        let list = grocery::get(&app, me.user.family_id, id.0).await?;
         let format = match format.0.unwrap_or(ExportFormat::Txt) {
             ExportFormat::Txt => Format::Text,
             ExportFormat::Csv => Format::Csv,
@@ -492,19 +492,11 @@ impl GroceryApi {
 pub(super) async fn tick_item(
     app: &App,
     family: crate::domain::ids::FamilyId,
-    list: &str,
-    item: &str,
+    list: GroceryListId,
+    item: GroceryItemId,
     body: TickInput,
 ) -> Result<Json<TickResult>, ApiError> {
-    let (list, applied) = grocery::tick(
-        app,
-        family,
-        path_id::<GroceryListId>(list)?,
-        path_id::<GroceryItemId>(item)?,
-        body.checked,
-        body.at,
-    )
-    .await?;
+    let (list, applied) = grocery::tick(app, family, list, item, body.checked, body.at).await?;
     Ok(Json(TickResult {
         applied,
         list: GroceryListDto::from(&list),

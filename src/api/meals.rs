@@ -10,7 +10,7 @@ use super::children::Deleted;
 use super::etag::{Cached, family_answer, serde_bytes};
 use super::media::{MEDIA_BASE, PhotoUrls};
 use super::session::CurrentUser;
-use super::{ApiError, ApiTags, path_id};
+use super::{ApiError, ApiTags};
 use crate::app::App;
 use crate::domain::ids::MealId;
 use crate::domain::meal::{self, Meal, MealDraft};
@@ -347,13 +347,11 @@ impl MealsApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<MealId>,
     ) -> Result<Json<MealDto>, ApiError> {
         let me = user.require_to_view("view meals")?;
         Ok(Json(
-            meals::get(&app, me.user.family_id, path_id::<MealId>(&id)?)
-                .await?
-                .into(),
+            meals::get(&app, me.user.family_id, id.0).await?.into(),
         ))
     }
 
@@ -363,19 +361,12 @@ impl MealsApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<MealId>,
         body: Json<MealRequest>,
     ) -> Result<Json<MealDto>, ApiError> {
         let me = user.require_to_save("save meals")?;
         let version = body.0.version;
-        let meal = meals::update(
-            &app,
-            me.user.family_id,
-            path_id::<MealId>(&id)?,
-            version,
-            body.0.into(),
-        )
-        .await?;
+        let meal = meals::update(&app, me.user.family_id, id.0, version, body.0.into()).await?;
         Ok(Json(meal.into()))
     }
 
@@ -385,10 +376,10 @@ impl MealsApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<MealId>,
     ) -> Result<Deleted, ApiError> {
         let me = user.require_to_save("delete meals")?;
-        meals::delete(&app, me.user.family_id, path_id::<MealId>(&id)?).await?;
+        meals::delete(&app, me.user.family_id, id.0).await?;
         Ok(Deleted::Done)
     }
 }

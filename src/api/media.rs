@@ -7,7 +7,7 @@ use poem_openapi::types::multipart::Upload;
 use poem_openapi::{ApiResponse, Multipart, Object, OpenApi};
 
 use super::session::CurrentUser;
-use super::{ApiError, ApiTags, path_id};
+use super::{ApiError, ApiTags};
 use crate::app::App;
 use crate::domain::DomainError;
 use crate::domain::ids::MediaId;
@@ -123,12 +123,12 @@ impl MediaApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<MediaId>,
         size: Query<Option<String>>,
         #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
     ) -> Result<MediaResponse, ApiError> {
         let me = user.require_to_view("view photos")?;
-        let id: MediaId = path_id(&id.0)?;
+        let id = id.0;
         let size = photos::Size::parse(size.0.as_deref());
         let bytes = photos::read(&app, me.user.family_id, id, size).await?;
         Ok(answer(id, size, if_none_match.0.as_deref(), bytes))

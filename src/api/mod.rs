@@ -18,6 +18,7 @@ pub mod meal_plan;
 pub mod meals;
 pub mod media;
 pub mod page_cache;
+mod path_ids;
 pub mod profile;
 pub mod recipes;
 pub mod session;
@@ -95,12 +96,6 @@ pub fn service() -> OpenApiService<Apis, ()> {
          `{title, message, field}`; owner routes need the session cookie.",
         )
         .server("/api")
-}
-
-/// An id from a path. Anything that does not parse is as unknown as another family's id: 404.
-pub(crate) fn path_id<T: std::str::FromStr>(raw: &str) -> Result<T, ApiError> {
-    raw.parse()
-        .map_err(|_| crate::domain::DomainError::NotFound.into())
 }
 
 /// A JSON value from a lenient number field ("age": 4, "4", "" or null) for the domain's rules.

@@ -11,7 +11,7 @@ use super::children::Deleted;
 use super::etag::{Cached, family_answer, openapi_bytes};
 use super::meals::MealDto;
 use super::session::CurrentUser;
-use super::{ApiError, ApiTags, path_id};
+use super::{ApiError, ApiTags};
 use crate::app::App;
 use crate::domain::ids::{ChildId, RecipeId};
 use crate::domain::recipe::{
@@ -339,10 +339,10 @@ impl RecipesApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<RecipeId>,
     ) -> Result<Json<RecipeDto>, ApiError> {
         let me = user.require_to_view("view recipes")?;
-        let found = recipes::get(&app, me.user.family_id, path_id::<RecipeId>(&id)?).await?;
+        let found = recipes::get(&app, me.user.family_id, id.0).await?;
         Ok(Json(found.into()))
     }
 
@@ -355,10 +355,10 @@ impl RecipesApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<RecipeId>,
     ) -> Result<Deleted, ApiError> {
         let me = user.require_to_save("delete recipes")?;
-        recipes::delete(&app, me.user.family_id, path_id::<RecipeId>(&id)?).await?;
+        recipes::delete(&app, me.user.family_id, id.0).await?;
         Ok(Deleted::Done)
     }
 
@@ -373,11 +373,11 @@ impl RecipesApi {
         &self,
         app: Data<&App>,
         user: CurrentUser,
-        id: Path<String>,
+        id: Path<RecipeId>,
         body: Json<LogMealRequest>,
     ) -> Result<MealLogged, ApiError> {
         let me = user.require_to_save("save meals")?;
-        let recipe = path_id::<RecipeId>(&id)?;
+        let recipe = id.0;
         let child = body.0.child_id.trim().parse::<ChildId>().map_err(|_| {
             crate::domain::Invalid::new(
                 "Error saving meal",

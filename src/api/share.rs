@@ -19,11 +19,11 @@ use super::meal_plan::MealPlanDto;
 use super::meals::{MealDto, MealPage};
 use super::media::MediaResponse;
 use super::session::{cookie_of, secure_cookies};
-use super::{ApiError, ApiTags, path_id};
+use super::{ApiError, ApiTags};
 use crate::app::App;
 use crate::auth::tokens::{LinkToken, ShareSessionToken};
 use crate::domain::co_parent::{CoParent, ShareState};
-use crate::domain::ids::MediaId;
+use crate::domain::ids::{GroceryItemId, GroceryListId, MediaId};
 use crate::domain::meal::Meal;
 use crate::service::share::{self, Opened, Viewer};
 use crate::service::{children, grocery, meal_plan, meals, photos};
@@ -298,12 +298,12 @@ impl ShareApi {
         app: Data<&App>,
         req: &Request,
         token: Path<String>,
-        id: Path<String>,
+        id: Path<MediaId>,
         size: Query<Option<String>>,
         #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
     ) -> Result<MediaResponse, ApiError> {
         let viewer = viewer(&app, &token.0, req).await?;
-        let id: MediaId = path_id(&id.0)?;
+        let id = id.0;
         let size = photos::Size::parse(size.0.as_deref());
         let bytes = share::photo(&app, &viewer, id, size).await?;
         Ok(super::media::answer(
@@ -342,12 +342,12 @@ impl ShareApi {
         app: Data<&App>,
         req: &Request,
         token: Path<String>,
-        id: Path<String>,
-        #[oai(name = "itemId")] item_id: Path<String>,
+        id: Path<GroceryListId>,
+        #[oai(name = "itemId")] item_id: Path<GroceryItemId>,
         body: Json<TickInput>,
     ) -> Result<Json<TickResult>, ApiError> {
         let viewer = viewer(&app, &token.0, req).await?;
-        super::grocery::tick_item(&app, viewer.family(), &id, &item_id, body.0).await
+        super::grocery::tick_item(&app, viewer.family(), id.0, item_id.0, body.0).await
     }
 
     /// A week of the family's meal plan (read only); the current week when `week` is missing.
