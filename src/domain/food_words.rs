@@ -1,0 +1,124 @@
+//! Foods as typed, read word by word: the tokenizer and plural rules that the allergen matcher
+//! and the child food safety rules share, so both read "Grapes, quartered" the same way.
+
+/// Words that start a new clause, like a comma: a negation stops there.
+pub const SEPARATORS: &[&str] = &["and", "with", "or", "nor", "plus", "but", "then"];
+
+/// A word of the text, lowercase and accent-folded. Phrases never cross a segment (punctuation);
+/// negations never cross a clause (punctuation other than brackets, and words like "with").
+#[derive(Debug)]
+pub struct Word {
+    pub text: String,
+    pub segment: u32,
+    pub clause: u32,
+}
+
+pub fn words(text: &str) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let (mut segment, mut clause) = (0u32, 0u32);
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            fold(c, &mut current);
+            continue;
+        }
+        // "cow's" is one word; a quote around a word is nothing.
+        if matches!(c, '\'' | '\u{2019}' | '\u{2018}' | '\u{02bc}' | '`') {
+            continue;
+        }
+        push_word(&mut out, &mut current, segment, &mut clause);
+        // Hyphens join ("egg-free" reads as "egg free"); other punctuation splits.
+        if c.is_whitespace() || matches!(c, '-' | '_' | '\u{2010}' | '\u{2011}') {
+            continue;
+        }
+        segment += 1;
+        // "Cheese (dairy-free)" is one clause.
+        if !matches!(c, '(' | ')' | '[' | ']') {
+            clause += 1;
+        }
+    }
+    push_word(&mut out, &mut current, segment, &mut clause);
+    out
+}
+
+fn push_word(out: &mut Vec<Word>, current: &mut String, segment: u32, clause: &mut u32) {
+    if current.is_empty() {
+        return;
+    }
+    let text = std::mem::take(current);
+    if SEPARATORS.contains(&text.as_str()) {
+        *clause += 1;
+    }
+    out.push(Word {
+        text,
+        segment,
+        clause: *clause,
+    });
+}
+
+/// Lowercase, accents off ("crème fraîche" is "creme fraiche").
+fn fold(c: char, out: &mut String) {
+    for c in c.to_lowercase() {
+        match c {
+            'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'ā' => out.push('a'),
+            'ç' | 'č' => out.push('c'),
+            'è' | 'é' | 'ê' | 'ë' | 'ē' => out.push('e'),
+            'ì' | 'í' | 'î' | 'ï' => out.push('i'),
+            'ñ' => out.push('n'),
+            'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' => out.push('o'),
+            'ù' | 'ú' | 'û' | 'ü' => out.push('u'),
+            'ý' | 'ÿ' => out.push('y'),
+            'œ' => out.push_str("oe"),
+            'æ' => out.push_str("ae"),
+            'ß' => out.push_str("ss"),
+            _ => out.push(c),
+        }
+    }
+}
+
+/// `word` is `base` or one of its plurals (eggs, tomatoes, anchovies, loaves).
+pub fn is_form_of(word: &str, base: &str) -> bool {
+    if word == base {
+        return true;
+    }
+    if let Some(stem) = word.strip_suffix('s')
+        && (stem == base || stem.strip_suffix('e') == Some(base))
+    {
+        return true;
+    }
+    if let Some(stem) = word.strip_suffix("ies")
+        && !stem.is_empty()
+        && base.strip_suffix('y') == Some(stem)
+    {
+        return true;
+    }
+    if let Some(stem) = word.strip_suffix("ves")
+        && (base.strip_suffix('f') == Some(stem) || base.strip_suffix("fe") == Some(stem))
+    {
+        return true;
+    }
+    false
+}
+
+/// The same word, either one maybe plural: for allergies typed as plain food words.
+pub fn same_word(a: &str, b: &str) -> bool {
+    is_form_of(a, b) || is_form_of(b, a)
+}
+
+/// The singulars a word may have, to look it up.
+pub fn singulars(word: &str) -> impl Iterator<Item = String> + '_ {
+    let s = word.strip_suffix('s');
+    let es = word.strip_suffix("es");
+    let ies = word.strip_suffix("ies").map(|stem| format!("{stem}y"));
+    let ves = word.strip_suffix("ves");
+    [
+        Some(word.to_string()),
+        s.map(str::to_string),
+        es.map(str::to_string),
+        ies,
+        ves.map(|stem| format!("{stem}f")),
+        ves.map(|stem| format!("{stem}fe")),
+    ]
+    .into_iter()
+    .flatten()
+}
