@@ -1,0 +1,379 @@
+//! Child food safety (issue 30): the choking and age rules of `rules.rs` (data, each with its
+//! source) read against foods as typed, and the one check that puts them beside the child's
+//! allergies. Every place food is chosen or shown asks this module; the UI never copies it.
+//!
+//! Foods are read like the allergen matcher reads them (`food_words`): whole words, plurals,
+//! accents folded, the longest phrase first. A look-alike ("grape juice", "ground almonds",
+//! "olive oil") gets nothing; a food described as prepared the safe way ("grapes, quartered
+//! lengthways") gets the advice without the alarm.
+
+pub mod rules;
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use chrono::NaiveDate;
+
+use super::allergens;
+use super::child::{Child, months_old};
+use super::food_words::{Word, is_form_of, singulars, words};
+pub use rules::{Kind, RULES, Rule, SOURCES, Source};
+
+/// A child's age as the rules see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Age {
+    pub months: u32,
+    /// From the birth month (whole months by the calendar), or else from the age in years.
+    pub from_birth_month: bool,
+}
+
+impl Age {
+    /// From the birth month, else from the age in years; none without either.
+    pub fn of(child: &Child, today: NaiveDate) -> Option<Age> {
+        if let Some(months) = child
+            .birth_month
+            .as_deref()
+            .and_then(|m| months_old(m, today))
+        {
+            return Some(Age {
+                months,
+                from_birth_month: true,
+            });
+        }
+        child.age.map(|years| Age {
+            months: u32::from(years) * 12,
+            from_birth_month: false,
+        })
+    }
+
+    /// Whether a rule applies at this age. An age in years is its lower bound (a "4" may be
+    /// 4 and 11 months), so the rule applies while it is below `until`. A birth month gives
+    /// calendar months, up to a month more than the child's true age, so in the month a child
+    /// turns the rule's age the rule still applies.
+    pub fn within(&self, rule: &Rule) -> bool {
+        let until = if self.from_birth_month {
+            rule.until + 1
+        } else {
+            rule.until
+        };
+        self.months >= rule.from && self.months < until
+    }
+
+    /// "9 months", "1 year", "3 years": months for babies and toddlers with a birth month.
+    pub fn label(&self) -> String {
+        if self.from_birth_month && self.months < 24 {
+            return plural(self.months, "month");
+        }
+        match self.months / 12 {
+            0 => "under 1 year".to_string(),
+            years => plural(years, "year"),
+        }
+    }
+}
+
+fn plural(n: u32, unit: &str) -> String {
+    if n == 1 {
+        format!("1 {unit}")
+    } else {
+        format!("{n} {unit}s")
+    }
+}
+
+/// What a warning is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WarningKind {
+    /// One of the child's listed allergies.
+    Allergen,
+    Choking,
+    /// A food not for the child's age (honey before 12 months, salt for babies).
+    Age,
+}
+
+impl From<Kind> for WarningKind {
+    fn from(kind: Kind) -> Self {
+        match kind {
+            Kind::Choking => WarningKind::Choking,
+            Kind::Age => WarningKind::Age,
+        }
+    }
+}
+
+/// One thing a parent should know about one food for one child.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Warning {
+    pub kind: WarningKind,
+    /// The food as typed.
+    pub food: String,
+    pub message: String,
+    pub advice: String,
+    /// Where the advice comes from; none for the child's own allergy list.
+    pub source: Option<&'static Source>,
+    /// The food was described as prepared the safe way: advice, not alarm.
+    pub prepared: bool,
+    /// The advice in a few words, for a recipe's notes per child.
+    pub note: String,
+}
+
+/// What a food check answers for one child.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FoodCheck {
+    pub age: Option<Age>,
+    pub warnings: Vec<Warning>,
+    /// A gentle prompt when the child has no age at all, so no age rule could be checked.
+    pub prompt: Option<String>,
+}
+
+impl FoodCheck {
+    /// "For Leo (9 months): quarter the grapes lengthways; no honey before 12 months", from
+    /// the choking and age warnings; none when there are none.
+    pub fn note_for(&self, name: &str) -> Option<String> {
+        let mut notes: Vec<&str> = Vec::new();
+        for w in self
+            .warnings
+            .iter()
+            .filter(|w| w.kind != WarningKind::Allergen)
+        {
+            if !notes.contains(&w.note.as_str()) {
+                notes.push(&w.note);
+            }
+        }
+        if notes.is_empty() {
+            return None;
+        }
+        let who = match self.age {
+            Some(age) => format!("{name} ({})", age.label()),
+            None => name.to_string(),
+        };
+        Some(format!("For {who}: {}", notes.join("; ")))
+    }
+}
+
+/// Every warning for `foods` and this child: allergens first (the child's list), then the
+/// choking and age rules for the child's age, food by food.
+pub fn check(child: &Child, foods: &[String], today: NaiveDate) -> FoodCheck {
+    let age = Age::of(child, today);
+    let mut warnings: Vec<Warning> = allergens::conflicts(foods, &child.allergies)
+        .into_iter()
+        .map(|c| Warning {
+            kind: WarningKind::Allergen,
+            advice: format!(
+                "{} is on {}'s allergy list: leave it out, unless a doctor is guiding its \
+                 introduction.",
+                c.allergy, child.name
+            ),
+            note: format!("no {}", c.matched),
+            message: c.to_string(),
+            food: c.food,
+            source: None,
+            prepared: false,
+        })
+        .collect();
+    if let Some(age) = age {
+        for food in foods.iter().map(|f| f.trim()).filter(|f| !f.is_empty()) {
+            for hit in rule_hits(food, age) {
+                let rule = hit.rule;
+                warnings.push(Warning {
+                    kind: rule.kind.into(),
+                    food: food.to_string(),
+                    message: if hit.prepared {
+                        format!(
+                            "Described as prepared the safe way for {}'s age.",
+                            child.name
+                        )
+                    } else {
+                        rule.risk.to_string()
+                    },
+                    advice: rule.advice.to_string(),
+                    source: rule.sources.first().copied(),
+                    prepared: hit.prepared,
+                    note: rule.note.replace("{food}", &hit.matched),
+                });
+            }
+        }
+    }
+    let prompt = age.is_none().then(|| {
+        format!(
+            "Add {}'s birth month to their profile to check foods for their age.",
+            child.name
+        )
+    });
+    FoodCheck {
+        age,
+        warnings,
+        prompt,
+    }
+}
+
+/// A rule that one food matches.
+#[derive(Debug, Clone)]
+pub struct RuleHit {
+    pub rule: &'static Rule,
+    /// The food's words that matched, as typed (folded): "grapes".
+    pub matched: String,
+    pub prepared: bool,
+}
+
+/// The rules one food matches at this age, each once, in the order the food names them.
+pub fn rule_hits(food: &str, age: Age) -> Vec<RuleHit> {
+    let ws = words(food);
+    let index = &*INDEX;
+    let mut out: Vec<RuleHit> = Vec::new();
+    let mut at = 0;
+    while at < ws.len() {
+        let (n, entries) = index.longest_at(&ws, at);
+        if n == 0 {
+            at += 1;
+            continue;
+        }
+        // A declared look-alike of the same length wins over every rule.
+        if entries.iter().all(|e| e.rule.is_some()) {
+            for rule in entries.iter().filter_map(|e| e.rule) {
+                let taken = out.iter().any(|h| std::ptr::eq(h.rule, rule));
+                if taken || !age.within(rule) || !matches_here(rule, &ws, at, n) {
+                    continue;
+                }
+                out.push(RuleHit {
+                    rule,
+                    matched: ws[at..at + n]
+                        .iter()
+                        .map(|w| w.text.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    prepared: rule.prepared.iter().any(|p| contains_phrase(&ws, p)),
+                });
+            }
+        }
+        at += n;
+    }
+    out
+}
+
+/// Words before a food that take it away: "no honey", "without nuts", "no added salt".
+const NEGATED_BY_WORD_BEFORE: &[&str] = &["no", "without", "non"];
+
+/// Whether the food phrase at `at..at + n` is the hazard, not a look-alike or a negation.
+fn matches_here(rule: &Rule, ws: &[Word], at: usize, n: usize) -> bool {
+    let end = at + n;
+    if rule.alone && (at != 0 || end != ws.len()) {
+        return false;
+    }
+    let same_segment = |i: usize| ws[i].segment == ws[at].segment;
+    let before = at.checked_sub(1).filter(|&b| same_segment(b));
+    if let Some(b) = before {
+        let word = ws[b].text.as_str();
+        if rule.not_after.iter().any(|w| is_form_of(word, w)) {
+            return false;
+        }
+        let negated = NEGATED_BY_WORD_BEFORE.contains(&word)
+            || (word == "added"
+                && b.checked_sub(1)
+                    .is_some_and(|bb| same_segment(bb) && ws[bb].text == "no"));
+        if negated {
+            return false;
+        }
+    }
+    if end < ws.len() && same_segment(end) {
+        if ws[end].text == "free" {
+            return false;
+        }
+        if rule.products_are_safe
+            && rules::PRODUCTS
+                .iter()
+                .flat_map(|p| p.split('/'))
+                .any(|p| phrase_at(ws, end, p))
+        {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether the words of `phrase` stand at `at`, within one segment.
+fn phrase_at(ws: &[Word], at: usize, phrase: &str) -> bool {
+    let parts: Vec<&str> = phrase.split(' ').collect();
+    at + parts.len() <= ws.len()
+        && ws[at..at + parts.len()]
+            .iter()
+            .zip(&parts)
+            .all(|(w, p)| w.segment == ws[at].segment && is_form_of(&w.text, p))
+}
+
+/// Whether the phrase (or one of its "a/b" spellings) stands anywhere in the food.
+fn contains_phrase(ws: &[Word], phrase: &str) -> bool {
+    phrase
+        .split('/')
+        .any(|p| (0..ws.len()).any(|at| phrase_at(ws, at, p)))
+}
+
+/// A spelling of a rule's food (`rule` set) or of a look-alike (`rule` none).
+struct Entry {
+    words: Vec<&'static str>,
+    rule: Option<&'static Rule>,
+}
+
+/// Every spelling of every rule, by first word.
+struct Index {
+    entries: Vec<Entry>,
+    by_first_word: HashMap<&'static str, Vec<usize>>,
+}
+
+static INDEX: LazyLock<Index> = LazyLock::new(|| {
+    let mut index = Index {
+        entries: Vec::new(),
+        by_first_word: HashMap::new(),
+    };
+    for rule in RULES {
+        for line in rule.foods {
+            index.add(line, Some(rule));
+        }
+        for line in rule.not {
+            index.add(line, None);
+        }
+    }
+    index
+});
+
+impl Index {
+    fn add(&mut self, line: &'static str, rule: Option<&'static Rule>) {
+        for spelling in line.split('/') {
+            let words: Vec<&'static str> = spelling.split(' ').collect();
+            self.by_first_word
+                .entry(words[0])
+                .or_default()
+                .push(self.entries.len());
+            self.entries.push(Entry { words, rule });
+        }
+    }
+
+    /// The longest entries that match at `at`, and their length in words.
+    fn longest_at(&self, ws: &[Word], at: usize) -> (usize, Vec<&Entry>) {
+        let mut best: (usize, Vec<&Entry>) = (0, Vec::new());
+        let segment = ws[at].segment;
+        for key in singulars(&ws[at].text) {
+            for &e in self.by_first_word.get(key.as_str()).into_iter().flatten() {
+                let entry = &self.entries[e];
+                let n = entry.words.len();
+                if n < best.0 || at + n > ws.len() {
+                    continue;
+                }
+                let fits = ws[at..at + n]
+                    .iter()
+                    .zip(&entry.words)
+                    .all(|(w, term)| w.segment == segment && is_form_of(&w.text, term));
+                if !fits {
+                    continue;
+                }
+                if n > best.0 {
+                    best = (n, Vec::new());
+                }
+                if !best.1.iter().any(|b| std::ptr::eq(*b, entry)) {
+                    best.1.push(entry);
+                }
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests;
