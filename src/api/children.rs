@@ -7,6 +7,7 @@ use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
 use super::etag::{Cached, family_answer, openapi_bytes};
+use super::food_safety::FoodCheckDto;
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags, number_input};
 use crate::app::App;
@@ -100,9 +101,9 @@ pub enum Deleted {
     Done,
 }
 
-/// Foods about to be logged for a child.
+/// Foods about to be chosen for a child (a meal, a plan entry, a recipe).
 #[derive(Debug, Object)]
-pub struct AllergenCheckRequest {
+pub struct FoodsRequest {
     #[oai(default)]
     pub foods: Vec<String>,
 }
@@ -273,7 +274,7 @@ impl ChildrenApi {
         app: Data<&App>,
         user: CurrentUser,
         id: Path<ChildId>,
-        body: Json<AllergenCheckRequest>,
+        body: Json<FoodsRequest>,
     ) -> Result<Json<AllergenCheck>, ApiError> {
         let me = user.require_to_view("check a meal")?;
         let child = id.0;
@@ -283,6 +284,27 @@ impl ChildrenApi {
         Ok(Json(AllergenCheck {
             exposures: found.into_iter().map(Into::into).collect(),
         }))
+    }
+
+    /// Checks foods for the child: the child's allergies, choking hazards and foods not for
+    /// the child's age, each with advice and its source. A warning never stops a save: a
+    /// parent may be preparing the food the safe way.
+    #[oai(
+        path = "/children/:id/food-check",
+        method = "post",
+        operation_id = "checkFoods"
+    )]
+    async fn food_check(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        id: Path<ChildId>,
+        body: Json<FoodsRequest>,
+    ) -> Result<Json<FoodCheckDto>, ApiError> {
+        let me = user.require_to_view("check foods")?;
+        let foods = crate::domain::tags::clean(&body.0.foods, "Error checking foods", "foods")?;
+        let (child, check) = children::food_check(&app, me.user.family_id, id.0, &foods).await?;
+        Ok(Json(FoodCheckDto::new(&child, &check)))
     }
 
     /// Every food the child has had: first tried, how often, how they liked it, exposures

@@ -9,6 +9,7 @@ pub mod error;
 pub mod etag;
 pub mod events;
 pub mod family;
+pub mod food_safety;
 pub mod generation;
 pub mod grocery;
 pub mod health;

@@ -5,6 +5,7 @@ use chrono::Utc;
 use super::{AppError, AppResult, Services};
 use crate::domain::child::{Child, ChildDraft, SAVE_TITLE, UPDATE_TITLE};
 use crate::domain::food_history::{FoodHistory, FoodStats};
+use crate::domain::food_safety::{self, FoodCheck};
 use crate::domain::ids::{ChildId, FamilyId};
 use crate::domain::{DomainError, required_version};
 
@@ -19,6 +20,18 @@ pub async fn get(app: &Services, family: FamilyId, id: ChildId) -> AppResult<Chi
         .get(family, id)
         .await?
         .ok_or(DomainError::NotFound)?)
+}
+
+/// What `foods` mean for this child today: allergens, choking hazards and age rules.
+pub async fn food_check(
+    app: &Services,
+    family: FamilyId,
+    id: ChildId,
+    foods: &[String],
+) -> AppResult<(Child, FoodCheck)> {
+    let child = get(app, family, id).await?;
+    let check = food_safety::check(&child, foods, Utc::now().date_naive());
+    Ok((child, check))
 }
 
 pub async fn create(app: &Services, family: FamilyId, draft: ChildDraft) -> AppResult<Child> {

@@ -57,6 +57,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("put", "/children/{id}"),
     ("delete", "/children/{id}"),
     ("post", "/children/{id}/allergen-check"),
+    ("post", "/children/{id}/food-check"),
     ("get", "/children/{id}/foods"),
     ("get", "/children/{id}/delete-preview"),
     ("get", "/meals"),

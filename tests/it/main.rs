@@ -16,6 +16,7 @@ mod connections;
 mod contact;
 mod errors;
 mod events;
+mod food_safety;
 mod grocery;
 mod health;
 mod households;

@@ -112,6 +112,8 @@ pub struct Warning {
     pub prepared: bool,
     /// The advice in a few words, for a recipe's notes per child.
     pub note: String,
+    /// The allergy as the parent typed it, for an allergen warning.
+    pub allergy: Option<String>,
 }
 
 /// What a food check answers for one child.
@@ -164,6 +166,7 @@ pub fn check(child: &Child, foods: &[String], today: NaiveDate) -> FoodCheck {
             note: format!("no {}", c.matched),
             message: c.to_string(),
             food: c.food,
+            allergy: Some(c.allergy),
             source: None,
             prepared: false,
         })
@@ -187,6 +190,7 @@ pub fn check(child: &Child, foods: &[String], today: NaiveDate) -> FoodCheck {
                     source: rule.sources.first().copied(),
                     prepared: hit.prepared,
                     note: rule.note.replace("{food}", &hit.matched),
+                    allergy: None,
                 });
             }
         }

@@ -381,6 +381,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/children/{id}/food-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Checks foods for the child: the child's allergies, choking hazards and foods not for
+         *     the child's age, each with advice and its source. A warning never stops a save: a
+         *     parent may be preparing the food the safe way.
+         */
+        post: operations["checkFoods"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/children/{id}/foods": {
         parameters: {
             query?: never;
@@ -1130,14 +1151,6 @@ export interface components {
         AllergenCheck: {
             exposures: components["schemas"]["ExposureDto"][];
         };
-        /**
-         * AllergenCheckRequest
-         * @description Foods about to be logged for a child.
-         */
-        AllergenCheckRequest: {
-            /** @default [] */
-            foods: string[];
-        };
         /** CategoryDto */
         CategoryDto: {
             name: string;
@@ -1347,6 +1360,22 @@ export interface components {
          */
         Feedback: "loved" | "disliked" | "seconds";
         /**
+         * FoodCheckDto
+         * @description The food check of one child.
+         */
+        FoodCheckDto: {
+            childId: string;
+            childName: string;
+            /** @description "9 months", "3 years": the age the rules were checked for; none without one. */
+            age?: string | null;
+            /** @description Asks for a birth month when the child has no age, so no age rule was checked. */
+            prompt?: string | null;
+            /** @description Allergens first, then choking and age, food by food; empty when all is well. */
+            warnings: components["schemas"]["FoodWarningDto"][];
+            /** @description "For Leo (9 months): quarter the grapes lengthways; no honey before 12 months". */
+            note?: string | null;
+        };
+        /**
          * FoodDto
          * @description One food of the child's history.
          */
@@ -1382,6 +1411,34 @@ export interface components {
             foods: components["schemas"]["FoodDto"][];
             /** Format: uint32 */
             newThisWeek: number;
+        };
+        /**
+         * FoodWarningDto
+         * @description One thing to know about one food for one child.
+         */
+        FoodWarningDto: {
+            kind: components["schemas"]["WarningKindDto"];
+            /** @description The food as sent. */
+            food: string;
+            message: string;
+            /** @description What to do instead. */
+            advice: string;
+            /** @description None for the child's own allergy list. */
+            source?: (components["schemas"]["SourceDto"] & unknown) | null;
+            /** @description The food was described as prepared the safe way: advice, not alarm. */
+            prepared: boolean;
+            /** @description The advice in a few words ("quarter the grapes lengthways"). */
+            note: string;
+            /** @description The allergy as the parent typed it, for an allergen warning. */
+            allergy?: string | null;
+        };
+        /**
+         * FoodsRequest
+         * @description Foods about to be chosen for a child (a meal, a plan entry, a recipe).
+         */
+        FoodsRequest: {
+            /** @default [] */
+            foods: string[];
         };
         /** ForgotPasswordRequest */
         ForgotPasswordRequest: {
@@ -2332,6 +2389,16 @@ export interface components {
             /** @description The rules the server checks, for the forms to check the same before sending. */
             rules: components["schemas"]["Rules"] & unknown;
         };
+        /**
+         * SourceDto
+         * @description Public guidance a warning comes from.
+         */
+        SourceDto: {
+            /** @description "NHS", "CDC". */
+            publisher: string;
+            title: string;
+            url: string;
+        };
         /** SubcategoryDto */
         SubcategoryDto: {
             name: string;
@@ -2357,6 +2424,8 @@ export interface components {
             applied: boolean;
             list: components["schemas"]["GroceryListDto"];
         };
+        /** @enum {string} */
+        WarningKindDto: "allergen" | "choking" | "age";
         /** WithheldDto */
         WithheldDto: {
             title: string;
@@ -5618,7 +5687,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json; charset=utf-8": components["schemas"]["AllergenCheckRequest"];
+                "application/json; charset=utf-8": components["schemas"]["FoodsRequest"];
             };
         };
         responses: {
@@ -5628,6 +5697,140 @@ export interface operations {
                 };
                 content: {
                     "application/json; charset=utf-8": components["schemas"]["AllergenCheck"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused (for example a request from another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or not yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
+                };
+            };
+            /** @description The link has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or upload is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a supported image. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; `Retry-After` says how many seconds to wait. */
+            429: {
+                headers: {
+                    "RETRY-AFTER": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something failed on the server; nothing was saved. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A needed service (such as the recipe model) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The family's storage quota or the server's disk is full. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    checkFoods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["FoodsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["FoodCheckDto"];
                 };
             };
             /** @description The request is malformed or a field is invalid. */

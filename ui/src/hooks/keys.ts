@@ -20,6 +20,8 @@ export const keys = keyFactories({
   /** A child's food history. */
   foods: (childId: string) => ['foods', childId] as const,
   deletePreview: (childId: string) => ['deletePreview', childId] as const,
+  /** What foods (as JSON) mean for a child: allergens, choking, age rules. */
+  foodCheck: (childId: string, foods: string) => ['foodCheck', childId, foods] as const,
   /** A meal list's first page; useSWRInfinite stores the list under `$inf$` + this key. */
   meals: (childId: string | null, limit: number) => ['meals', childId ?? 'all', limit] as const,
   /** The built-in ingredient catalogue (the same for everyone). */
@@ -52,6 +54,7 @@ export const FAMILY_NOUNS = [
   'child',
   'meals',
   'foods',
+  'foodCheck',
   'recipes',
   'recipe',
   'groceryLists',

@@ -102,16 +102,6 @@ export function useMealActions() {
         await revalidate(['meals', 'foods']);
       }
     },
-    /** The foods that match the child's allergies (the server's matcher). */
-    check: (childId: string, foods: string[], signal?: AbortSignal) =>
-      unwrap(
-        api.POST('/children/{id}/allergen-check', {
-          params: { path: { id: childId } },
-          body: { foods },
-          signal,
-        }),
-        'Error saving meal',
-      ).then((r) => r.exposures),
     remove: async (id: string, signal?: AbortSignal) => {
       await unwrap(
         api.DELETE('/meals/{id}', { params: { path: { id } }, signal }),

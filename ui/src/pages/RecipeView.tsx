@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 
 import { ApiFailure } from '../api/client';
+import { FoodWarnings } from '../components/food-safety/FoodWarnings';
 import { RecipeDetails } from '../components/recipes/RecipeDetails';
 import { Button } from '../components/ui/Button';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
@@ -14,7 +15,7 @@ import { useToast } from '../components/ui/toast-context';
 import { useConfirmDelete } from '../components/ui/useConfirmDelete';
 import { useChildren } from '../hooks/useChildren';
 import { useFailure } from '../hooks/useFailure';
-import { useMealActions, type Exposure } from '../hooks/useMeals';
+import { checkFoods, isAlarm, useFoodCheck } from '../hooks/useFoodCheck';
 import { useRecipe, useRecipeActions, type Recipe } from '../hooks/useRecipes';
 import { useSite } from '../hooks/useSite';
 import { MEAL_TYPES, fromLocalInput, toLocalInput } from '../lib/meals';
@@ -94,19 +95,25 @@ export default function RecipeView() {
   );
 }
 
-/** Child, meal type and time; warns before logging a food the child is allergic to. */
+/**
+ * Child, meal type and time; shows what the recipe's foods mean for the chosen child
+ * (allergies, choking, age rules) and asks again before logging one with a warning.
+ */
 function LogMealForm({ recipe, onDone }: { recipe: Recipe; onDone: () => void }) {
   const { data: children } = useChildren();
   const { logMeal } = useRecipeActions();
-  const { check } = useMealActions();
   const { toast } = useToast();
   const fail = useFailure();
   const [childId, setChildId] = useState('');
   const [mealType, setMealType] = useState<string>('Dinner');
   const [eatenAt, setEatenAt] = useState(toLocalInput(new Date()));
-  const [warnings, setWarnings] = useState<Exposure[] | null>(null);
+  // The child the parent was warned about and chose to log for anyway.
+  const [asked, setAsked] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const child = childId || children?.[0]?.id || '';
+  const foods = recipe.ingredients.map((i) => i.name);
+  const check = useFoodCheck(child, foods).current;
+  const warned = asked === child;
 
   if (children && children.length === 0) {
     return (
@@ -123,12 +130,9 @@ function LogMealForm({ recipe, onDone }: { recipe: Recipe; onDone: () => void })
     setSaving(true);
     try {
       if (!confirmed) {
-        const found = await check(
-          child,
-          recipe.ingredients.map((i) => i.name),
-        );
-        if (found.length > 0) {
-          setWarnings(found);
+        const found = await checkFoods(child, foods);
+        if (found.warnings.some(isAlarm)) {
+          setAsked(child);
           return;
         }
       }
@@ -147,7 +151,7 @@ function LogMealForm({ recipe, onDone }: { recipe: Recipe; onDone: () => void })
       className="space-y-3"
       onSubmit={(e) => {
         e.preventDefault();
-        void save(warnings !== null);
+        void save(warned);
       }}
     >
       <Select
@@ -155,7 +159,6 @@ function LogMealForm({ recipe, onDone }: { recipe: Recipe; onDone: () => void })
         value={child}
         onChange={(e) => {
           setChildId(e.target.value);
-          setWarnings(null);
         }}
       >
         {(children ?? []).map((c) => (
@@ -177,21 +180,15 @@ function LogMealForm({ recipe, onDone }: { recipe: Recipe; onDone: () => void })
         value={eatenAt}
         onChange={(e) => setEatenAt(e.target.value)}
       />
-      {warnings ? (
-        <div role="alert" className="alert alert-warning items-start">
-          <TriangleAlert aria-hidden className="shrink-0" />
-          <div>
-            <p className="font-semibold">Allergy warning</p>
-            <ul className="list-disc pl-5">
-              {warnings.map((w) => (
-                <li key={`${w.food}-${w.allergy}`}>{w.message}</li>
-              ))}
-            </ul>
-          </div>
-        </div>
+      <FoodWarnings check={check} />
+      {warned ? (
+        <p role="alert" className="text-sm font-semibold">
+          Log it anyway only if you are preparing it the safe way, or introducing an allergen on
+          purpose (the meal is marked as an exposure).
+        </p>
       ) : null}
       <FormActions layout="modal" onCancel={onDone} busy={saving} submitDisabled={!child}>
-        {warnings ? 'Save Anyway' : 'Log Meal'}
+        {warned ? 'Save Anyway' : 'Log Meal'}
       </FormActions>
     </form>
   );

@@ -57,7 +57,11 @@ const meal: Meal = {
   exposures: [],
 };
 const page = (items: unknown[]) => ({ status: 200, body: { items, nextCursor: null } });
-const noExposures = { status: 200, body: { exposures: [] } };
+const checked = (warnings: unknown[]) => ({
+  status: 200,
+  body: { childId: 'c1', childName: 'Emma', age: '3 years', prompt: null, warnings, note: null },
+});
+const noWarnings = checked([]);
 
 describe('TagInput', () => {
   it('adds with Enter or the button, skips empties and duplicates, removes by position', async () => {
@@ -236,7 +240,7 @@ describe('Meal tracker', () => {
       'GET /api/auth/session': signedIn,
       'GET /api/children': { status: 200, body: [emma, noah] },
       'GET /api/meals': () => page(saved ? [meal] : []),
-      'POST /api/children/c1/allergen-check': noExposures,
+      'POST /api/children/c1/food-check': noWarnings,
       'POST /api/meals': () => {
         saved = true;
         return { status: 201, body: meal };
@@ -285,18 +289,18 @@ describe('Allergy warning', () => {
       'GET /api/auth/session': signedIn,
       'GET /api/children': { status: 200, body: [emma] },
       'GET /api/meals': page([]),
-      'POST /api/children/c1/allergen-check': {
-        status: 200,
-        body: {
-          exposures: [
-            {
-              food: 'Buttered toast',
-              allergy: 'Milk',
-              message: 'Buttered toast contains milk (butter)',
-            },
-          ],
+      'POST /api/children/c1/food-check': checked([
+        {
+          kind: 'allergen',
+          food: 'Buttered toast',
+          allergy: 'Milk',
+          message: 'Buttered toast contains milk (butter)',
+          advice: "Milk is on Emma's allergy list: leave it out.",
+          source: null,
+          prepared: false,
+          note: 'no butter',
         },
-      },
+      ]),
       'POST /api/meals': () => {
         posted += 1;
         return { status: 201, body: meal };
@@ -313,7 +317,10 @@ describe('Allergy warning', () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'Save Meal' }));
     const alert = await within(dialog).findByRole('alert');
-    expect(alert).toHaveTextContent('Buttered toast contains milk (butter) (allergy: Milk)');
+    expect(alert).toHaveTextContent('Save anyway only if this is a planned introduction');
+    expect(
+      within(dialog).getByRole('list', { name: 'Food safety for Emma' }),
+    ).toHaveTextContent('Buttered toast contains milk (butter) (allergy: Milk)');
     expect(posted).toBe(0);
     await user.click(within(dialog).getByRole('button', { name: 'Save Anyway' }));
     expect(await screen.findByText('Meal recorded! 🍽️')).toBeInTheDocument();
@@ -328,7 +335,7 @@ describe('Cancel while saving', () => {
       'GET /api/auth/session': signedIn,
       'GET /api/children': { status: 200, body: [emma] },
       'GET /api/meals': page([]),
-      'POST /api/children/c1/allergen-check': noExposures,
+      'POST /api/children/c1/food-check': noWarnings,
     });
     // The meal's POST is answered only when the test says so.
     const mock = vi.mocked(fetch);
@@ -370,7 +377,7 @@ describe('Meal form failures', () => {
       'GET /api/auth/session': signedIn,
       'GET /api/children': { status: 200, body: [emma] },
       'GET /api/meals': page([]),
-      'POST /api/children/c1/allergen-check': noExposures,
+      'POST /api/children/c1/food-check': noWarnings,
       'POST /api/media': {
         status: 415,
         body: {

@@ -1,9 +1,10 @@
-import { Camera, TriangleAlert } from 'lucide-react';
+import { Camera } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 
 import { savedElsewhere } from '../../api/client';
 import type { Child } from '../../hooks/useChildren';
-import { useMealActions, type Exposure, type Meal, type SavePhase } from '../../hooks/useMeals';
+import { checkFoods, isAlarm, useFoodCheck, type FoodCheck } from '../../hooks/useFoodCheck';
+import { useMealActions, type Meal, type SavePhase } from '../../hooks/useMeals';
 import { useSubmit } from '../../hooks/useSubmit';
 import { formatDate } from '../../lib/dates';
 import {
@@ -16,6 +17,7 @@ import {
   toLocalInput,
   withPending,
 } from '../../lib/meals';
+import { FoodWarnings } from '../food-safety/FoodWarnings';
 import { Button } from '../ui/Button';
 import { FormActions } from '../ui/FormActions';
 import { Input, Select, TextArea } from '../ui/Input';
@@ -39,17 +41,18 @@ const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
 /** The server's words for a file it cannot read as a photo. */
 const NOT_A_PHOTO = 'Please choose an image file (JPEG, PNG, WebP or GIF).';
 
-/** What the allergen check is about: the child and the foods, as one comparable key. */
+/** What the food check is about: the child and the foods, as one comparable key. */
 const checkKey = (child: string, foods: string[]) => JSON.stringify([child, foods]);
 
 /**
- * Record or edit a meal (spec sections 2 and 9): usable one-handed at the table. Foods that
- * match the child's allergies are named before saving; the parent may still save (an
- * exposure). Cancel while saving never lets a meal appear silently: before the meal itself
+ * Record or edit a meal (spec sections 2 and 9): usable one-handed at the table. What the
+ * foods mean for the child (allergies, choking hazards, age rules) shows as they are typed,
+ * and a first Save with a warning asks again; the parent may still save (an allergen makes
+ * the meal an exposure). Cancel while saving never lets a meal appear silently: before the meal itself
  * is sent it aborts; after, the form waits and says that it was saved.
  */
 export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef }: MealFormProps) {
-  const { record, update, check } = useMealActions();
+  const { record, update } = useMealActions();
   const { toast } = useToast();
   const [child, setChild] = useState(meal?.childId ?? childId ?? childList[0]?.id ?? '');
   const [mealType, setMealType] = useState<string>(meal?.mealType ?? '');
@@ -70,8 +73,8 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
   const [photoProblem, setPhotoProblem] = useState<string | null>(null);
   const [keepPhoto, setKeepPhoto] = useState(Boolean(meal?.photo));
   const [version, setVersion] = useState(meal?.version);
-  // The matches shown for a child and foods, and the ones the parent chose to save anyway.
-  const [warning, setWarning] = useState<{ key: string; exposures: Exposure[] } | null>(null);
+  // The check shown at Save for a child and foods, and the ones the parent chose to save anyway.
+  const [warning, setWarning] = useState<{ key: string; check: FoodCheck } | null>(null);
   const [accepted, setAccepted] = useState<string | null>(null);
   const phase = useRef<SavePhase>('upload');
   const [cancelAsked, setCancelAsked] = useState(false);
@@ -82,14 +85,16 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
   useEffect(() => () => (photo ? URL.revokeObjectURL(photo.preview) : undefined), [photo]);
 
   const key = checkKey(child, foods);
-  const shown = warning?.key === key ? warning.exposures : [];
+  const live = useFoodCheck(child, foods).current;
+  const shown = live ?? (warning?.key === key ? warning.check : null);
+  const alarms = shown?.warnings.filter(isAlarm) ?? [];
 
   const submit = useSubmit(
     async (signal) => {
       phase.current = 'upload';
-      const exposures = await check(child, foods, signal);
-      if (exposures.length > 0 && accepted !== key) {
-        setWarning({ key, exposures });
+      const found = await checkFoods(child, foods, signal);
+      if (found.warnings.some(isAlarm) && accepted !== key) {
+        setWarning({ key, check: found });
         setAccepted(key);
         return null;
       }
@@ -125,7 +130,7 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
         return null;
       },
       onSuccess: (saved) => {
-        if (!saved) return; // the allergen warning is shown; the next Save goes ahead
+        if (!saved) return; // the warnings are shown; the next Save goes ahead
         toast({
           variant: 'success',
           title: meal ? 'Meal updated' : 'Meal recorded! 🍽️',
@@ -216,25 +221,13 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
         placeholder="Type a food and press Enter"
         addLabel="Add food"
       />
-      {shown.length > 0 ? (
-        <div role="alert" className="alert alert-warning items-start">
-          <TriangleAlert aria-hidden size={20} />
-          <div>
-            <p className="font-semibold">
-              Allergy warning for {childList.find((c) => c.id === child)?.name ?? 'this child'}
-            </p>
-            <ul className="list-disc pl-5">
-              {shown.map((e) => (
-                <li key={`${e.food}-${e.allergy}`}>
-                  {e.message} (allergy: {e.allergy})
-                </li>
-              ))}
-            </ul>
-            <p className="text-sm">
-              Save anyway only if this is a planned introduction; the meal is marked as an exposure.
-            </p>
-          </div>
-        </div>
+      <FoodWarnings check={shown} />
+      {alarms.length > 0 && accepted === key ? (
+        <p role="alert" className="text-sm font-semibold">
+          {alarms.some((w) => w.kind === 'allergen')
+            ? 'Save anyway only if this is a planned introduction; the meal is marked as an exposure.'
+            : 'Save anyway if you are preparing it the safe way.'}
+        </p>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
         <Select label="Portion" value={portion} onChange={(e) => setPortion(e.target.value)}>
@@ -349,7 +342,7 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
         cancelDisabled={cancelAsked}
         busy={submit.busy}
       >
-        {shown.length > 0 && accepted === key ? 'Save Anyway' : meal ? 'Save Changes' : 'Save Meal'}
+        {alarms.length > 0 && accepted === key ? 'Save Anyway' : meal ? 'Save Changes' : 'Save Meal'}
       </FormActions>
     </form>
   );

@@ -1,0 +1,183 @@
+//! Child food safety over HTTP: the food check of one child (allergens, choking, age rules).
+
+use chrono::{Datelike, Months, Utc};
+use serde_json::{Value, json};
+
+use crate::harness::{TestServer, error, family, json};
+
+/// The "YYYY-MM" of `n` months ago.
+fn months_ago(n: u32) -> String {
+    let d = Utc::now().date_naive() - Months::new(n);
+    format!("{:04}-{:02}", d.year(), d.month())
+}
+
+async fn add_child(server: &TestServer, parent: &reqwest::Client, body: Value) -> String {
+    json(
+        parent
+            .post(server.url("/api/children"))
+            .json(&body)
+            .send()
+            .await
+            .unwrap(),
+        201,
+    )
+    .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+async fn food_check(
+    server: &TestServer,
+    parent: &reqwest::Client,
+    child: &str,
+    foods: &[&str],
+) -> reqwest::Response {
+    parent
+        .post(server.url(&format!("/api/children/{child}/food-check")))
+        .json(&json!({ "foods": foods }))
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_babys_food_check_names_allergens_choking_and_age_rules_with_advice_and_sources() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let leo = add_child(
+        &server,
+        &mum,
+        json!({"name": "Leo", "birthMonth": months_ago(9), "allergies": ["Milk"]}),
+    )
+    .await;
+    let check = json(
+        food_check(
+            &server,
+            &mum,
+            &leo,
+            &[
+                "Buttered toast",
+                "Grapes",
+                "Grapes, quartered lengthways",
+                "Honey",
+                "Grape juice",
+                "Banana",
+            ],
+        )
+        .await,
+        200,
+    )
+    .await;
+    assert_eq!(check["childName"], "Leo");
+    assert_eq!(check["age"], "9 months");
+    assert_eq!(check["prompt"], Value::Null);
+    let warnings = check["warnings"].as_array().unwrap();
+    let seen: Vec<(&str, &str, bool)> = warnings
+        .iter()
+        .map(|w| {
+            (
+                w["kind"].as_str().unwrap(),
+                w["food"].as_str().unwrap(),
+                w["prepared"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("allergen", "Buttered toast", false),
+            ("choking", "Grapes", false),
+            ("choking", "Grapes, quartered lengthways", true),
+            ("age", "Honey", false),
+        ]
+    );
+    assert_eq!(
+        warnings[0]["message"],
+        "Buttered toast contains milk (butter)"
+    );
+    assert_eq!(warnings[0]["source"], Value::Null);
+    assert!(
+        warnings[1]["advice"]
+            .as_str()
+            .unwrap()
+            .contains("lengthways into quarters")
+    );
+    assert!(
+        warnings[1]["source"]["url"]
+            .as_str()
+            .unwrap()
+            .starts_with("https://")
+    );
+    assert_eq!(warnings[3]["source"]["publisher"], "NHS");
+    assert_eq!(
+        check["note"],
+        "For Leo (9 months): quarter the grapes lengthways; no honey before 12 months"
+    );
+
+    // At 5 the same grapes and honey are fine; the allergy still counts.
+    let older = add_child(
+        &server,
+        &mum,
+        json!({"name": "Maya", "age": 5, "allergies": ["Milk"]}),
+    )
+    .await;
+    let check = json(
+        food_check(&server, &mum, &older, &["Grapes", "Honey", "Butter"]).await,
+        200,
+    )
+    .await;
+    assert_eq!(check["age"], "5 years");
+    let kinds: Vec<_> = check["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["kind"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(kinds, ["allergen"]);
+}
+
+#[tokio::test]
+async fn a_child_without_an_age_gets_the_allergens_and_a_prompt_for_a_birth_month() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let ada = add_child(
+        &server,
+        &mum,
+        json!({"name": "Ada", "allergies": ["peanut"]}),
+    )
+    .await;
+    let check = json(
+        food_check(&server, &mum, &ada, &["Peanuts", "Honey"]).await,
+        200,
+    )
+    .await;
+    assert_eq!(check["age"], Value::Null);
+    assert_eq!(
+        check["prompt"],
+        "Add Ada's birth month to their profile to check foods for their age."
+    );
+    assert_eq!(check["warnings"].as_array().unwrap().len(), 1);
+    assert_eq!(check["warnings"][0]["kind"], "allergen");
+}
+
+#[tokio::test]
+async fn the_food_check_is_the_familys_own_and_bounded() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let other = family(&server, "other@example.org").await;
+    let leo = add_child(&server, &mum, json!({"name": "Leo", "age": 1})).await;
+
+    let (title, _, _) = error(food_check(&server, &other, &leo, &["Honey"]).await, 404).await;
+    assert_eq!(title, "Not found");
+    let anon = server.new_client();
+    let (_, message, _) = error(food_check(&server, &anon, &leo, &["Honey"]).await, 401).await;
+    assert_eq!(message, "You must be logged in to check foods");
+
+    let many: Vec<String> = (0..500).map(|i| format!("food {i}")).collect();
+    let many: Vec<&str> = many.iter().map(String::as_str).collect();
+    let (title, message, field) = error(food_check(&server, &mum, &leo, &many).await, 400).await;
+    assert_eq!(title, "Error checking foods");
+    assert!(message.contains("entries or fewer"), "{message}");
+    assert_eq!(field.as_deref(), Some("foods"));
+}

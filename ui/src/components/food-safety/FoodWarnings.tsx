@@ -1,0 +1,72 @@
+import { Info, ShieldAlert, TriangleAlert } from 'lucide-react';
+
+import type { FoodCheck, FoodWarning } from '../../hooks/useFoodCheck';
+
+const KIND_LABEL: Record<FoodWarning['kind'], string> = {
+  allergen: 'Allergy',
+  choking: 'Choking risk',
+  age: 'Not for this age',
+};
+
+/**
+ * What the foods being chosen mean for one child, where the foods are: allergens, choking
+ * hazards and age rules, each with what to do instead and its source. A food described as
+ * prepared the safe way shows the advice without the alarm. Warnings never stop a save.
+ */
+export function FoodWarnings({ check }: { check: FoodCheck | null }) {
+  if (!check) return null;
+  const { warnings, prompt } = check;
+  if (warnings.length === 0 && !prompt) return null;
+  const who = check.age ? `${check.childName} (${check.age})` : check.childName;
+  return (
+    <div className="space-y-2" aria-live="polite">
+      {warnings.length > 0 ? (
+        <ul className="space-y-2" aria-label={`Food safety for ${check.childName}`}>
+          {warnings.map((w) => (
+            <li
+              key={`${w.kind}-${w.food}-${w.note}`}
+              className={`alert items-start py-2 ${
+                w.kind === 'allergen'
+                  ? 'alert-error'
+                  : w.prepared
+                    ? 'alert-info alert-soft'
+                    : 'alert-warning'
+              }`}
+            >
+              {w.kind === 'allergen' ? (
+                <ShieldAlert aria-hidden size={18} className="mt-0.5 shrink-0" />
+              ) : w.prepared ? (
+                <Info aria-hidden size={18} className="mt-0.5 shrink-0" />
+              ) : (
+                <TriangleAlert aria-hidden size={18} className="mt-0.5 shrink-0" />
+              )}
+              <div className="min-w-0 text-sm wrap-anywhere">
+                <p className="font-semibold">
+                  {KIND_LABEL[w.kind]} for {who}: {w.food}
+                </p>
+                <p>
+                  {w.message}
+                  {w.allergy ? ` (allergy: ${w.allergy})` : ''}
+                </p>
+                <p>{w.advice}</p>
+                {w.source ? (
+                  <p className="text-xs opacity-80">
+                    Source:{' '}
+                    <a className="link" href={w.source.url} target="_blank" rel="noreferrer">
+                      {w.source.publisher}, {w.source.title}
+                    </a>
+                  </p>
+                ) : null}
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {prompt ? (
+        <p className="flex gap-1 text-sm text-base-content/70">
+          <Info aria-hidden size={16} className="mt-0.5 shrink-0" /> {prompt}
+        </p>
+      ) : null}
+    </div>
+  );
+}
