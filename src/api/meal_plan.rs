@@ -8,6 +8,7 @@ use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 
 use super::etag::{Cached, family_answer, openapi_bytes};
+use super::food_safety::WarningKindDto;
 use super::meals::MealType;
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags, number_input};
@@ -49,37 +50,58 @@ impl From<&PlanEntry> for MealPlanEntryDto {
     }
 }
 
-/// A planned recipe that meets a child's allergy.
+/// What a planned meal means for a child it is for: an allergy it meets, or a choking hazard
+/// or age rule at the child's age on the planned day.
 #[derive(Debug, Clone, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct MealPlanWarningDto {
     pub entry_id: String,
     pub child_id: String,
     pub child_name: String,
-    /// What in the recipe, as the saved recipes' warnings say it ("Butter contains milk
-    /// (butter)"; several joined with "; ").
+    pub kind: WarningKindDto,
+    /// An allergy: what in the recipe, as the saved recipes' warnings say it ("Butter contains
+    /// milk (butter)"; several joined with "; "). A choking or age rule: the advice in a few
+    /// words ("quarter the grapes lengthways").
     pub message: String,
+    /// What to do instead (choking and age rules; empty for an allergy).
+    pub advice: String,
+    /// The child's age the rule was checked for ("9 months").
+    #[oai(nullable)]
+    pub age: Option<String>,
+    /// The food was described as prepared the safe way: advice, not alarm.
+    pub prepared: bool,
 }
 
 impl From<&Warning> for MealPlanWarningDto {
     fn from(w: &Warning) -> Self {
+        let c = PlanConcernDto::from(w.concern.clone());
         MealPlanWarningDto {
             entry_id: w.entry.to_string(),
-            child_id: w.concern.child.to_string(),
-            child_name: w.concern.child_name.clone(),
-            message: w.concern.message.clone(),
+            child_id: c.child_id,
+            child_name: c.child_name,
+            kind: c.kind,
+            message: c.message,
+            advice: c.advice,
+            age: c.age,
+            prepared: c.prepared,
         }
     }
 }
 
-/// A child an entry is not safe for, found before it is saved.
+/// What an entry means for a child, found before it is saved (as `MealPlanWarningDto`).
 #[derive(Debug, Clone, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct PlanConcernDto {
     pub child_id: String,
     pub child_name: String,
-    /// What in the meal ("Cheese sandwich contains milk (cheese)"; several joined with "; ").
+    pub kind: WarningKindDto,
+    /// What in the meal ("Cheese sandwich contains milk (cheese)"; several joined with "; "),
+    /// or the advice of a choking or age rule in a few words.
     pub message: String,
+    pub advice: String,
+    #[oai(nullable)]
+    pub age: Option<String>,
+    pub prepared: bool,
 }
 
 /// What a check of one entry found; empty when it is safe for every child it is for.
@@ -93,7 +115,11 @@ impl From<Concern> for PlanConcernDto {
         PlanConcernDto {
             child_id: c.child.to_string(),
             child_name: c.child_name,
+            kind: c.kind.into(),
             message: c.message,
+            advice: c.advice,
+            age: c.age,
+            prepared: c.prepared,
         }
     }
 }

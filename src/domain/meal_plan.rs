@@ -11,6 +11,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::change::first_version;
 use super::error::{DomainError, Invalid};
+use super::food_safety::WarningKind;
 use super::ids::{ChildId, FamilyId, MealPlanEntryId, RecipeId};
 use super::meal::MealType;
 use super::number::NumberInput;
@@ -416,13 +417,21 @@ impl MealPlan {
     }
 }
 
-/// A child a planned meal is not safe for, and why (the allergy guard's words: "Cheese
-/// sandwich contains milk (cheese)").
+/// What a planned meal means for one child it is for: one of the child's allergies (the
+/// allergy guard's words: "Cheese sandwich contains milk (cheese)"), or a choking hazard or
+/// age rule at the child's age on the planned day ("quarter the grapes lengthways").
 #[derive(Debug, Clone, PartialEq)]
 pub struct Concern {
     pub child: ChildId,
     pub child_name: String,
+    pub kind: WarningKind,
     pub message: String,
+    /// What to do instead (choking and age rules; empty for an allergy).
+    pub advice: String,
+    /// The child's age the rule was checked for ("9 months").
+    pub age: Option<String>,
+    /// The food was described as prepared the safe way: advice, not alarm.
+    pub prepared: bool,
 }
 
 /// A concern about one entry of the week.

@@ -6,12 +6,13 @@
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
-use chrono::Utc;
+use chrono::{NaiveDate, Utc};
 
 use super::recipes::allergy_reasons;
 use super::{AppError, AppResult, Services, Stale};
 use crate::domain::DomainError;
 use crate::domain::child::Child;
+use crate::domain::food_safety::{self, Age, WarningKind};
 use crate::domain::ids::{ChildId, FamilyId, RecipeId};
 use crate::domain::meal_plan::{
     self as meal_plan, Concern, EntryDraft, MealPlan, PlanView, Planned, RecipeSummary, Warning,
@@ -132,27 +133,57 @@ enum Food<'a> {
     Text(&'a str),
 }
 
-/// For each child the food is for whose allergies it meets, why: a recipe as the saved
-/// recipes are checked (words and catalogue tags), free text as the meal tracker checks foods.
+/// For each child the food is for: the allergies it meets, why (a recipe as the saved recipes
+/// are checked, words and catalogue tags; free text as the meal tracker checks foods), then
+/// the choking hazards and age rules at the child's age on `day`, each once.
 fn concerns(
+    children: &[Child],
     guards: &[(&Child, Guard)],
     food: &Food<'_>,
+    day: NaiveDate,
     is_for: impl Fn(ChildId) -> bool,
 ) -> Vec<Concern> {
+    let foods: Vec<String> = match food {
+        Food::Recipe(r) => r
+            .content
+            .ingredients
+            .iter()
+            .map(|i| i.name.clone())
+            .collect(),
+        Food::Text(t) => vec![(*t).to_string()],
+    };
     let mut out = Vec::new();
-    for (child, guard) in guards {
-        if !is_for(child.id) {
-            continue;
-        }
-        let reasons = match food {
-            Food::Recipe(r) => allergy_reasons(guard, &r.content),
-            Food::Text(t) => guard.reasons(&[(*t).to_string()]),
+    for child in children.iter().filter(|c| is_for(c.id)) {
+        let concern = |kind, message: String| Concern {
+            child: child.id,
+            child_name: child.name.clone(),
+            kind,
+            message,
+            advice: String::new(),
+            age: None,
+            prepared: false,
         };
-        if !reasons.is_empty() {
+        if let Some((_, guard)) = guards.iter().find(|(c, _)| c.id == child.id) {
+            let reasons = match food {
+                Food::Recipe(r) => allergy_reasons(guard, &r.content),
+                Food::Text(t) => guard.reasons(&[(*t).to_string()]),
+            };
+            if !reasons.is_empty() {
+                out.push(concern(WarningKind::Allergen, reasons.join("; ")));
+            }
+        }
+        let age = Age::of(child, day);
+        let mut notes: Vec<String> = Vec::new();
+        for w in food_safety::rule_warnings(child, age, &foods) {
+            if notes.contains(&w.note) {
+                continue;
+            }
+            notes.push(w.note.clone());
             out.push(Concern {
-                child: child.id,
-                child_name: child.name.clone(),
-                message: reasons.join("; "),
+                advice: w.advice,
+                age: age.map(|a| a.label()),
+                prepared: w.prepared,
+                ..concern(w.kind, w.note)
             });
         }
     }
@@ -169,7 +200,7 @@ async fn warnings(
 ) -> AppResult<Vec<Warning>> {
     let guards = guards(children);
     let mut out = Vec::new();
-    if guards.is_empty() {
+    if children.is_empty() {
         return Ok(out);
     }
     let mut recipes: HashMap<RecipeId, Option<Recipe>> = HashMap::new();
@@ -185,7 +216,7 @@ async fn warnings(
         };
         let food = recipe.map_or(Food::Text(&entry.title), Food::Recipe);
         out.extend(
-            concerns(&guards, &food, |c| entry.is_for(c))
+            concerns(children, &guards, &food, entry.date, |c| entry.is_for(c))
                 .into_iter()
                 .map(|concern| Warning {
                     entry: entry.id,
@@ -209,6 +240,9 @@ pub async fn check(
     let chosen = draft.chosen_children(&ids)?;
     let is_for = |c: ChildId| chosen.is_empty() || chosen.contains(&c);
     let guards = guards(&children);
+    // The child's age on the planned day; today when the day is not readable yet.
+    let day = NaiveDate::parse_from_str(draft.date.trim(), "%Y-%m-%d")
+        .unwrap_or_else(|_| Utc::now().date_naive());
     Ok(match planned {
         Planned::Recipe(id) => {
             let recipe = app
@@ -217,8 +251,8 @@ pub async fn check(
                 .get(family, id)
                 .await?
                 .ok_or_else(meal_plan::recipe_not_found)?;
-            concerns(&guards, &Food::Recipe(&recipe), is_for)
+            concerns(&children, &guards, &Food::Recipe(&recipe), day, is_for)
         }
-        Planned::Text(text) => concerns(&guards, &Food::Text(&text), is_for),
+        Planned::Text(text) => concerns(&children, &guards, &Food::Text(&text), day, is_for),
     })
 }

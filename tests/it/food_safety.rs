@@ -181,3 +181,92 @@ async fn the_food_check_is_the_familys_own_and_bounded() {
     assert!(message.contains("entries or fewer"), "{message}");
     assert_eq!(field.as_deref(), Some("foods"));
 }
+
+#[tokio::test]
+async fn the_meal_plan_names_choking_and_age_rules_for_the_children_an_entry_is_for() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let leo = add_child(
+        &server,
+        &mum,
+        json!({"name": "Leo", "birthMonth": months_ago(9)}),
+    )
+    .await;
+    let maya = add_child(&server, &mum, json!({"name": "Maya", "age": 7})).await;
+    let today = Utc::now().date_naive();
+
+    // Before saving: the check of one entry for the whole family.
+    let found = json(
+        mum.post(server.url("/api/meal-plan/check"))
+            .json(&json!({"date": today.to_string(), "mealType": "Lunch",
+                          "text": "Grapes and honey yoghurt"}))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    let seen: Vec<(String, String, String)> = found["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            (
+                w["childName"].as_str().unwrap().to_string(),
+                w["kind"].as_str().unwrap().to_string(),
+                w["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (
+                "Leo".into(),
+                "choking".into(),
+                "quarter the grapes lengthways".into()
+            ),
+            (
+                "Leo".into(),
+                "age".into(),
+                "no honey before 12 months".into()
+            ),
+        ]
+    );
+    assert_eq!(found["warnings"][0]["age"], "9 months");
+    assert!(
+        found["warnings"][1]["advice"]
+            .as_str()
+            .unwrap()
+            .contains("12 months")
+    );
+
+    // Saved for Maya only: nothing to say; for both: Leo's notes on the week.
+    let week = json(
+        mum.get(server.url("/api/meal-plan")).send().await.unwrap(),
+        200,
+    )
+    .await;
+    let saved = json(
+        mum.put(server.url(&format!(
+            "/api/meal-plan?week={}",
+            week["week"].as_str().unwrap()
+        )))
+        .json(&json!({"version": 0, "entries": [
+            {"date": today.to_string(), "mealType": "Lunch", "text": "Grapes",
+             "childIds": [maya]},
+            {"date": today.to_string(), "mealType": "Dinner", "text": "Popcorn",
+             "childIds": [leo, maya]},
+        ]}))
+        .send()
+        .await
+        .unwrap(),
+        200,
+    )
+    .await;
+    let warnings = saved["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(warnings[0]["childName"], "Leo");
+    assert_eq!(warnings[0]["kind"], "choking");
+    assert_eq!(warnings[0]["message"], "no popcorn");
+}

@@ -171,30 +171,7 @@ pub fn check(child: &Child, foods: &[String], today: NaiveDate) -> FoodCheck {
             prepared: false,
         })
         .collect();
-    if let Some(age) = age {
-        for food in foods.iter().map(|f| f.trim()).filter(|f| !f.is_empty()) {
-            for hit in rule_hits(food, age) {
-                let rule = hit.rule;
-                warnings.push(Warning {
-                    kind: rule.kind.into(),
-                    food: food.to_string(),
-                    message: if hit.prepared {
-                        format!(
-                            "Described as prepared the safe way for {}'s age.",
-                            child.name
-                        )
-                    } else {
-                        rule.risk.to_string()
-                    },
-                    advice: rule.advice.to_string(),
-                    source: rule.sources.first().copied(),
-                    prepared: hit.prepared,
-                    note: rule.note.replace("{food}", &hit.matched),
-                    allergy: None,
-                });
-            }
-        }
-    }
+    warnings.extend(rule_warnings(child, age, foods));
     let prompt = age.is_none().then(|| {
         format!(
             "Add {}'s birth month to their profile to check foods for their age.",
@@ -206,6 +183,38 @@ pub fn check(child: &Child, foods: &[String], today: NaiveDate) -> FoodCheck {
         warnings,
         prompt,
     }
+}
+
+/// The choking and age warnings of `foods` for a child of `age` (none without an age), food
+/// by food: the part of the check that does not depend on the allergy list.
+pub fn rule_warnings(child: &Child, age: Option<Age>, foods: &[String]) -> Vec<Warning> {
+    let Some(age) = age else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for food in foods.iter().map(|f| f.trim()).filter(|f| !f.is_empty()) {
+        for hit in rule_hits(food, age) {
+            let rule = hit.rule;
+            out.push(Warning {
+                kind: rule.kind.into(),
+                food: food.to_string(),
+                message: if hit.prepared {
+                    format!(
+                        "Described as prepared the safe way for {}'s age.",
+                        child.name
+                    )
+                } else {
+                    rule.risk.to_string()
+                },
+                advice: rule.advice.to_string(),
+                source: rule.sources.first().copied(),
+                prepared: hit.prepared,
+                note: rule.note.replace("{food}", &hit.matched),
+                allergy: None,
+            });
+        }
+    }
+    out
 }
 
 /// A rule that one food matches.

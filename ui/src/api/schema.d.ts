@@ -1915,17 +1915,26 @@ export interface components {
         };
         /**
          * MealPlanWarningDto
-         * @description A planned recipe that meets a child's allergy.
+         * @description What a planned meal means for a child it is for: an allergy it meets, or a choking hazard
+         *     or age rule at the child's age on the planned day.
          */
         MealPlanWarningDto: {
             entryId: string;
             childId: string;
             childName: string;
+            kind: components["schemas"]["WarningKindDto"];
             /**
-             * @description What in the recipe, as the saved recipes' warnings say it ("Butter contains milk
-             *     (butter)"; several joined with "; ").
+             * @description An allergy: what in the recipe, as the saved recipes' warnings say it ("Butter contains
+             *     milk (butter)"; several joined with "; "). A choking or age rule: the advice in a few
+             *     words ("quarter the grapes lengthways").
              */
             message: string;
+            /** @description What to do instead (choking and age rules; empty for an allergy). */
+            advice: string;
+            /** @description The child's age the rule was checked for ("9 months"). */
+            age?: string | null;
+            /** @description The food was described as prepared the safe way: advice, not alarm. */
+            prepared: boolean;
         };
         /** MealRequest */
         MealRequest: {
@@ -2043,13 +2052,20 @@ export interface components {
         };
         /**
          * PlanConcernDto
-         * @description A child an entry is not safe for, found before it is saved.
+         * @description What an entry means for a child, found before it is saved (as `MealPlanWarningDto`).
          */
         PlanConcernDto: {
             childId: string;
             childName: string;
-            /** @description What in the meal ("Cheese sandwich contains milk (cheese)"; several joined with "; "). */
+            kind: components["schemas"]["WarningKindDto"];
+            /**
+             * @description What in the meal ("Cheese sandwich contains milk (cheese)"; several joined with "; "),
+             *     or the advice of a choking or age rule in a few words.
+             */
             message: string;
+            advice: string;
+            age?: string | null;
+            prepared: boolean;
         };
         /**
          * @description How much was eaten.

@@ -50,21 +50,23 @@ export function PlanEntryForm({
   );
   const set = (change: Partial<EntryFields>) => setFields((f) => ({ ...f, ...change }));
   const { check } = useMealPlanActions();
-  // The children the entry is not safe for, found when Save was pressed for these fields; a
-  // second Save of the same meal for the same children goes ahead.
+  // What the entry means for its children (allergies, choking, age rules), found when Save was
+  // pressed for these fields; a second Save of the same meal, day and children goes ahead.
   const [warning, setWarning] = useState<{ key: string; found: Concern[] } | null>(null);
   const outgoing: EntryFields =
     what === 'recipe'
       ? { ...fields, text: '' }
       : { ...fields, recipeId: null, text: fields.text.trim() };
-  const key = JSON.stringify([outgoing.recipeId, outgoing.text, outgoing.childIds]);
+  const key = JSON.stringify([outgoing.recipeId, outgoing.text, outgoing.childIds, outgoing.date]);
   const shown = warning?.key === key ? warning.found : [];
+  const allergic = shown.some((c) => c.kind === 'allergen');
 
   const submit = useSubmit(
     async (signal) => {
       if (warning?.key !== key) {
         const found = await check(outgoing, signal);
-        if (found.length > 0) {
+        // A food described as prepared the safe way is advice: it does not stop the save.
+        if (found.some((c) => c.kind === 'allergen' || !c.prepared)) {
           setWarning({ key, found });
           return null;
         }
@@ -210,11 +212,14 @@ export function PlanEntryForm({
         <div role="alert" className="alert alert-warning items-start">
           <TriangleAlert aria-hidden size={20} />
           <div className="min-w-0">
-            <p className="font-semibold">Allergy warning</p>
-            <PlanWarnings warnings={shown} className="text-sm" />
+            <p className="font-semibold">
+              {allergic ? 'Allergy warning' : 'Food safety for the children'}
+            </p>
+            <PlanWarnings warnings={shown} className="text-sm" detailed />
             <p className="text-sm">
-              Plan it anyway only if this is a planned introduction, or change the meal or who it is
-              for.
+              {allergic
+                ? 'Plan it anyway only if this is a planned introduction, or change the meal or who it is for.'
+                : 'Plan it anyway if you will prepare it the safe way, or change the meal or who it is for.'}
             </p>
           </div>
         </div>

@@ -1,0 +1,109 @@
+// A baby's plate (issue 30): the meal form says what the foods mean for the child's age as they
+// are typed (a choking hazard, honey before 12 months), with the advice and its source; a food
+// described as prepared the safe way gets the advice without the alarm; a child without an age
+// gets a prompt for a birth month. Saving still works, after a second press.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { PHONE, launch, openPage, screenshot } from '../lib/browser.mjs';
+import { startServer } from '../lib/server.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  [server, browser] = await Promise.all([startServer(), launch()]);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** The "YYYY-MM" of `n` months ago. */
+function monthsAgo(n) {
+  const d = new Date();
+  d.setDate(1);
+  d.setMonth(d.getMonth() - n);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`;
+}
+
+async function addFood(form, food) {
+  await form.getByLabel('Foods', { exact: true }).fill(food);
+  await form.getByLabel('Foods', { exact: true }).press('Enter');
+}
+
+test("the meal form warns about a baby's choking hazards and age rules as foods are typed", async () => {
+  const page = await openPage(browser, server.url, PHONE);
+  await page.goto(`${server.url}/about`);
+  const api = `${server.url}/api`;
+  const signup = await page.request.post(`${api}/auth/signup`, {
+    data: { firstName: 'Amira', lastName: 'Khan', email: 'amira@example.org', password: 'correct horse', role: 'mom', acceptTerms: true },
+  });
+  assert.equal(signup.status(), 201);
+  for (const child of [{ name: 'Leo', birthMonth: monthsAgo(9) }, { name: 'Zoe' }]) {
+    assert.equal((await page.request.post(`${api}/children`, { data: child })).status(), 201);
+  }
+
+  await page.goto(`${server.url}/meal-tracker`);
+  await page.getByRole('button', { name: 'Record Meal' }).first().click();
+  const form = page.getByRole('dialog', { name: 'Record Meal' });
+  await form.getByLabel('Child').selectOption({ label: 'Leo' });
+  await form.getByLabel('Meal type').selectOption('Breakfast');
+  await addFood(form, 'Grapes');
+  await addFood(form, 'Porridge with honey');
+
+  // Shown as the foods are typed, before any Save.
+  const safety = form.getByRole('list', { name: 'Food safety for Leo' });
+  const grapes = safety.getByRole('listitem').filter({ hasText: 'Choking risk for Leo (9 months): Grapes' });
+  await grapes.waitFor();
+  await grapes.getByText('Cut grapes, cherry tomatoes and berries lengthways into quarters').waitFor();
+  const source = grapes.getByRole('link', { name: /Department for Education/ });
+  assert.match(await source.getAttribute('href'), /^https:\/\/help-for-early-years-providers\.education\.gov\.uk\//);
+  const honey = safety.getByRole('listitem').filter({ hasText: 'Not for this age for Leo (9 months): Porridge with honey' });
+  await honey.getByText(/infant botulism/).waitFor();
+  await screenshot(page, 'meal-food-safety', { fullPage: false });
+
+  // Quartered grapes keep the advice, without the alarm.
+  await form.getByRole('button', { name: 'Remove Grapes' }).click();
+  await addFood(form, 'Grapes, quartered lengthways');
+  await safety.getByText("Described as prepared the safe way for Leo's age.").waitFor();
+
+  // Honey still asks again before saving; then the meal is saved.
+  await form.getByRole('button', { name: 'Save Meal' }).click();
+  await form.getByRole('alert').getByText('Save anyway if you are preparing it the safe way.').waitFor();
+  assert.equal((await (await page.request.get(`${api}/meals`)).json()).items.length, 0);
+  await form.getByRole('button', { name: 'Save Anyway' }).click();
+  await page.getByText('Meal recorded! 🍽️').waitFor();
+  const meals = (await (await page.request.get(`${api}/meals`)).json()).items;
+  assert.deepEqual(meals[0].foods, ['Porridge with honey', 'Grapes, quartered lengthways']);
+
+  // The meal plan: a free-text entry for the family names Leo's notes before it is saved,
+  // and the week keeps them.
+  await page.goto(`${server.url}/meal-plan`);
+  await page.getByRole('region', { name: /^Monday/ }).waitFor();
+  await page.getByRole('button', { name: /^Add a meal on Monday/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Plan a meal' });
+  await dialog.getByLabel('Something else').check();
+  await dialog.getByLabel("What's planned").fill('Cherry tomatoes and popcorn');
+  await dialog.getByRole('button', { name: 'Add to Plan' }).click();
+  const alert = dialog.getByRole('alert');
+  await alert.getByText('Food safety for the children').waitFor();
+  await alert.getByText(/^For Leo \(\d+ months\): quarter the cherry tomatoes lengthways/).waitFor();
+  await alert.getByText(/^For Leo \(\d+ months\): no popcorn/).waitFor();
+  assert.equal((await (await page.request.get(`${api}/meal-plan`)).json()).version, 0, 'nothing saved by the warning');
+  await dialog.getByRole('button', { name: 'Plan Anyway' }).click();
+  await page.getByText('Meal planned').waitFor();
+  const notes = page.getByRole('region', { name: /^Monday/ }).getByRole('list', { name: 'Food safety notes' });
+  assert.match(await notes.innerText(), /For Leo \(\d+ months\): quarter the cherry tomatoes lengthways/);
+  await screenshot(page, 'meal-plan-food-safety', { fullPage: false });
+
+  // A child with no age: no age rule, and a gentle prompt for a birth month.
+  await page.goto(`${server.url}/meal-tracker`);
+  await page.getByRole('button', { name: 'Record Meal' }).first().click();
+  await form.getByLabel('Child').selectOption({ label: 'Zoe' });
+  await addFood(form, 'Honey');
+  await form.getByText("Add Zoe's birth month to their profile to check foods for their age.").waitFor();
+  assert.equal(await form.getByRole('list', { name: 'Food safety for Zoe' }).count(), 0);
+  await page.close();
+});
