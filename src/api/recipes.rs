@@ -224,6 +224,9 @@ pub struct RecipeDto {
     /// What in it one of the family's children is allergic to ("Peanut butter contains
     /// peanuts (peanut)"); empty when nothing.
     pub allergy_warnings: Vec<String>,
+    /// Each child's choking and age notes ("For Leo (9 months): quarter the grapes
+    /// lengthways; no honey before 12 months"); empty when no rule applies.
+    pub safety_notes: Vec<String>,
 }
 
 impl From<Checked> for RecipeDto {
@@ -231,6 +234,7 @@ impl From<Checked> for RecipeDto {
         let r = c.recipe;
         RecipeDto {
             allergy_warnings: c.warnings,
+            safety_notes: c.safety_notes,
             id: r.id.to_string(),
             source: match r.source {
                 Source::Generated => RecipeSource::Generated,
@@ -282,7 +286,8 @@ pub struct RecipesApi;
 
 #[OpenApi(tag = "ApiTags::Recipes")]
 impl RecipesApi {
-    /// The family's saved recipes, newest first. The ETag follows the family's revision:
+    /// The family's saved recipes, newest first. The ETag follows the family's revision and
+    /// the day (the children's safety notes follow their ages):
     /// `If-None-Match` with it answers 304 until something changes.
     #[oai(path = "/recipes", method = "get", operation_id = "listRecipes")]
     async fn list(
@@ -294,11 +299,13 @@ impl RecipesApi {
     ) -> Result<Cached<Vec<RecipeDto>>, ApiError> {
         let me = user.require_to_view("view recipes")?;
         let family = me.user.family_id;
+        // The children's safety notes follow their ages: kept per day as well.
+        let query = format!("recipes@{}", chrono::Utc::now().date_naive());
         family_answer(
             &app,
             req,
             family,
-            "recipes",
+            &query,
             if_none_match.0.as_deref(),
             async || {
                 let list = recipes::list(&app, family).await?;

@@ -1,10 +1,12 @@
 //! The family's saved recipes: generated ones kept and the family's own dishes, each checked
 //! against the children's allergies when it is shown. Generation is `service::generation`.
 
-use chrono::Utc;
+use chrono::{NaiveDate, Utc};
 
 use super::{AppError, AppResult, Services};
 use crate::domain::DomainError;
+use crate::domain::child::Child;
+use crate::domain::food_safety;
 use crate::domain::ids::{ChildId, FamilyId, RecipeId, UserId};
 use crate::domain::meal::{Meal, MealDraft};
 use crate::domain::recipe::{Recipe, RecipeContent, Source};
@@ -13,23 +15,45 @@ use crate::generator::screen;
 use crate::store::WriteError;
 
 /// A saved recipe with what it contains that one of the family's children is allergic to
-/// (a recipe saved before an allergy was added, or the family's own dish).
+/// (a recipe saved before an allergy was added, or the family's own dish), and each child's
+/// choking and age notes for it.
 pub struct Checked {
     pub recipe: Recipe,
     pub warnings: Vec<String>,
+    /// "For Leo (9 months): quarter the grapes lengthways; no honey before 12 months", one
+    /// per child a rule applies to.
+    pub safety_notes: Vec<String>,
 }
 
-/// The guard of every allergy of the family's children.
-async fn children_guard(app: &Services, family: FamilyId) -> AppResult<Guard> {
-    let allergies: Vec<String> = app
-        .store
-        .children
-        .list(family)
-        .await?
-        .into_iter()
-        .flat_map(|c| c.allergies)
-        .collect();
-    Ok(Guard::new(&allergies, &[]))
+/// What a recipe is checked against: every allergy of the family's children (one guard),
+/// and each child for the food safety rules at their age today.
+struct Family {
+    guard: Guard,
+    children: Vec<Child>,
+    today: NaiveDate,
+}
+
+async fn family_of(app: &Services, family: FamilyId) -> AppResult<Family> {
+    let children = app.store.children.list(family).await?;
+    let allergies: Vec<String> = children.iter().flat_map(|c| c.allergies.clone()).collect();
+    Ok(Family {
+        guard: Guard::new(&allergies, &[]),
+        children,
+        today: Utc::now().date_naive(),
+    })
+}
+
+/// Each child's choking and age notes for a recipe's ingredients.
+pub(crate) fn safety_notes(
+    children: &[Child],
+    content: &RecipeContent,
+    today: NaiveDate,
+) -> Vec<String> {
+    let foods: Vec<String> = content.ingredients.iter().map(|i| i.name.clone()).collect();
+    children
+        .iter()
+        .filter_map(|c| food_safety::safety_note(c, &foods, today))
+        .collect()
 }
 
 /// What in a recipe breaks the guard's allergies ("Butter contains milk (butter)"): the words,
@@ -42,21 +66,24 @@ pub(crate) fn allergy_reasons(guard: &Guard, content: &RecipeContent) -> Vec<Str
     withheld.into_iter().flat_map(|w| w.reasons).collect()
 }
 
-fn check(guard: &Guard, recipe: Recipe) -> Checked {
-    let warnings = allergy_reasons(guard, &recipe.content);
-    Checked { recipe, warnings }
+fn check(family: &Family, recipe: Recipe) -> Checked {
+    Checked {
+        warnings: allergy_reasons(&family.guard, &recipe.content),
+        safety_notes: safety_notes(&family.children, &recipe.content, family.today),
+        recipe,
+    }
 }
 
 /// The family's saved recipes, newest first, each checked against the children's allergies.
 pub async fn list(app: &Services, family: FamilyId) -> AppResult<Vec<Checked>> {
-    let guard = children_guard(app, family).await?;
+    let checked = family_of(app, family).await?;
     Ok(app
         .store
         .recipes
         .list(family)
         .await?
         .into_iter()
-        .map(|r| check(&guard, r))
+        .map(|r| check(&checked, r))
         .collect())
 }
 
@@ -70,7 +97,7 @@ async fn find(app: &Services, family: FamilyId, id: RecipeId) -> AppResult<Recip
 
 pub async fn get(app: &Services, family: FamilyId, id: RecipeId) -> AppResult<Checked> {
     let recipe = find(app, family, id).await?;
-    Ok(check(&children_guard(app, family).await?, recipe))
+    Ok(check(&family_of(app, family).await?, recipe))
 }
 
 /// Saves a generated recipe or a family's own dish.
@@ -94,7 +121,7 @@ pub async fn save(
             // A new recipe has no older copy, parent or photo to miss.
             other => AppError::Store(crate::store::StoreError::Corrupt(format!("{other:?}"))),
         })?;
-    Ok(check(&children_guard(app, family).await?, saved))
+    Ok(check(&family_of(app, family).await?, saved))
 }
 
 pub async fn delete(app: &Services, family: FamilyId, id: RecipeId) -> AppResult<()> {

@@ -270,3 +270,52 @@ async fn the_meal_plan_names_choking_and_age_rules_for_the_children_an_entry_is_
     assert_eq!(warnings[0]["kind"], "choking");
     assert_eq!(warnings[0]["message"], "no popcorn");
 }
+
+#[tokio::test]
+async fn a_saved_recipe_carries_each_childs_notes_for_their_age() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    add_child(
+        &server,
+        &mum,
+        json!({"name": "Leo", "birthMonth": months_ago(9)}),
+    )
+    .await;
+    add_child(&server, &mum, json!({"name": "Maya", "age": 3})).await;
+    add_child(&server, &mum, json!({"name": "Sam", "age": 9})).await;
+    let saved = json(
+        mum.post(server.url("/api/recipes"))
+            .json(&json!({"source": "own", "title": "Fruit salad with honey",
+                          "ingredients": [
+                              {"name": "Grapes", "quantity": "100 g"},
+                              {"name": "Honey", "quantity": "1 tsp"},
+                              {"name": "Banana", "quantity": "1"}],
+                          "instructions": ["Mix."]}))
+            .send()
+            .await
+            .unwrap(),
+        201,
+    )
+    .await;
+    let expected = json!([
+        "For Leo (9 months): quarter the grapes lengthways; no honey before 12 months",
+        "For Maya (3 years): quarter the grapes lengthways"
+    ]);
+    assert_eq!(saved["safetyNotes"], expected);
+    let listed = json(
+        mum.get(server.url("/api/recipes")).send().await.unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(listed[0]["safetyNotes"], expected);
+    let id = saved["id"].as_str().unwrap();
+    let one = json(
+        mum.get(server.url(&format!("/api/recipes/{id}")))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(one["safetyNotes"], expected);
+}

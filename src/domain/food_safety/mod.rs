@@ -217,6 +217,19 @@ pub fn rule_warnings(child: &Child, age: Option<Age>, foods: &[String]) -> Vec<W
     out
 }
 
+/// A recipe's or a plan's notes for one child: "For Leo (9 months): quarter the grapes
+/// lengthways; no honey before 12 months", from the choking and age rules only (allergens are
+/// the allergy guard's); none when no rule applies.
+pub fn safety_note(child: &Child, foods: &[String], today: NaiveDate) -> Option<String> {
+    let age = Age::of(child, today);
+    FoodCheck {
+        age,
+        warnings: rule_warnings(child, age, foods),
+        prompt: None,
+    }
+    .note_for(&child.name)
+}
+
 /// A rule that one food matches.
 #[derive(Debug, Clone)]
 pub struct RuleHit {

@@ -622,7 +622,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The family's saved recipes, newest first. The ETag follows the family's revision:
+         * The family's saved recipes, newest first. The ETag follows the family's revision and
+         *     the day (the children's safety notes follow their ages):
          *     `If-None-Match` with it answers 304 until something changes.
          */
         get: operations["listRecipes"];
@@ -2205,6 +2206,11 @@ export interface components {
              *     peanuts (peanut)"); empty when nothing.
              */
             allergyWarnings: string[];
+            /**
+             * @description Each child's choking and age notes ("For Leo (9 months): quarter the grapes
+             *     lengthways; no honey before 12 months"); empty when no rule applies.
+             */
+            safetyNotes: string[];
         };
         /**
          * @description Where a saved recipe came from.

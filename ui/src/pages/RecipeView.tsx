@@ -4,6 +4,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 
 import { ApiFailure } from '../api/client';
 import { FoodWarnings } from '../components/food-safety/FoodWarnings';
+import { SafetyNotes } from '../components/food-safety/SafetyNotes';
 import { RecipeDetails } from '../components/recipes/RecipeDetails';
 import { Button } from '../components/ui/Button';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
@@ -68,6 +69,7 @@ export default function RecipeView() {
                 </div>
               </div>
             ) : null}
+            <SafetyNotes notes={recipe.safetyNotes} />
             <RecipeDetails recipe={recipe} currency={site?.currency ?? 'GBP'} as="h1" />
             <div className="card-actions mt-4">
               <Button onClick={() => setLogging(true)}>

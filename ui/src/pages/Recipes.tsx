@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 
 import { useAuth } from '../auth/auth-context';
+import { SafetyNotes } from '../components/food-safety/SafetyNotes';
 import { IngredientPicker } from '../components/recipes/IngredientPicker';
 import { OwnRecipeForm } from '../components/recipes/OwnRecipeForm';
 import { RecipeDetails } from '../components/recipes/RecipeDetails';
@@ -485,6 +486,7 @@ function MyRecipes() {
                     <ShieldAlert aria-hidden size={14} /> Allergy warning
                   </p>
                 ) : null}
+                <SafetyNotes notes={r.safetyNotes} className="text-xs" />
                 {r.description ? <p className="line-clamp-3">{r.description}</p> : null}
                 {r.dietaryRestrictions.length > 0 ? (
                   <ul className="flex flex-wrap gap-1" aria-label="Dietary information">
