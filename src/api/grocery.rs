@@ -161,6 +161,19 @@ pub struct FromMealPlanInput {
 pub struct ListDraft {
     pub name: String,
     pub items: Vec<ItemInput>,
+    /// What items mean for the family's children (allergies, choking, age rules), by item
+    /// name; items with nothing to say are left out.
+    pub notes: Vec<ItemNotes>,
+}
+
+/// What one item means for the family's children.
+#[derive(Debug, Clone, Object)]
+pub struct ItemNotes {
+    /// The item's name, as in `items`.
+    pub name: String,
+    /// "Leo is allergic: Butter contains milk (butter)", "For Leo (9 months): quarter the
+    /// grapes lengthways".
+    pub notes: Vec<String>,
 }
 
 /// An item being written, to be estimated.
@@ -226,10 +239,16 @@ pub enum Exported {
 }
 
 /// A merged draft as the API sends it.
-fn draft(name: String, items: Vec<ItemDraft>) -> ListDraft {
+fn draft(d: grocery::Draft) -> ListDraft {
     ListDraft {
-        name,
-        items: items
+        name: d.name,
+        notes: d
+            .notes
+            .into_iter()
+            .map(|(name, notes)| ItemNotes { name, notes })
+            .collect(),
+        items: d
+            .items
             .into_iter()
             .map(|d| ItemInput {
                 id: None,
@@ -435,9 +454,8 @@ impl GroceryApi {
         body: Json<FromRecipesInput>,
     ) -> Result<Json<ListDraft>, ApiError> {
         let me = user.require_to_save("save grocery lists")?;
-        let (name, items) =
-            grocery::from_recipes(&app, me.user.family_id, &body.0.recipe_ids).await?;
-        Ok(Json(draft(name, items)))
+        let found = grocery::from_recipes(&app, me.user.family_id, &body.0.recipe_ids).await?;
+        Ok(Json(draft(found)))
     }
 
     /// An unsaved list from a week's meal plan: the planned recipes' ingredients, each
@@ -455,8 +473,8 @@ impl GroceryApi {
     ) -> Result<Json<ListDraft>, ApiError> {
         let me = user.require_to_save("save grocery lists")?;
         let week = meal_plan::week_or_current(body.0.week.as_deref())?;
-        let (name, items) = grocery::from_meal_plan(&app, me.user.family_id, week).await?;
-        Ok(Json(draft(name, items)))
+        let found = grocery::from_meal_plan(&app, me.user.family_id, week).await?;
+        Ok(Json(draft(found)))
     }
 
     /// The list as a file: plain text, CSV or Markdown, grouped by category.

@@ -4,6 +4,7 @@
 use chrono::{DateTime, Utc};
 
 use super::{AppError, AppResult, Services, Stale};
+use crate::domain::food_safety;
 use crate::domain::grocery::{
     self, GroceryList, ItemDraft, ItemEdit, Row, draft_name, estimate, merge, validate_list,
 };
@@ -167,12 +168,38 @@ fn category_of(name: &str) -> Option<&'static str> {
         .copied()
 }
 
-/// An unsaved list merged from the family's saved recipes (another family's id: not found).
-pub async fn from_recipes(
+/// An unsaved list, with what its items mean for the family's children.
+pub struct Draft {
+    pub name: String,
+    pub items: Vec<ItemDraft>,
+    /// For each item a child should be careful with (by name): "Leo is allergic: ...",
+    /// "For Leo (9 months): quarter the grapes lengthways".
+    pub notes: Vec<(String, Vec<String>)>,
+}
+
+async fn draft(
     app: &Services,
     family: FamilyId,
-    ids: &[String],
-) -> AppResult<(String, Vec<ItemDraft>)> {
+    name: String,
+    items: Vec<ItemDraft>,
+) -> AppResult<Draft> {
+    let children = app.store.children.list(family).await?;
+    let today = chrono::Utc::now().date_naive();
+    let notes = items
+        .iter()
+        .map(|i| {
+            (
+                i.name.clone(),
+                food_safety::notes_for_children(&children, &i.name, today),
+            )
+        })
+        .filter(|(_, notes)| !notes.is_empty())
+        .collect();
+    Ok(Draft { name, items, notes })
+}
+
+/// An unsaved list merged from the family's saved recipes (another family's id: not found).
+pub async fn from_recipes(app: &Services, family: FamilyId, ids: &[String]) -> AppResult<Draft> {
     if ids.is_empty() || ids.len() > FROM_RECIPES_MAX {
         return Err(crate::domain::Invalid::new(
             "Error saving grocery list",
@@ -199,16 +226,12 @@ pub async fn from_recipes(
             .map(|i| (i.name.as_str(), i.quantity.as_str()))
     });
     let items = merge(ingredients, |n| Some(suggested_category(n)));
-    Ok((draft_name(recipes.len()), items))
+    draft(app, family, draft_name(recipes.len()), items).await
 }
 
 /// An unsaved list from a week's meal plan: the planned recipes' ingredients, each scaled to
 /// its entry's servings, merged like `from_recipes`. Free text and deleted recipes are skipped.
-pub async fn from_meal_plan(
-    app: &Services,
-    family: FamilyId,
-    week: Week,
-) -> AppResult<(String, Vec<ItemDraft>)> {
+pub async fn from_meal_plan(app: &Services, family: FamilyId, week: Week) -> AppResult<Draft> {
     let plan = app.store.meal_plans.get(family, week).await?;
     let mut recipes: Vec<Recipe> = Vec::new();
     for entry in plan.iter().flat_map(|p| &p.entries) {
@@ -235,7 +258,7 @@ pub async fn from_meal_plan(
         ingredients.iter().map(|(n, q)| (n.as_str(), q.as_str())),
         |n| Some(suggested_category(n)),
     );
-    Ok((grocery_list_name(week), items))
+    draft(app, family, grocery_list_name(week), items).await
 }
 
 /// What an item costs by the catalogue, when it knows the food and can read the quantity.

@@ -319,3 +319,45 @@ async fn a_saved_recipe_carries_each_childs_notes_for_their_age() {
     .await;
     assert_eq!(one["safetyNotes"], expected);
 }
+
+#[tokio::test]
+async fn a_grocery_list_from_recipes_says_what_its_items_mean_for_the_children() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    add_child(
+        &server,
+        &mum,
+        json!({"name": "Leo", "birthMonth": months_ago(9), "allergies": ["milk"]}),
+    )
+    .await;
+    let recipe = json(
+        mum.post(server.url("/api/recipes"))
+            .json(&json!({"source": "own", "title": "Snack plate",
+                          "ingredients": [
+                              {"name": "Grapes", "quantity": "100 g"},
+                              {"name": "Butter", "quantity": "10 g"},
+                              {"name": "Banana", "quantity": "1"}],
+                          "instructions": ["Serve."]}))
+            .send()
+            .await
+            .unwrap(),
+        201,
+    )
+    .await;
+    let draft = json(
+        mum.post(server.url("/api/grocery-lists/from-recipes"))
+            .json(&json!({"recipeIds": [recipe["id"]]}))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(
+        draft["notes"],
+        json!([
+            {"name": "Grapes", "notes": ["For Leo (9 months): quarter the grapes lengthways"]},
+            {"name": "Butter", "notes": ["Leo is allergic: Butter contains milk (butter)"]},
+        ])
+    );
+}

@@ -230,6 +230,25 @@ pub fn safety_note(child: &Child, foods: &[String], today: NaiveDate) -> Option<
     .note_for(&child.name)
 }
 
+/// What one food means for each child, in a few words: "Leo is allergic: Butter contains
+/// milk (butter)", "For Leo (9 months): quarter the grapes lengthways" (a grocery item).
+pub fn notes_for_children(children: &[Child], food: &str, today: NaiveDate) -> Vec<String> {
+    let foods = [food.to_string()];
+    let mut out = Vec::new();
+    for child in children {
+        let check = check(child, &foods, today);
+        for w in check
+            .warnings
+            .iter()
+            .filter(|w| w.kind == WarningKind::Allergen)
+        {
+            out.push(format!("{} is allergic: {}", child.name, w.message));
+        }
+        out.extend(check.note_for(&child.name));
+    }
+    out
+}
+
 /// A rule that one food matches.
 #[derive(Debug, Clone)]
 pub struct RuleHit {

@@ -1671,6 +1671,19 @@ export interface components {
             /** @default false */
             checked: boolean;
         };
+        /**
+         * ItemNotes
+         * @description What one item means for the family's children.
+         */
+        ItemNotes: {
+            /** @description The item's name, as in `items`. */
+            name: string;
+            /**
+             * @description "Leo is allergic: Butter contains milk (butter)", "For Leo (9 months): quarter the
+             *     grapes lengthways".
+             */
+            notes: string[];
+        };
         /** JobAccepted */
         JobAccepted: {
             jobId: string;
@@ -1731,6 +1744,11 @@ export interface components {
         ListDraft: {
             name: string;
             items: components["schemas"]["ItemInput"][];
+            /**
+             * @description What items mean for the family's children (allergies, choking, age rules), by item
+             *     name; items with nothing to say are left out.
+             */
+            notes: components["schemas"]["ItemNotes"][];
         };
         /**
          * ListEstimate

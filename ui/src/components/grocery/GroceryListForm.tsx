@@ -1,4 +1,4 @@
-import { Plus, X } from 'lucide-react';
+import { Baby, Plus, X } from 'lucide-react';
 import { useRef, useState } from 'react';
 
 import { savedElsewhere } from '../../api/client';
@@ -54,6 +54,8 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
   const [items, setItems] = useState<FormItem[]>(() =>
     formItems(list?.items ?? draft?.items ?? []),
   );
+  // What a draft's items mean for the children (allergies, choking, age rules), by name.
+  const [notes] = useState(() => new Map((draft?.notes ?? []).map((n) => [n.name, n.notes])));
   const [version, setVersion] = useState(list?.version);
   const [opened, setOpened] = useState(() => snapshotOf(list?.items ?? []));
   const [conflict, setConflict] = useState<GroceryList | null>(null);
@@ -229,11 +231,23 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
                       aria-label={`${item.name} checked`}
                       onChange={(e) => set(item.key, { checked: e.target.checked })}
                     />
-                    <span
-                      className={`min-w-0 flex-1 break-words ${item.checked ? 'line-through text-base-content/70' : ''}`}
-                    >
-                      {item.name}
-                    </span>
+                    <div className="min-w-0 flex-1">
+                      <span
+                        className={`break-words ${item.checked ? 'line-through text-base-content/70' : ''}`}
+                      >
+                        {item.name}
+                      </span>
+                      {notes.has(item.name) ? (
+                        <ul className="text-xs" aria-label={`Notes on ${item.name}`}>
+                          {notes.get(item.name)?.map((note) => (
+                            <li key={note} className="flex gap-1">
+                              <Baby aria-hidden size={14} className="mt-0.5 shrink-0 text-warning" />
+                              <span className="min-w-0 wrap-anywhere">{note}</span>
+                            </li>
+                          ))}
+                        </ul>
+                      ) : null}
+                    </div>
                     <span className="badge badge-ghost">{item.quantity}</span>
                     {typeof prices.get(item.key) === 'number' ? (
                       <span className="text-xs text-base-content/70" title="Catalogue price">
