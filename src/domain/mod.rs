@@ -1,5 +1,6 @@
 //! Types and rules with no I/O. Everything here is unit-tested in place.
 
+pub mod allergen_intro;
 pub mod allergens;
 pub mod change;
 pub mod child;

@@ -134,7 +134,15 @@ test('a parent plans the week on a phone and shops for it', async () => {
   const draft = page.getByRole('dialog', { name: 'Create Grocery List' });
   assert.match(await draft.getByLabel('List name').inputValue(), /^Meal plan, week of \d{1,2} [A-Z][a-z]{2}$/);
   assert.match(await draft.getByRole('region', { name: 'Dry Goods & Pasta' }).innerText(), /Penne\s*400 g/);
-  assert.match(await draft.getByRole('region', { name: 'Dairy' }).innerText(), /Cheddar cheese\s*200 g/);
+  // The draft says what an item means for the children, under the item (issue 30).
+  assert.match(
+    await draft.getByRole('region', { name: 'Dairy' }).innerText(),
+    /Cheddar cheese\s*Emma is allergic: Cheddar cheese contains milk \(cheddar\)\s*200 g/,
+  );
+  assert.equal(
+    await draft.getByRole('list', { name: 'Notes on Cheddar cheese' }).innerText(),
+    'Emma is allergic: Cheddar cheese contains milk (cheddar)',
+  );
   await draft.getByText('2 items').waitFor();
   await draft.getByRole('button', { name: 'Save List' }).click();
   await page.waitForURL(`${server.url}/grocery-list`);
