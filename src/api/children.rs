@@ -6,6 +6,7 @@ use poem_openapi::param::{Header, Path};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
+use super::allergens::AllergenIntroDto;
 use super::etag::{Cached, family_answer, openapi_bytes};
 use super::food_safety::FoodCheckDto;
 use super::session::CurrentUser;
@@ -305,6 +306,24 @@ impl ChildrenApi {
         let foods = crate::domain::tags::clean(&body.0.foods, "Error checking foods", "foods")?;
         let (child, check) = children::food_check(&app, me.user.family_id, id.0, &foods).await?;
         Ok(Json(FoodCheckDto::new(&child, &check)))
+    }
+
+    /// Allergen introduction: each allergen of the family's list with where the child is
+    /// with it (from the meal log), and what to try next, one at a time.
+    #[oai(
+        path = "/children/:id/allergens",
+        method = "get",
+        operation_id = "childAllergens"
+    )]
+    async fn allergens(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        id: Path<ChildId>,
+    ) -> Result<Json<AllergenIntroDto>, ApiError> {
+        let me = user.require_to_view("view allergen introduction")?;
+        let found = children::allergens(&app, me.user.family_id, id.0).await?;
+        Ok(Json(AllergenIntroDto::from(&found)))
     }
 
     /// Every food the child has had: first tried, how often, how they liked it, exposures

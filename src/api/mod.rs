@@ -1,5 +1,6 @@
 //! The HTTP API under `/api`: one `#[OpenApi]` struct per resource, combined here.
 
+pub mod allergens;
 pub mod auth;
 pub mod children;
 pub mod client;

@@ -3,6 +3,7 @@
 use chrono::Utc;
 
 use super::{AppError, AppResult, Services};
+use crate::domain::allergen_intro::{Introduction, Progress, Region};
 use crate::domain::child::{Child, ChildDraft, SAVE_TITLE, UPDATE_TITLE};
 use crate::domain::food_history::{FoodHistory, FoodStats};
 use crate::domain::food_safety::{self, FoodCheck};
@@ -95,6 +96,31 @@ pub async fn food_history(
         .for_each_of_child(family, id, |meal| history.add(&meal))
         .await?;
     Ok(history.finish())
+}
+
+/// Where the child is with each allergen of the family's list, from the meal log.
+pub struct Allergens {
+    pub child: Child,
+    pub region: Region,
+    pub progress: Vec<Progress>,
+}
+
+/// `GET /api/children/{id}/allergens`: the introduction state of each allergen.
+pub async fn allergens(app: &Services, family: FamilyId, id: ChildId) -> AppResult<Allergens> {
+    let child = get(app, family, id).await?;
+    let mut intro = Introduction::default();
+    app.store
+        .meals
+        .for_each_of_child(family, id, |meal| intro.add(&meal))
+        .await?;
+    // The family's choice of list comes with the family settings; until then, the UK's 14.
+    let region = Region::default();
+    let progress = intro.finish(&child, region, Utc::now());
+    Ok(Allergens {
+        child,
+        region,
+        progress,
+    })
 }
 
 /// What deleting a child takes with it: its meals, and how many of them have a photo.

@@ -361,3 +361,92 @@ async fn a_grocery_list_from_recipes_says_what_its_items_mean_for_the_children()
         ])
     );
 }
+
+async fn log_meal(
+    server: &TestServer,
+    parent: &reqwest::Client,
+    child: &str,
+    days_ago: i64,
+    foods: &[&str],
+    reaction: &str,
+) {
+    let when = Utc::now() - chrono::Duration::days(days_ago);
+    json(
+        parent
+            .post(server.url("/api/meals"))
+            .json(
+                &json!({"childId": child, "mealType": "Lunch", "foods": foods,
+                          "mealDate": when.to_rfc3339(), "reaction": reaction,
+                          "reactionNote": if reaction == "none" { "" } else { "Hives" }}),
+            )
+            .send()
+            .await
+            .unwrap(),
+        201,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn back_dated_meals_make_each_allergen_introduction_state() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let leo = add_child(
+        &server,
+        &mum,
+        json!({"name": "Leo", "birthMonth": months_ago(8), "allergies": ["celery"]}),
+    )
+    .await;
+    for days in [1, 3, 5] {
+        log_meal(&server, &mum, &leo, days, &["Scrambled egg"], "none").await;
+    }
+    log_meal(&server, &mum, &leo, 2, &["Smooth peanut butter"], "none").await;
+    for days in [10, 12, 14] {
+        log_meal(&server, &mum, &leo, days, &["Salmon"], "none").await;
+    }
+    log_meal(&server, &mum, &leo, 4, &["Hummus"], "mild").await;
+
+    let intro = json(
+        mum.get(server.url(&format!("/api/children/{leo}/allergens")))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(intro["region"], "uk14");
+    assert_eq!(intro["childName"], "Leo");
+    let allergens = intro["allergens"].as_array().unwrap();
+    assert_eq!(allergens.len(), 14);
+    let of = |key: &str| {
+        allergens
+            .iter()
+            .find(|a| a["allergen"] == key)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(of("eggs")["state"], "regular");
+    assert_eq!(of("eggs")["times"], 3);
+    assert_eq!(of("eggs")["daysSinceLast"], 1);
+    assert_eq!(of("peanuts")["state"], "started");
+    assert_eq!(of("fish")["state"], "lapsed");
+    assert_eq!(of("fish")["daysSinceLast"], 10);
+    assert_eq!(of("sesame")["state"], "reaction");
+    assert_eq!(of("celery")["state"], "avoid");
+    assert_eq!(of("mustard")["state"], "notStarted");
+    assert_eq!(of("mustard")["firstGiven"], Value::Null);
+    // Peanuts are still being started: nothing new to try yet.
+    assert_eq!(intro["next"], Value::Null);
+
+    // Another family's child is not found.
+    let other = family(&server, "other@example.org").await;
+    error(
+        other
+            .get(server.url(&format!("/api/children/{leo}/allergens")))
+            .send()
+            .await
+            .unwrap(),
+        404,
+    )
+    .await;
+}

@@ -58,6 +58,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("delete", "/children/{id}"),
     ("post", "/children/{id}/allergen-check"),
     ("post", "/children/{id}/food-check"),
+    ("get", "/children/{id}/allergens"),
     ("get", "/children/{id}/foods"),
     ("get", "/children/{id}/delete-preview"),
     ("get", "/meals"),

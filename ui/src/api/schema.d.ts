@@ -402,6 +402,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/children/{id}/allergens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Allergen introduction: each allergen of the family's list with where the child is
+         *     with it (from the meal log), and what to try next, one at a time.
+         */
+        get: operations["childAllergens"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/children/{id}/foods": {
         parameters: {
             query?: never;
@@ -1152,6 +1172,55 @@ export interface components {
         AllergenCheck: {
             exposures: components["schemas"]["ExposureDto"][];
         };
+        /**
+         * AllergenIntroDto
+         * @description A child's allergen introduction.
+         */
+        AllergenIntroDto: {
+            childId: string;
+            childName: string;
+            /** @description "uk14" (the 14 of UK and EU law) or "us9". */
+            region: string;
+            /** @description In the list's order. */
+            allergens: components["schemas"]["AllergenProgressDto"][];
+            /**
+             * @description One new allergen at a time: none while one is still being started, and never one of
+             *     the child's allergies or one with a reaction.
+             */
+            next?: (components["schemas"]["NextAllergenDto"] & unknown) | null;
+            /**
+             * Format: uint32
+             * @description Given 3 times or more each (the goal of introducing one).
+             */
+            regularTimes: number;
+            /**
+             * Format: int64
+             * @description Days within which an introduced allergen is given again to keep it in the diet.
+             */
+            keepUpDays: number;
+        };
+        /**
+         * AllergenProgressDto
+         * @description One allergen for one child.
+         */
+        AllergenProgressDto: {
+            /** @description The stable key ("peanuts", "tree_nuts"). */
+            allergen: string;
+            /** @description Its name in the family's list ("Peanuts"; "Wheat" in the US list). */
+            label: string;
+            state: components["schemas"]["IntroStateDto"];
+            /**
+             * Format: uint32
+             * @description Meals that had it.
+             */
+            times: number;
+            /** Format: date-time */
+            firstGiven?: string | null;
+            /** Format: date-time */
+            lastGiven?: string | null;
+            /** Format: int64 */
+            daysSinceLast?: number | null;
+        };
         /** CategoryDto */
         CategoryDto: {
             name: string;
@@ -1618,6 +1687,8 @@ export interface components {
             /** @default  */
             quantity: string;
         };
+        /** @enum {string} */
+        IntroStateDto: "notStarted" | "started" | "regular" | "lapsed" | "reaction" | "avoid";
         /** InviteCoParentRequest */
         InviteCoParentRequest: {
             /**
@@ -2031,6 +2102,14 @@ export interface components {
             /** @description Six digits. Never retrievable again. */
             pin: string;
             coParent: components["schemas"]["CoParentDto"];
+        };
+        /**
+         * NextAllergenDto
+         * @description What to try next.
+         */
+        NextAllergenDto: {
+            allergen: string;
+            label: string;
         };
         /** Notice */
         Notice: {
@@ -5871,6 +5950,136 @@ export interface operations {
                 };
                 content: {
                     "application/json; charset=utf-8": components["schemas"]["FoodCheckDto"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused (for example a request from another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or not yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
+                };
+            };
+            /** @description The link has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or upload is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a supported image. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; `Retry-After` says how many seconds to wait. */
+            429: {
+                headers: {
+                    "RETRY-AFTER": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something failed on the server; nothing was saved. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A needed service (such as the recipe model) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The family's storage quota or the server's disk is full. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    childAllergens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["AllergenIntroDto"];
                 };
             };
             /** @description The request is malformed or a field is invalid. */
