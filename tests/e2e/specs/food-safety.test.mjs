@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { PHONE, launch, openPage, screenshot } from '../lib/browser.mjs';
+import { assertAccessible } from '../lib/axe.mjs';
 import { startServer } from '../lib/server.mjs';
 
 let server;
@@ -105,5 +106,51 @@ test("the meal form warns about a baby's choking hazards and age rules as foods 
   await addFood(form, 'Honey');
   await form.getByText("Add Zoe's birth month to their profile to check foods for their age.").waitFor();
   assert.equal(await form.getByRole('list', { name: 'Food safety for Zoe' }).count(), 0);
+  await page.close();
+});
+
+test("a baby's allergen page shows progress from the meal log, what to try next and when to see a doctor", async () => {
+  const page = await openPage(browser, server.url, PHONE);
+  await page.goto(`${server.url}/about`);
+  const api = `${server.url}/api`;
+  const signup = await page.request.post(`${api}/auth/signup`, {
+    data: { firstName: 'Bea', lastName: 'Ng', email: 'bea@example.org', password: 'correct horse', role: 'mom', acceptTerms: true },
+  });
+  assert.equal(signup.status(), 201);
+  const mia = await (await page.request.post(`${api}/children`, { data: { name: 'Mia', birthMonth: monthsAgo(8), allergies: ['sesame'] } })).json();
+  const meal = async (daysAgo, foods, reaction = 'none') => {
+    const mealDate = new Date(Date.now() - daysAgo * 86_400_000).toISOString();
+    const r = await page.request.post(`${api}/meals`, {
+      data: { childId: mia.id, mealType: 'Lunch', foods, mealDate, reaction, reactionNote: reaction === 'none' ? '' : 'Hives' },
+    });
+    assert.equal(r.status(), 201, await r.text());
+  };
+  for (const d of [1, 2, 4]) await meal(d, ['Scrambled egg']);
+  for (const d of [10, 12, 13]) await meal(d, ['Salmon']);
+  await meal(3, ['Yoghurt'], 'mild');
+
+  // The dashboard nudges about the lapsed one.
+  await page.goto(`${server.url}/dashboard`);
+  await page.getByRole('link', { name: 'Fish: not given for over 7 days' }).click();
+  await page.waitForURL(`${server.url}/children/${mia.id}/allergens`);
+  await page.getByRole('heading', { level: 1, name: "Mia's allergens" }).waitFor();
+  const list = page.getByRole('list', { name: 'Allergens for Mia' });
+  const row = (name) => list.getByRole('listitem').filter({ hasText: name });
+  await row('Eggs').getByText('Regular', { exact: true }).waitFor();
+  await row('Fish').getByText('Lapsed', { exact: true }).waitFor();
+  await row('Milk').getByText('Reaction: stop and see a doctor').waitFor();
+  await row('Sesame').getByText('Allergy: avoid').waitFor();
+  await row('Peanuts').getByText('Not started').waitFor();
+  // One at a time: the first not started in the list, never Mia's allergy.
+  await page.getByText('Next to try: Celery.').waitFor();
+  await page.getByText(/This page is not medical advice/).waitFor();
+  assert.match(await page.getByRole('link', { name: /^NHS: Food allergies/ }).getAttribute('href'), /^https:\/\/www\.nhs\.uk\//);
+  await screenshot(page, 'allergen-introduction', { fullPage: true });
+  await assertAccessible(page, 'allergen introduction');
+
+  // Reached from the child's card too.
+  await page.goto(`${server.url}/children`);
+  await page.getByRole('link', { name: 'Allergens of Mia' }).click();
+  await page.getByRole('heading', { level: 1, name: "Mia's allergens" }).waitFor();
   await page.close();
 });

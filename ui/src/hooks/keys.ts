@@ -20,6 +20,8 @@ export const keys = keyFactories({
   /** A child's food history. */
   foods: (childId: string) => ['foods', childId] as const,
   deletePreview: (childId: string) => ['deletePreview', childId] as const,
+  /** A child's allergen introduction. */
+  allergens: (childId: string) => ['allergens', childId] as const,
   /** What foods (as JSON) mean for a child: allergens, choking, age rules. */
   foodCheck: (childId: string, foods: string) => ['foodCheck', childId, foods] as const,
   /** A meal list's first page; useSWRInfinite stores the list under `$inf$` + this key. */
@@ -55,6 +57,7 @@ export const FAMILY_NOUNS = [
   'meals',
   'foods',
   'foodCheck',
+  'allergens',
   'recipes',
   'recipe',
   'groceryLists',

@@ -24,6 +24,18 @@ export function useFoodHistory(childId: string) {
   return useSWR(keys.foods(childId), () => readFoods(childId));
 }
 
+export type AllergenIntro = Schemas['AllergenIntroDto'];
+
+/** A child's allergen introduction: each allergen of the list and where the child is with it. */
+export function useAllergens(childId: string) {
+  return useSWR(keys.allergens(childId), () =>
+    unwrap(
+      api.GET('/children/{id}/allergens', { params: { path: { id: childId } } }),
+      'Error fetching allergens',
+    ),
+  );
+}
+
 /** What deleting a child takes with it; nothing is fetched while `childId` is null. */
 export function useDeletePreview(childId: string | null) {
   return useSWR(childId ? keys.deletePreview(childId) : null, () =>

@@ -77,9 +77,12 @@ describe('the keys each event makes stale', () => {
       keys.child('x1'),
       'meals',
       'foods',
+      'allergens',
+      'foodCheck',
+      'recipes',
       'mealPlan',
     ]);
-    expect(staleAfter(change('meal'))).toEqual(['meals', 'foods']);
+    expect(staleAfter(change('meal'))).toEqual(['meals', 'foods', 'allergens']);
     expect(staleAfter(change('media'))).toEqual([]);
     expect(staleAfter(change('profile'))).toEqual(['session', 'family']);
     expect(staleAfter(change('family'))).toEqual(['family']);

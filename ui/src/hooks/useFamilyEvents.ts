@@ -57,12 +57,21 @@ export function parseChange(data: unknown): FamilyChange | null {
 /** The SWR keys a change makes stale. */
 export function staleAfter(change: FamilyChange): Target[] {
   switch (change.kind) {
-    // Meal cards show the child's name, and removing a child removes its meals; the plan's
-    // allergy warnings follow the children's allergies.
+    // Meal cards show the child's name, and removing a child removes its meals; the plan's,
+    // the recipes' and the food checks' warnings follow the children's allergies and ages.
     case 'child':
-      return ['children', keys.child(change.id), 'meals', 'foods', 'mealPlan'];
+      return [
+        'children',
+        keys.child(change.id),
+        'meals',
+        'foods',
+        'allergens',
+        'foodCheck',
+        'recipes',
+        'mealPlan',
+      ];
     case 'meal':
-      return ['meals', 'foods'];
+      return ['meals', 'foods', 'allergens'];
     // A photo alone shows nowhere: the meal or profile that uses it sends its own change.
     case 'media':
       return [];

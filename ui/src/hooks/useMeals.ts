@@ -75,7 +75,7 @@ export function useMealActions() {
         api.POST('/meals', { body: { ...input, photo: photoId }, signal }),
         'Error saving meal',
       );
-      await revalidate(['meals', 'foods']);
+      await revalidate(['meals', 'foods', 'allergens']);
       return meal;
     },
     /** `input.version` is the version the edit started from; a stale one fails with 409. */
@@ -99,7 +99,7 @@ export function useMealActions() {
           'Error updating meal',
         );
       } finally {
-        await revalidate(['meals', 'foods']);
+        await revalidate(['meals', 'foods', 'allergens']);
       }
     },
     remove: async (id: string, signal?: AbortSignal) => {
@@ -107,7 +107,7 @@ export function useMealActions() {
         api.DELETE('/meals/{id}', { params: { path: { id } }, signal }),
         'Error deleting meal',
       );
-      await revalidate(['meals', 'foods']);
+      await revalidate(['meals', 'foods', 'allergens']);
     },
   };
 }

@@ -78,7 +78,7 @@ export function useRecipeActions() {
         api.POST('/recipes/{id}/log-meal', { params: { path: { id } }, body }),
         'Error saving meal',
       );
-      await revalidate(['meals', 'foods']);
+      await revalidate(['meals', 'foods', 'allergens']);
       return meal;
     },
   };

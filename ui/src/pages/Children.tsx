@@ -1,4 +1,4 @@
-import { Pencil, Plus, Salad, Trash2 } from 'lucide-react';
+import { Pencil, Plus, Salad, ShieldCheck, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 
@@ -110,6 +110,13 @@ export default function Children() {
                       aria-label={`Food history of ${child.name}`}
                     >
                       <Salad aria-hidden size={16} /> Food history
+                    </Link>
+                    <Link
+                      to={pathTo(routes.childAllergens, { id: child.id })}
+                      className="btn btn-ghost btn-sm"
+                      aria-label={`Allergens of ${child.name}`}
+                    >
+                      <ShieldCheck aria-hidden size={16} /> Allergens
                     </Link>
                     <button
                       type="button"

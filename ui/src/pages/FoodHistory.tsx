@@ -7,7 +7,7 @@ import { Input } from '../components/ui/Input';
 import { useChildren, useFoodHistory, type FoodHistory as History } from '../hooks/useChildren';
 import { formatDate } from '../lib/dates';
 import { likingMood, moodEmoji, moodLabel } from '../lib/meals';
-import { routes } from '../routes';
+import { pathTo, routes } from '../routes';
 
 type Food = History['foods'][number];
 
@@ -58,6 +58,9 @@ export default function FoodHistory() {
       <h1 className="mt-2 wrap-anywhere text-3xl font-bold">
         {name ? `${name}'s food history` : 'Food history'}
       </h1>
+      <Link to={pathTo(routes.childAllergens, { id })} className="link text-sm">
+        Allergen introduction
+      </Link>
       {error ? (
         <p className="mt-6 text-error">Error fetching food history</p>
       ) : !data ? (

@@ -6,11 +6,11 @@ import { greetingName, isNewAccount, useAuth } from '../auth/auth-context';
 import { ChildForm } from '../components/children/ChildForm';
 import { Modal } from '../components/ui/Modal';
 import { Skeleton } from '../components/ui/Skeleton';
-import { useChildNames, useChildren } from '../hooks/useChildren';
+import { useAllergens, useChildNames, useChildren, type Child } from '../hooks/useChildren';
 import { useMeals } from '../hooks/useMeals';
 import { ageLabel, monthsAge, formatShortDate, moodEmoji } from '../lib/meals';
 import { initial } from '../lib/text';
-import { routes } from '../routes';
+import { pathTo, routes } from '../routes';
 
 export const featureCards = [
   {
@@ -78,6 +78,28 @@ export default function Home() {
   );
 }
 
+/** Allergen introduction matters while a child is small: under 3 by birth month or age. */
+const isWeaningAge = (child: Child) =>
+  child.monthsOld != null ? child.monthsOld < 36 : child.age != null && child.age < 3;
+
+/**
+ * A nudge when an allergen the child has had is not given any more: introduced allergens are
+ * kept in the diet by giving them about weekly (the allergen page says why).
+ */
+function LapsedNudge({ childId }: { childId: string }) {
+  const { data } = useAllergens(childId);
+  const lapsed = data?.allergens.filter((a) => a.state === 'lapsed') ?? [];
+  if (lapsed.length === 0) return null;
+  return (
+    <Link
+      to={pathTo(routes.childAllergens, { id: childId })}
+      className="link text-sm text-warning-content"
+    >
+      {lapsed.map((a) => a.label).join(', ')}: not given for over {data?.keepUpDays} days
+    </Link>
+  );
+}
+
 function YourChildren() {
   const { data: children, isLoading } = useChildren();
   return (
@@ -112,6 +134,7 @@ function YourChildren() {
                 ) : child.age != null ? (
                   <p className="text-sm text-base-content/70">{ageLabel(child.age)}</p>
                 ) : null}
+                {isWeaningAge(child) ? <LapsedNudge childId={child.id} /> : null}
               </div>
               <Link
                 to={routes.children}

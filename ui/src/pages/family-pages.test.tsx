@@ -318,9 +318,9 @@ describe('Allergy warning', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save Meal' }));
     const alert = await within(dialog).findByRole('alert');
     expect(alert).toHaveTextContent('Save anyway only if this is a planned introduction');
-    expect(
-      within(dialog).getByRole('list', { name: 'Food safety for Emma' }),
-    ).toHaveTextContent('Buttered toast contains milk (butter) (allergy: Milk)');
+    expect(within(dialog).getByRole('list', { name: 'Food safety for Emma' })).toHaveTextContent(
+      'Buttered toast contains milk (butter) (allergy: Milk)',
+    );
     expect(posted).toBe(0);
     await user.click(within(dialog).getByRole('button', { name: 'Save Anyway' }));
     expect(await screen.findByText('Meal recorded! 🍽️')).toBeInTheDocument();

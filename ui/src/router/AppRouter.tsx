@@ -109,6 +109,7 @@ const pages: Record<RouteName, { page: Page; owner?: true; coParent?: true; read
       if (id) read.foods(id);
     },
   },
+  childAllergens: { page: page(() => import('../pages/AllergenIntro')), owner: true },
   mealTracker: {
     page: page(() => import('../pages/MealTracker')),
     owner: true,

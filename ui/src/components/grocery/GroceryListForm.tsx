@@ -241,7 +241,11 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
                         <ul className="text-xs" aria-label={`Notes on ${item.name}`}>
                           {notes.get(item.name)?.map((note) => (
                             <li key={note} className="flex gap-1">
-                              <Baby aria-hidden size={14} className="mt-0.5 shrink-0 text-warning" />
+                              <Baby
+                                aria-hidden
+                                size={14}
+                                className="mt-0.5 shrink-0 text-warning"
+                              />
                               <span className="min-w-0 wrap-anywhere">{note}</span>
                             </li>
                           ))}

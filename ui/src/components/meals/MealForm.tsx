@@ -342,7 +342,11 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
         cancelDisabled={cancelAsked}
         busy={submit.busy}
       >
-        {alarms.length > 0 && accepted === key ? 'Save Anyway' : meal ? 'Save Changes' : 'Save Meal'}
+        {alarms.length > 0 && accepted === key
+          ? 'Save Anyway'
+          : meal
+            ? 'Save Changes'
+            : 'Save Meal'}
       </FormActions>
     </form>
   );
