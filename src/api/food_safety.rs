@@ -99,6 +99,10 @@ pub struct FoodCheckDto {
     /// "For Leo (9 months): quarter the grapes lengthways; no honey before 12 months".
     #[oai(nullable)]
     pub note: Option<String>,
+    /// For a child under 3, when the foods bring in two or more allergens never given:
+    /// "Eggs and fish would both be new for Leo: introduce one new allergen at a time, ...".
+    #[oai(nullable)]
+    pub introduction: Option<String>,
 }
 
 impl FoodCheckDto {
@@ -110,6 +114,7 @@ impl FoodCheckDto {
             prompt: check.prompt.clone(),
             warnings: check.warnings.iter().map(FoodWarningDto::from).collect(),
             note: check.note_for(&child.name),
+            introduction: check.introduction.clone(),
         }
     }
 }

@@ -22,6 +22,10 @@ pub const REGULAR_TIMES: u32 = 3;
 /// introduced, keep giving it regularly, about weekly, so tolerance is kept).
 pub const KEEP_UP_DAYS: i64 = 7;
 
+/// Introduction is for small children: under 3, the meal form names new allergens and the
+/// dashboard nudges about lapsed ones (an older child's log says little about first tastes).
+pub const INTRODUCTION_UNTIL_MONTHS: u32 = 36;
+
 /// Which allergen list a family follows: the 14 of UK and EU law, or the US 9.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Region {
@@ -205,6 +209,38 @@ pub fn new_in(progress: &[Progress], foods: &[String]) -> Vec<Allergen> {
     out
 }
 
+/// "Eggs and fish would both be new for Leo: introduce one new allergen at a time, so a
+/// reaction points to one food." when `foods` bring in two or more the child has never had.
+pub fn one_at_a_time(
+    progress: &[Progress],
+    foods: &[String],
+    name: &str,
+    region: Region,
+) -> Option<String> {
+    let new = new_in(progress, foods);
+    if new.len() < 2 {
+        return None;
+    }
+    let labels: Vec<String> = new
+        .iter()
+        .map(|&a| region.label(a).to_lowercase())
+        .collect();
+    let (last, rest) = labels.split_last()?;
+    let verb = if rest.len() == 1 {
+        "would both be new"
+    } else {
+        "would all be new"
+    };
+    let sentence = format!(
+        "{} and {last} {verb} for {name}: introduce one new allergen at a time, so a reaction \
+         points to one food.",
+        rest.join(", ")
+    );
+    let mut chars = sentence.chars();
+    let first = chars.next()?;
+    Some(first.to_uppercase().chain(chars).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use chrono::{Duration, TimeZone};
@@ -345,9 +381,18 @@ mod tests {
             None,
             "gluten is still being started"
         );
+        let foods = ["Scrambled egg on toast".to_string(), "Fish".into()];
+        assert_eq!(new_in(&progress, &foods), [Allergen::Eggs, Allergen::Fish]);
         assert_eq!(
-            new_in(&progress, &["Scrambled egg on toast".into(), "Fish".into()]),
-            [Allergen::Eggs, Allergen::Fish]
+            one_at_a_time(&progress, &foods, "Leo", Region::Uk).as_deref(),
+            Some(
+                "Eggs and fish would both be new for Leo: introduce one new allergen at a \
+                 time, so a reaction points to one food."
+            )
+        );
+        assert_eq!(
+            one_at_a_time(&progress, &foods[..1], "Leo", Region::Uk),
+            None
         );
     }
 }

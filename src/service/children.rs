@@ -3,7 +3,7 @@
 use chrono::Utc;
 
 use super::{AppError, AppResult, Services};
-use crate::domain::allergen_intro::{Introduction, Progress, Region};
+use crate::domain::allergen_intro::{self, Introduction, Progress, Region};
 use crate::domain::child::{Child, ChildDraft, SAVE_TITLE, UPDATE_TITLE};
 use crate::domain::food_history::{FoodHistory, FoodStats};
 use crate::domain::food_safety::{self, FoodCheck};
@@ -31,7 +31,17 @@ pub async fn food_check(
     foods: &[String],
 ) -> AppResult<(Child, FoodCheck)> {
     let child = get(app, family, id).await?;
-    let check = food_safety::check(&child, foods, Utc::now().date_naive());
+    let today = Utc::now().date_naive();
+    let mut check = food_safety::check(&child, foods, today);
+    // A small child's first tastes: say when one meal would bring in two new allergens.
+    if check
+        .age
+        .is_some_and(|a| a.months < allergen_intro::INTRODUCTION_UNTIL_MONTHS)
+    {
+        let found = allergens(app, family, id).await?;
+        check.introduction =
+            allergen_intro::one_at_a_time(&found.progress, foods, &child.name, found.region);
+    }
     Ok((child, check))
 }
 

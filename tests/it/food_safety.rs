@@ -438,6 +438,24 @@ async fn back_dated_meals_make_each_allergen_introduction_state() {
     // Peanuts are still being started: nothing new to try yet.
     assert_eq!(intro["next"], Value::Null);
 
+    // The meal form says when one meal would bring in two new allergens.
+    let check = json(
+        food_check(&server, &mum, &leo, &["Mustard chicken", "Prawns"]).await,
+        200,
+    )
+    .await;
+    assert_eq!(
+        check["introduction"],
+        "Mustard and crustaceans would both be new for Leo: introduce one new allergen at a \
+         time, so a reaction points to one food."
+    );
+    let check = json(
+        food_check(&server, &mum, &leo, &["Egg", "Prawns"]).await,
+        200,
+    )
+    .await;
+    assert_eq!(check["introduction"], Value::Null, "eggs are not new");
+
     // Another family's child is not found.
     let other = family(&server, "other@example.org").await;
     error(

@@ -123,6 +123,9 @@ pub struct FoodCheck {
     pub warnings: Vec<Warning>,
     /// A gentle prompt when the child has no age at all, so no age rule could be checked.
     pub prompt: Option<String>,
+    /// When the foods bring in two allergens a small child has never had (the use case fills
+    /// it from the meal log: `allergen_intro::one_at_a_time`).
+    pub introduction: Option<String>,
 }
 
 impl FoodCheck {
@@ -182,6 +185,7 @@ pub fn check(child: &Child, foods: &[String], today: NaiveDate) -> FoodCheck {
         age,
         warnings,
         prompt,
+        introduction: None,
     }
 }
 
@@ -226,6 +230,7 @@ pub fn safety_note(child: &Child, foods: &[String], today: NaiveDate) -> Option<
         age,
         warnings: rule_warnings(child, age, foods),
         prompt: None,
+        introduction: None,
     }
     .note_for(&child.name)
 }

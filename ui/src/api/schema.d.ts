@@ -1444,6 +1444,11 @@ export interface components {
             warnings: components["schemas"]["FoodWarningDto"][];
             /** @description "For Leo (9 months): quarter the grapes lengthways; no honey before 12 months". */
             note?: string | null;
+            /**
+             * @description For a child under 3, when the foods bring in two or more allergens never given:
+             *     "Eggs and fish would both be new for Leo: introduce one new allergen at a time, ...".
+             */
+            introduction?: string | null;
         };
         /**
          * FoodDto

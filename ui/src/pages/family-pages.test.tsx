@@ -59,7 +59,15 @@ const meal: Meal = {
 const page = (items: unknown[]) => ({ status: 200, body: { items, nextCursor: null } });
 const checked = (warnings: unknown[]) => ({
   status: 200,
-  body: { childId: 'c1', childName: 'Emma', age: '3 years', prompt: null, warnings, note: null },
+  body: {
+    childId: 'c1',
+    childName: 'Emma',
+    age: '3 years',
+    prompt: null,
+    warnings,
+    note: null,
+    introduction: null,
+  },
 });
 const noWarnings = checked([]);
 

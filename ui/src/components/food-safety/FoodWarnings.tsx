@@ -15,8 +15,8 @@ const KIND_LABEL: Record<FoodWarning['kind'], string> = {
  */
 export function FoodWarnings({ check }: { check: FoodCheck | null }) {
   if (!check) return null;
-  const { warnings, prompt } = check;
-  if (warnings.length === 0 && !prompt) return null;
+  const { warnings, prompt, introduction } = check;
+  if (warnings.length === 0 && !prompt && !introduction) return null;
   const who = check.age ? `${check.childName} (${check.age})` : check.childName;
   return (
     <div className="space-y-2" aria-live="polite">
@@ -61,6 +61,11 @@ export function FoodWarnings({ check }: { check: FoodCheck | null }) {
             </li>
           ))}
         </ul>
+      ) : null}
+      {introduction ? (
+        <p className="alert alert-info alert-soft py-2 text-sm">
+          <Info aria-hidden size={18} className="shrink-0" /> {introduction}
+        </p>
       ) : null}
       {prompt ? (
         <p className="flex gap-1 text-sm text-base-content/70">
