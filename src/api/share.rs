@@ -11,6 +11,7 @@ use poem_openapi::param::{Header, Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
+use super::allergens::AllergenIntroDto;
 use super::children::ChildDto;
 use super::client::ClientInfo;
 use super::events::EventsResponse;
@@ -23,7 +24,7 @@ use super::{ApiError, ApiTags};
 use crate::app::App;
 use crate::auth::tokens::{LinkToken, ShareSessionToken};
 use crate::domain::co_parent::{CoParent, ShareState};
-use crate::domain::ids::{GroceryItemId, GroceryListId, MediaId};
+use crate::domain::ids::{ChildId, GroceryItemId, GroceryListId, MediaId};
 use crate::domain::meal::Meal;
 use crate::service::share::{self, Opened, Viewer};
 use crate::service::{children, grocery, meal_plan, meals, photos};
@@ -258,6 +259,24 @@ impl ShareApi {
         let viewer = viewer(&app, &token.0, req).await?;
         let list = children::list(&app, viewer.family()).await?;
         Ok(Json(list.into_iter().map(ChildDto::from).collect()))
+    }
+
+    /// One child's allergen introduction, read only: as the parents see it.
+    #[oai(
+        path = "/:token/children/:id/allergens",
+        method = "get",
+        operation_id = "shareChildAllergens"
+    )]
+    async fn allergens(
+        &self,
+        app: Data<&App>,
+        req: &Request,
+        token: Path<String>,
+        id: Path<ChildId>,
+    ) -> Result<Json<AllergenIntroDto>, ApiError> {
+        let viewer = viewer(&app, &token.0, req).await?;
+        let found = children::allergens(&app, viewer.family(), id.0).await?;
+        Ok(Json(AllergenIntroDto::from(&found)))
     }
 
     /// The family's meals newest first, 50 per page by default, optionally of one child.

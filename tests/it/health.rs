@@ -103,6 +103,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/share/{token}/session"),
     ("delete", "/share/{token}/session"),
     ("get", "/share/{token}/children"),
+    ("get", "/share/{token}/children/{id}/allergens"),
     ("get", "/share/{token}/meals"),
     ("get", "/share/{token}/media/{id}"),
     ("get", "/share/{token}/grocery-lists"),

@@ -1178,3 +1178,46 @@ async fn new_pins_are_limited_per_family() {
     let dad = family(&server, "dad@example.org").await;
     invite(&server, &dad, "gran@example.org").await;
 }
+
+#[tokio::test]
+async fn a_co_parent_reads_a_childs_allergen_introduction_as_the_parents_do() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let (child, _) = lunch_with_a_photo(&server, &mum).await;
+    let nan = invite(&server, &mum, "nan@example.org").await;
+    let phone = server.new_client();
+    let path = share(&nan.token, &format!("/children/{child}/allergens"));
+
+    // The link alone opens nothing.
+    error(phone.get(server.url(&path)).send().await.unwrap(), 401).await;
+    assert_eq!(
+        sign_in_with(&server, &phone, &nan.token, &nan.pin)
+            .await
+            .status(),
+        200
+    );
+    let parents = json(
+        mum.get(server.url(&format!("/api/children/{child}/allergens")))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    let shared = json(phone.get(server.url(&path)).send().await.unwrap(), 200).await;
+    assert_eq!(shared, parents, "the co-parent sees what the parents see");
+    assert_eq!(shared["allergens"].as_array().unwrap().len(), 14);
+
+    // Another family's child is not found through this link.
+    let other = family(&server, "other@example.org").await;
+    let (theirs, _) = lunch_with_a_photo(&server, &other).await;
+    error(
+        phone
+            .get(server.url(&share(&nan.token, &format!("/children/{theirs}/allergens"))))
+            .send()
+            .await
+            .unwrap(),
+        404,
+    )
+    .await;
+}

@@ -152,6 +152,11 @@ test('the co-parent sees an exposure, a reaction and the plan warnings as the pa
   assert.match(warned, /Ada is allergic: Egg fried rice contains eggs \(egg\)/);
   assert.match(warned, /Ada is allergic: Cheese sandwich contains milk \(cheese\)/);
   await screenshot(phone, 'co-parent-exposure');
+  // The allergen introduction, read only, as the parents see it (issue 30).
+  await phone.getByText("Ada's allergens").click();
+  const allergens = phone.getByRole('list', { name: 'Allergens for Ada' });
+  await allergens.getByRole('listitem').filter({ hasText: 'Milk' }).getByText('Allergy: avoid').waitFor();
+  await allergens.getByRole('listitem').filter({ hasText: 'Peanuts' }).getByText('Not started').waitFor();
   await phone.context().close();
   await desk.context().close();
 });

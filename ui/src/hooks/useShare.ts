@@ -111,6 +111,18 @@ export function useShareMealPlan(token: string, week: string, enabled: boolean) 
 }
 
 /** The link's token from the address, in the one spelling the server's cookie path uses. */
+/** One child's allergen introduction, read only. */
+export function useShareAllergens(token: string, childId: string | null) {
+  return useSWR(childId ? shareKey(token, 'allergens', childId) : null, () =>
+    unwrap(
+      api.GET('/share/{token}/children/{id}/allergens', {
+        params: { path: { token, id: childId ?? '' } },
+      }),
+      'Error fetching allergens',
+    ),
+  );
+}
+
 export function useShareToken(): string {
   return (useParams().token ?? '').toLowerCase();
 }

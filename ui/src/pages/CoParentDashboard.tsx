@@ -6,12 +6,14 @@ import { AuthCard } from '../components/auth/AuthCard';
 import { GroceryListCard } from '../components/grocery/GroceryListCard';
 import { FoodBadges } from '../components/meals/FoodBadges';
 import { MealSafety } from '../components/meals/MealSafety';
+import { AllergenProgress } from '../components/food-safety/AllergenProgress';
 import { PlanWarnings } from '../components/plan/PlanWarnings';
 import { Button } from '../components/ui/Button';
 import { Spinner } from '../components/ui/Spinner';
 import {
   shareActions,
   useForgetShare,
+  useShareAllergens,
   useShareChildren,
   useShareEvents,
   useShareGroceries,
@@ -171,6 +173,7 @@ function Meals({ token }: { token: string }) {
         ))}
       </div>
       <WeekPlan token={token} names={names} />
+      <SharedAllergens token={token} childId={chosen} />
       {meals.isLoading ? (
         <Spinner label="Loading..." />
       ) : meals.error ? (
@@ -194,6 +197,26 @@ function Meals({ token }: { token: string }) {
 }
 
 /** A meal as the spec's co-parent card shows it: read only, the photo as a link. */
+/** The chosen child's allergen introduction, as the parents see it, read only. */
+function SharedAllergens({ token, childId }: { token: string; childId: string | null }) {
+  const { data } = useShareAllergens(token, childId);
+  if (!data) return null;
+  return (
+    <details className="card border border-base-300 bg-base-100">
+      <summary className="cursor-pointer p-4 text-lg font-semibold">
+        {data.childName}'s allergens
+      </summary>
+      <div className="px-4 pb-4">
+        {data.next ? <p>Next to try: {data.next.label}.</p> : null}
+        <AllergenProgress intro={data} />
+        <p className="mt-3 text-sm text-base-content/70">
+          Not medical advice: after a reaction, stop the food and see a doctor.
+        </p>
+      </div>
+    </details>
+  );
+}
+
 function SharedMealCard({ meal, childName }: { meal: SharedMeal; childName: string | undefined }) {
   const feedback = feedbackLabel(meal.feedback);
   return (
