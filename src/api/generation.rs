@@ -104,6 +104,9 @@ pub struct JobDto {
     pub withheld: Vec<WithheldDto>,
     /// Ingredients left out, restrictions that could not be checked.
     pub notes: Vec<String>,
+    /// Per recipe, in the order of `recipes`: each of the family's children's choking and age
+    /// notes ("For Leo (9 months): quarter the grapes lengthways"); empty for a visitor.
+    pub safety_notes: Vec<Vec<String>>,
     #[oai(nullable)]
     pub error: Option<JobError>,
     pub created_at: DateTime<Utc>,
@@ -119,6 +122,7 @@ impl From<JobView> for JobDto {
             recipes: Vec::new(),
             withheld: Vec::new(),
             notes: Vec::new(),
+            safety_notes: Vec::new(),
             error: None,
             created_at: job.created_at,
         };
@@ -132,9 +136,11 @@ impl From<JobView> for JobDto {
                 recipes,
                 withheld,
                 notes,
+                safety_notes,
             } => {
                 dto.state = JobState::Done;
                 dto.progress = 100;
+                dto.safety_notes = safety_notes;
                 dto.recipes = recipes.into_iter().map(Into::into).collect();
                 dto.withheld = withheld.into_iter().map(Into::into).collect();
                 dto.notes = notes;

@@ -14,6 +14,7 @@ use super::{AppResult, Services};
 use crate::auth::ClientKey;
 use crate::auth::tokens::JobCookie;
 use crate::domain::DomainError;
+use crate::domain::child::Child;
 use crate::domain::generation::{Failure, Generation, OWNER_JOBS_MAX, Owner, State};
 use crate::domain::ids::{FamilyId, GenerationId, UserId};
 use crate::domain::recipe::{GenerateFields, GenerateRequest, RecipeContent, request_rules};
@@ -74,6 +75,9 @@ pub enum Stage {
         recipes: Vec<RecipeContent>,
         withheld: Vec<Withheld>,
         notes: Vec<String>,
+        /// Per recipe, each of the viewer's children's choking and age notes (none for a
+        /// visitor): "For Leo (9 months): quarter the grapes lengthways".
+        safety_notes: Vec<Vec<String>>,
     },
     Failed {
         failure: Failure,
@@ -108,6 +112,7 @@ fn view(job: Generation, live: Option<Live>) -> JobView {
             recipes,
             withheld,
             notes,
+            safety_notes: Vec::new(),
         },
         (State::Failed { failure, withheld }, _) => Stage::Failed { failure, withheld },
         (_, Some(Live::Generating { percent })) => Stage::Generating { percent },
@@ -200,7 +205,36 @@ async fn find(app: &Services, viewer: &Viewer, id: GenerationId) -> AppResult<Ge
 pub async fn job(app: &Services, viewer: &Viewer, id: GenerationId) -> AppResult<JobView> {
     let job = find(app, viewer, id).await?;
     let live = app.generation.watch(job.id).map(|rx| *rx.borrow());
-    Ok(view(job, live))
+    let children = children_of(app, viewer).await?;
+    Ok(with_safety_notes(view(job, live), &children))
+}
+
+/// The children of a signed-in viewer's family (none for a visitor).
+async fn children_of(app: &Services, viewer: &Viewer) -> AppResult<Vec<Child>> {
+    let Some(user) = viewer.user else {
+        return Ok(Vec::new());
+    };
+    match app.store.users.get(user).await? {
+        Some(user) => Ok(app.store.children.list(user.family_id).await?),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// A finished job's recipes with each child's choking and age notes, at their age today.
+fn with_safety_notes(mut view: JobView, children: &[Child]) -> JobView {
+    if let Stage::Done {
+        recipes,
+        safety_notes,
+        ..
+    } = &mut view.stage
+    {
+        let today = Utc::now().date_naive();
+        *safety_notes = recipes
+            .iter()
+            .map(|r| super::recipes::safety_notes(children, r, today))
+            .collect();
+    }
+    view
 }
 
 /// The viewer's job as it moves: a view now and at every change, ending with the final one
@@ -212,17 +246,19 @@ pub async fn follow(
 ) -> AppResult<BoxStream<'static, JobView>> {
     let job = find(app, viewer, id).await?;
     let store = app.store.clone();
+    let children = std::sync::Arc::new(children_of(app, viewer).await?);
     let start = match app.generation.watch(job.id) {
         Some(rx) => Follow::Watching {
             store,
             job: Box::new(job),
             rx,
             first: true,
+            children,
         },
         // Finished (maybe just now, after it was read above): the stored result.
         None => {
             let latest = store.generations.get(job.id).await?.unwrap_or(job);
-            Follow::Final(Box::new(final_view(latest)))
+            Follow::Final(Box::new(with_safety_notes(final_view(latest), &children)))
         }
     };
     Ok(stream::unfold(start, next).boxed())
@@ -235,6 +271,7 @@ enum Follow {
         job: Box<Generation>,
         rx: watch::Receiver<Live>,
         first: bool,
+        children: std::sync::Arc<Vec<Child>>,
     },
     Final(Box<JobView>),
     Ended,
@@ -249,13 +286,15 @@ async fn next(state: Follow) -> Option<(JobView, Follow)> {
             job,
             mut rx,
             first,
+            children,
         } => {
             // The lane drops the job's channel, or says so, when it has finished.
             let ended = !first && rx.changed().await.is_err();
             let live = *rx.borrow_and_update();
             if ended || live == Live::Finished {
                 let stored = store.generations.get(job.id).await.ok().flatten()?;
-                return Some((final_view(stored), Follow::Ended));
+                let last = with_safety_notes(final_view(stored), &children);
+                return Some((last, Follow::Ended));
             }
             let now = view((*job).clone(), Some(live));
             Some((
@@ -265,6 +304,7 @@ async fn next(state: Follow) -> Option<(JobView, Follow)> {
                     job,
                     rx,
                     first: false,
+                    children,
                 },
             ))
         }

@@ -468,3 +468,66 @@ async fn back_dated_meals_make_each_allergen_introduction_state() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn generated_recipes_carry_each_childs_notes_for_a_signed_in_parent() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    add_child(
+        &server,
+        &mum,
+        json!({"name": "Leo", "birthMonth": months_ago(9)}),
+    )
+    .await;
+    let resp = mum
+        .post(server.url("/api/recipes/generate"))
+        .json(
+            &json!({"ingredients": ["Chicken breast", "Carrot", "Basmati rice", "Honey"],
+                      "servings": 2, "difficulty": "easy", "quantity": 3}),
+        )
+        .send()
+        .await
+        .unwrap();
+    let id = json(resp, 202).await["jobId"].as_str().unwrap().to_string();
+    let job = crate::recipes::finished(&server, &mum, &id).await;
+    assert_eq!(job["state"], "done", "{job}");
+    let recipes = job["recipes"].as_array().unwrap();
+    let notes = job["safetyNotes"].as_array().unwrap();
+    assert_eq!(notes.len(), recipes.len());
+    let mut salt_seen = false;
+    for (recipe, notes) in recipes.iter().zip(notes) {
+        let names: Vec<String> = recipe["ingredients"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["name"].as_str().unwrap().to_lowercase())
+            .collect();
+        let notes: Vec<&str> = notes
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap())
+            .collect();
+        for note in &notes {
+            assert!(note.starts_with("For Leo (9 months): "), "{note}");
+        }
+        // Every recipe has the carrot, raw as a name says: cooked soft or grated for a baby.
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.contains("carrot cooked soft or grated")),
+            "{names:?}: {notes:?}"
+        );
+        if names
+            .iter()
+            .any(|n| n.contains("stock cube") || n.contains("soy sauce"))
+        {
+            salt_seen = true;
+            assert!(
+                notes.iter().any(|n| n.contains("no added salt")),
+                "{names:?}: {notes:?}"
+            );
+        }
+    }
+    assert!(salt_seen, "no recipe had stock or soy sauce: {recipes:?}");
+}

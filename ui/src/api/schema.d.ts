@@ -1803,6 +1803,11 @@ export interface components {
             withheld: components["schemas"]["WithheldDto"][];
             /** @description Ingredients left out, restrictions that could not be checked. */
             notes: string[];
+            /**
+             * @description Per recipe, in the order of `recipes`: each of the family's children's choking and age
+             *     notes ("For Leo (9 months): quarter the grapes lengthways"); empty for a visitor.
+             */
+            safetyNotes: string[][];
             error?: (components["schemas"]["JobError"] & unknown) | null;
             /** Format: date-time */
             createdAt: string;

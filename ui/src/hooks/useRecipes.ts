@@ -228,6 +228,7 @@ export function useGeneration(onFinished: (job: Job) => void, onGone: () => void
         recipes: [],
         withheld: [],
         notes: [],
+        safetyNotes: [],
         error: null,
         createdAt: new Date().toISOString(),
       });

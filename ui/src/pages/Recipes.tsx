@@ -333,6 +333,7 @@ function Carousel({
       </div>
       <div className="card border border-base-300 bg-base-100">
         <div className="card-body">
+          <SafetyNotes notes={job.safetyNotes?.[index] ?? []} />
           <RecipeDetails key={index} recipe={current} currency={currency} />
           <div className="card-actions mt-4">
             {signedIn ? (
