@@ -247,6 +247,13 @@ const FAMILY_SCREENS = [
     ready: (page) => page.getByRole('list', { name: 'Foods' }).getByRole('listitem').first().waitFor(),
   },
   {
+    route: 'childAllergens',
+    name: 'allergen introduction',
+    path: (data) => `/children/${data.emma}/allergens`,
+    heading: "Emma's allergens",
+    ready: (page) => page.getByRole('list', { name: 'Allergens for Emma' }).getByRole('listitem').first().waitFor(),
+  },
+  {
     route: 'children',
     name: 'children, adding a child',
     path: '/children',
