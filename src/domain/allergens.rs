@@ -6,11 +6,11 @@
 //! allergens of their usual recipe: a warning asks the parent to check, so when a common version
 //! of a dish has an allergen it is listed, and when in doubt we warn.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fmt;
 use std::sync::LazyLock;
 
-use super::food_words::{Word, is_form_of, same_word, singulars, words};
+use super::food_words::{PhraseIndex, Word, is_form_of, same_word, words};
 
 use Allergen as A;
 
@@ -888,101 +888,55 @@ enum Scope {
     AllergyOnly,
 }
 
+/// What a spelling means: the allergens it names, shown by the table's first spelling.
 struct Entry {
-    words: Vec<&'static str>,
     shown: &'static str,
     allergens: Vec<Allergen>,
     scope: Scope,
 }
 
-/// All spellings, by first word.
-struct Index {
-    entries: Vec<Entry>,
-    by_first_word: HashMap<&'static str, Vec<usize>>,
+impl Entry {
+    fn readable(&self, reading: Reading) -> bool {
+        match self.scope {
+            Scope::Both => true,
+            Scope::FoodOnly => reading == Reading::Food,
+            Scope::AllergyOnly => reading == Reading::Allergy,
+        }
+    }
 }
 
-static INDEX: LazyLock<Index> = LazyLock::new(Index::build);
-
-impl Index {
-    fn build() -> Index {
-        let mut index = Index {
-            entries: Vec::new(),
-            by_first_word: HashMap::new(),
-        };
-        for (allergen, lines) in TERMS {
-            for line in *lines {
-                index.add(line, &[*allergen], Scope::Both);
-            }
-        }
-        for (line, allergens) in GROUPS {
-            index.add(line, allergens, Scope::Both);
-        }
-        for (line, allergens) in DISHES {
-            index.add(line, allergens, Scope::FoodOnly);
-        }
-        for line in NOT_ALLERGENS {
-            index.add(line, &[], Scope::Both);
-        }
-        for (allergen, lines) in ALLERGY_WORDS {
-            for line in *lines {
-                index.add(line, &[*allergen], Scope::AllergyOnly);
-            }
-        }
-        index
-    }
-
-    fn add(&mut self, line: &'static str, allergens: &[Allergen], scope: Scope) {
+/// All spellings of all tables.
+static INDEX: LazyLock<PhraseIndex<Entry>> = LazyLock::new(|| {
+    let mut index = PhraseIndex::default();
+    let mut add = |line: &'static str, allergens: &[Allergen], scope: Scope| {
         let shown = line.split('/').next().unwrap_or(line);
-        for spelling in line.split('/') {
-            let words: Vec<&'static str> = spelling.split(' ').collect();
-            self.by_first_word
-                .entry(words[0])
-                .or_default()
-                .push(self.entries.len());
-            self.entries.push(Entry {
-                words,
-                shown,
-                allergens: allergens.to_vec(),
-                scope,
-            });
+        index.add(line, || Entry {
+            shown,
+            allergens: allergens.to_vec(),
+            scope,
+        });
+    };
+    for (allergen, lines) in TERMS {
+        for line in *lines {
+            add(line, &[*allergen], Scope::Both);
         }
     }
-
-    /// The longest entries that match at `at` (several when spellings coincide), and their
-    /// length in words.
-    fn longest_at(&self, words: &[Word], at: usize, reading: Reading) -> (usize, Vec<&Entry>) {
-        let mut best: (usize, Vec<&Entry>) = (0, Vec::new());
-        let segment = words[at].segment;
-        for key in singulars(&words[at].text) {
-            for &e in self.by_first_word.get(key.as_str()).into_iter().flatten() {
-                let entry = &self.entries[e];
-                let n = entry.words.len();
-                let readable = match entry.scope {
-                    Scope::Both => true,
-                    Scope::FoodOnly => reading == Reading::Food,
-                    Scope::AllergyOnly => reading == Reading::Allergy,
-                };
-                if !readable || n < best.0 || at + n > words.len() {
-                    continue;
-                }
-                let fits = words[at..at + n]
-                    .iter()
-                    .zip(&entry.words)
-                    .all(|(w, term)| w.segment == segment && is_form_of(&w.text, term));
-                if !fits {
-                    continue;
-                }
-                if n > best.0 {
-                    best = (n, Vec::new());
-                }
-                if !best.1.iter().any(|b| std::ptr::eq(*b, entry)) {
-                    best.1.push(entry);
-                }
-            }
-        }
-        best
+    for (line, allergens) in GROUPS {
+        add(line, allergens, Scope::Both);
     }
-}
+    for (line, allergens) in DISHES {
+        add(line, allergens, Scope::FoodOnly);
+    }
+    for line in NOT_ALLERGENS {
+        add(line, &[], Scope::Both);
+    }
+    for (allergen, lines) in ALLERGY_WORDS {
+        for line in *lines {
+            add(line, &[*allergen], Scope::AllergyOnly);
+        }
+    }
+    index
+});
 
 /// One word or phrase that names allergens, and what it names.
 #[derive(Debug)]
@@ -998,7 +952,7 @@ fn scan(words: &[Word], reading: Reading) -> Vec<Hit> {
     let mut hits = Vec::new();
     let mut at = 0;
     while at < words.len() {
-        let (n, entries) = index.longest_at(words, at, reading);
+        let (n, entries) = index.longest_at(words, at, |e| e.readable(reading));
         if n == 0 {
             at += 1;
             continue;
@@ -2031,13 +1985,13 @@ mod tests {
     fn the_tables_are_tidy() {
         let index = &*INDEX;
         let mut seen = HashSet::new();
-        for entry in &index.entries {
-            let spelling = entry.words.join(" ");
+        for (phrase, _) in index.entries() {
+            let spelling = phrase.join(" ");
             let normal: Vec<String> = words(&spelling).into_iter().map(|w| w.text).collect();
             assert_eq!(normal.join(" "), spelling, "not normalised: {spelling:?}");
             assert!(seen.insert(spelling.clone()), "defined twice: {spelling:?}");
             assert!(
-                !crate::domain::food_words::SEPARATORS.contains(&entry.words[0]),
+                !crate::domain::food_words::SEPARATORS.contains(&phrase[0]),
                 "starts with a separator: {spelling:?}"
             );
         }
@@ -2045,21 +1999,20 @@ mod tests {
             for word in l.words {
                 assert!(
                     index
-                        .entries
-                        .iter()
-                        .any(|e| e.shown == *word && e.allergens.contains(&l.allergen)),
+                        .entries()
+                        .any(|(_, e)| e.shown == *word && e.allergens.contains(&l.allergen)),
                     "look-alike word {word:?} is not a {} word",
                     l.allergen
                 );
             }
         }
         for word in PARTIAL_FREE {
-            assert!(index.entries.iter().any(|e| e.shown == *word), "{word}");
+            assert!(index.entries().any(|(_, e)| e.shown == *word), "{word}");
         }
         // Every allergen has words in the tables.
         for a in Allergen::ALL {
             assert!(
-                index.entries.iter().any(|e| e.allergens.contains(&a)),
+                index.entries().any(|(_, e)| e.allergens.contains(&a)),
                 "{a}"
             );
         }

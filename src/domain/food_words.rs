@@ -122,3 +122,73 @@ pub fn singulars(word: &str) -> impl Iterator<Item = String> + '_ {
     .into_iter()
     .flatten()
 }
+
+/// Phrases ("a/b" spellings of one, each of words) by their first word, each with what it
+/// means: the allergen tables and the food safety rules look foods up in one.
+pub struct PhraseIndex<T> {
+    entries: Vec<(Vec<&'static str>, T)>,
+    by_first_word: std::collections::HashMap<&'static str, Vec<usize>>,
+}
+
+impl<T> Default for PhraseIndex<T> {
+    fn default() -> Self {
+        PhraseIndex {
+            entries: Vec::new(),
+            by_first_word: std::collections::HashMap::new(),
+        }
+    }
+}
+
+impl<T> PhraseIndex<T> {
+    /// Adds every "a/b" spelling of `line`, each with its own copy of what it means.
+    pub fn add(&mut self, line: &'static str, meaning: impl Fn() -> T) {
+        for spelling in line.split('/') {
+            let words: Vec<&'static str> = spelling.split(' ').collect();
+            self.by_first_word
+                .entry(words[0])
+                .or_default()
+                .push(self.entries.len());
+            self.entries.push((words, meaning()));
+        }
+    }
+
+    /// Every spelling and what it means, in the order added (for the tables' own tests).
+    pub fn entries(&self) -> impl Iterator<Item = (&[&'static str], &T)> {
+        self.entries.iter().map(|(w, t)| (w.as_slice(), t))
+    }
+
+    /// The longest phrases that stand at `at` within one segment, plurals allowed (several
+    /// when spellings coincide), among those `accept` takes, and their length in words.
+    pub fn longest_at(
+        &self,
+        words: &[Word],
+        at: usize,
+        accept: impl Fn(&T) -> bool,
+    ) -> (usize, Vec<&T>) {
+        let mut best: (usize, Vec<&T>) = (0, Vec::new());
+        let segment = words[at].segment;
+        for key in singulars(&words[at].text) {
+            for &e in self.by_first_word.get(key.as_str()).into_iter().flatten() {
+                let (phrase, meaning) = &self.entries[e];
+                let n = phrase.len();
+                if n < best.0 || at + n > words.len() || !accept(meaning) {
+                    continue;
+                }
+                let fits = words[at..at + n]
+                    .iter()
+                    .zip(phrase)
+                    .all(|(w, term)| w.segment == segment && is_form_of(&w.text, term));
+                if !fits {
+                    continue;
+                }
+                if n > best.0 {
+                    best = (n, Vec::new());
+                }
+                if !best.1.iter().any(|b| std::ptr::eq(*b, meaning)) {
+                    best.1.push(meaning);
+                }
+            }
+        }
+        best
+    }
+}

@@ -9,14 +9,13 @@
 
 pub mod rules;
 
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use chrono::NaiveDate;
 
 use super::allergens;
 use super::child::{Child, months_old};
-use super::food_words::{Word, is_form_of, singulars, words};
+use super::food_words::{PhraseIndex, Word, is_form_of, words};
 pub use rules::{Kind, RULES, Rule, SOURCES, Source};
 
 /// A child's age as the rules see it.
@@ -270,14 +269,14 @@ pub fn rule_hits(food: &str, age: Age) -> Vec<RuleHit> {
     let mut out: Vec<RuleHit> = Vec::new();
     let mut at = 0;
     while at < ws.len() {
-        let (n, entries) = index.longest_at(&ws, at);
+        let (n, entries) = index.longest_at(&ws, at, |_| true);
         if n == 0 {
             at += 1;
             continue;
         }
         // A declared look-alike of the same length wins over every rule.
-        if entries.iter().all(|e| e.rule.is_some()) {
-            for rule in entries.iter().filter_map(|e| e.rule) {
+        if entries.iter().all(|e| e.is_some()) {
+            for rule in entries.iter().filter_map(|e| **e) {
                 let taken = out.iter().any(|h| std::ptr::eq(h.rule, rule));
                 if taken || !age.within(rule) || !matches_here(rule, &ws, at, n) {
                     continue;
@@ -355,75 +354,19 @@ fn contains_phrase(ws: &[Word], phrase: &str) -> bool {
         .any(|p| (0..ws.len()).any(|at| phrase_at(ws, at, p)))
 }
 
-/// A spelling of a rule's food (`rule` set) or of a look-alike (`rule` none).
-struct Entry {
-    words: Vec<&'static str>,
-    rule: Option<&'static Rule>,
-}
-
-/// Every spelling of every rule, by first word.
-struct Index {
-    entries: Vec<Entry>,
-    by_first_word: HashMap<&'static str, Vec<usize>>,
-}
-
-static INDEX: LazyLock<Index> = LazyLock::new(|| {
-    let mut index = Index {
-        entries: Vec::new(),
-        by_first_word: HashMap::new(),
-    };
+/// Every spelling of every rule's foods (the rule) and look-alikes (none).
+static INDEX: LazyLock<PhraseIndex<Option<&'static Rule>>> = LazyLock::new(|| {
+    let mut index = PhraseIndex::default();
     for rule in RULES {
         for line in rule.foods {
-            index.add(line, Some(rule));
+            index.add(line, || Some(rule));
         }
         for line in rule.not {
-            index.add(line, None);
+            index.add(line, || None);
         }
     }
     index
 });
-
-impl Index {
-    fn add(&mut self, line: &'static str, rule: Option<&'static Rule>) {
-        for spelling in line.split('/') {
-            let words: Vec<&'static str> = spelling.split(' ').collect();
-            self.by_first_word
-                .entry(words[0])
-                .or_default()
-                .push(self.entries.len());
-            self.entries.push(Entry { words, rule });
-        }
-    }
-
-    /// The longest entries that match at `at`, and their length in words.
-    fn longest_at(&self, ws: &[Word], at: usize) -> (usize, Vec<&Entry>) {
-        let mut best: (usize, Vec<&Entry>) = (0, Vec::new());
-        let segment = ws[at].segment;
-        for key in singulars(&ws[at].text) {
-            for &e in self.by_first_word.get(key.as_str()).into_iter().flatten() {
-                let entry = &self.entries[e];
-                let n = entry.words.len();
-                if n < best.0 || at + n > ws.len() {
-                    continue;
-                }
-                let fits = ws[at..at + n]
-                    .iter()
-                    .zip(&entry.words)
-                    .all(|(w, term)| w.segment == segment && is_form_of(&w.text, term));
-                if !fits {
-                    continue;
-                }
-                if n > best.0 {
-                    best = (n, Vec::new());
-                }
-                if !best.1.iter().any(|b| std::ptr::eq(*b, entry)) {
-                    best.1.push(entry);
-                }
-            }
-        }
-        best
-    }
-}
 
 #[cfg(test)]
 mod tests;
