@@ -27,6 +27,32 @@ async fn add_child(server: &TestServer, parent: &reqwest::Client, body: Value) -
         .to_string()
 }
 
+/// A family's own recipe of these ingredients (one of each).
+async fn own_recipe(
+    server: &TestServer,
+    parent: &reqwest::Client,
+    title: &str,
+    ingredients: &[&str],
+) -> Value {
+    let lines: Vec<Value> = ingredients
+        .iter()
+        .map(|name| json!({"name": name, "quantity": "1"}))
+        .collect();
+    json(
+        parent
+            .post(server.url("/api/recipes"))
+            .json(
+                &json!({"source": "own", "title": title, "ingredients": lines,
+                          "instructions": ["Serve."]}),
+            )
+            .send()
+            .await
+            .unwrap(),
+        201,
+    )
+    .await
+}
+
 async fn food_check(
     server: &TestServer,
     parent: &reqwest::Client,
@@ -283,18 +309,11 @@ async fn a_saved_recipe_carries_each_childs_notes_for_their_age() {
     .await;
     add_child(&server, &mum, json!({"name": "Maya", "age": 3})).await;
     add_child(&server, &mum, json!({"name": "Sam", "age": 9})).await;
-    let saved = json(
-        mum.post(server.url("/api/recipes"))
-            .json(&json!({"source": "own", "title": "Fruit salad with honey",
-                          "ingredients": [
-                              {"name": "Grapes", "quantity": "100 g"},
-                              {"name": "Honey", "quantity": "1 tsp"},
-                              {"name": "Banana", "quantity": "1"}],
-                          "instructions": ["Mix."]}))
-            .send()
-            .await
-            .unwrap(),
-        201,
+    let saved = own_recipe(
+        &server,
+        &mum,
+        "Fruit salad with honey",
+        &["Grapes", "Honey", "Banana"],
     )
     .await;
     let expected = json!([
@@ -330,18 +349,11 @@ async fn a_grocery_list_from_recipes_says_what_its_items_mean_for_the_children()
         json!({"name": "Leo", "birthMonth": months_ago(9), "allergies": ["milk"]}),
     )
     .await;
-    let recipe = json(
-        mum.post(server.url("/api/recipes"))
-            .json(&json!({"source": "own", "title": "Snack plate",
-                          "ingredients": [
-                              {"name": "Grapes", "quantity": "100 g"},
-                              {"name": "Butter", "quantity": "10 g"},
-                              {"name": "Banana", "quantity": "1"}],
-                          "instructions": ["Serve."]}))
-            .send()
-            .await
-            .unwrap(),
-        201,
+    let recipe = own_recipe(
+        &server,
+        &mum,
+        "Snack plate",
+        &["Grapes", "Butter", "Banana"],
     )
     .await;
     let draft = json(

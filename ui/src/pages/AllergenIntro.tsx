@@ -2,6 +2,7 @@ import { ArrowLeft, Salad, Sparkles } from 'lucide-react';
 import { Link, useParams } from 'react-router-dom';
 
 import { ApiFailure } from '../api/client';
+import { ChildNotFound } from '../components/children/ChildNotFound';
 import { AllergenProgress } from '../components/food-safety/AllergenProgress';
 import { useAllergens } from '../hooks/useChildren';
 import { pathTo, routes } from '../routes';
@@ -32,17 +33,7 @@ export default function AllergenIntro() {
   const { data, error } = useAllergens(id);
 
   if (error instanceof ApiFailure && error.status === 404) {
-    return (
-      <section className="mx-auto max-w-3xl px-4 py-10">
-        <h1 className="text-3xl font-bold">Child not found</h1>
-        <p className="mt-2 text-base-content/70">
-          This child is not in your family, or has been removed.
-        </p>
-        <Link to={routes.children} className="btn btn-primary mt-6">
-          <ArrowLeft aria-hidden size={16} /> Back to Children
-        </Link>
-      </section>
-    );
+    return <ChildNotFound />;
   }
 
   const name = data?.childName;

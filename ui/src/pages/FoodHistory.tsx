@@ -3,6 +3,7 @@ import { useDeferredValue, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 
 import { ApiFailure } from '../api/client';
+import { ChildNotFound } from '../components/children/ChildNotFound';
 import { Input } from '../components/ui/Input';
 import { useChildren, useFoodHistory, type FoodHistory as History } from '../hooks/useChildren';
 import { formatDate } from '../lib/dates';
@@ -37,17 +38,7 @@ export default function FoodHistory() {
 
   // No such child in this family (removed, or a mistyped link): say so, and the way back.
   if (error instanceof ApiFailure && error.status === 404) {
-    return (
-      <section className="mx-auto max-w-3xl px-4 py-10">
-        <h1 className="text-3xl font-bold">Child not found</h1>
-        <p className="mt-2 text-base-content/70">
-          This child is not in your family, or has been removed.
-        </p>
-        <Link to={routes.children} className="btn btn-primary mt-6">
-          <ArrowLeft aria-hidden size={16} /> Back to Children
-        </Link>
-      </section>
-    );
+    return <ChildNotFound />;
   }
 
   return (
