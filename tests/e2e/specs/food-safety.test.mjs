@@ -154,3 +154,37 @@ test("a baby's allergen page shows progress from the meal log, what to try next 
   await page.getByRole('heading', { level: 1, name: "Mia's allergens" }).waitFor();
   await page.close();
 });
+
+test("a saved recipe shows each child's notes on its card and its page", async () => {
+  const page = await openPage(browser, server.url, PHONE);
+  await page.goto(`${server.url}/about`);
+  const api = `${server.url}/api`;
+  const signup = await page.request.post(`${api}/auth/signup`, {
+    data: { firstName: 'Cal', lastName: 'Ode', email: 'cal@example.org', password: 'correct horse', role: 'dad', acceptTerms: true },
+  });
+  assert.equal(signup.status(), 201);
+  assert.equal((await page.request.post(`${api}/children`, { data: { name: 'Ivy', birthMonth: monthsAgo(10) } })).status(), 201);
+  const saved = await page.request.post(`${api}/recipes`, {
+    data: {
+      source: 'own',
+      title: 'Fruit salad with honey',
+      ingredients: [
+        { name: 'Grapes', quantity: '100 g' },
+        { name: 'Honey', quantity: '1 tsp' },
+      ],
+      instructions: ['Mix.'],
+    },
+  });
+  assert.equal(saved.status(), 201);
+  const note = 'For Ivy (10 months): quarter the grapes lengthways; no honey before 12 months';
+
+  await page.goto(`${server.url}/recipes`);
+  await page.getByRole('tab', { name: 'My Recipes' }).click();
+  const card = page.getByRole('list', { name: 'My recipes' }).getByRole('listitem').filter({ hasText: 'Fruit salad with honey' }).first();
+  await card.getByRole('list', { name: 'Notes for the children' }).getByText(note).waitFor();
+  await card.getByRole('link', { name: 'View Recipe' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Fruit salad with honey' }).waitFor();
+  await page.getByRole('list', { name: 'Notes for the children' }).getByText(note).waitFor();
+  await screenshot(page, 'recipe-safety-notes', { fullPage: false });
+  await page.close();
+});
