@@ -221,11 +221,17 @@ fn short_day(d: NaiveDate) -> String {
 }
 
 impl EntryDraft {
+    /// The planned day, when it reads as YYYY-MM-DD.
+    pub fn day(&self) -> Option<NaiveDate> {
+        NaiveDate::parse_from_str(self.date.trim(), "%Y-%m-%d").ok()
+    }
+
     /// Checks one entry of `week`; `children` are the family's.
     pub fn validate(&self, week: Week, children: &[ChildId]) -> Result<EntryFields, DomainError> {
         let invalid = |message: String, field: &str| Invalid::new(SAVE_TITLE, message, field);
-        let date = NaiveDate::parse_from_str(self.date.trim(), "%Y-%m-%d")
-            .map_err(|_| invalid("Please choose a day (YYYY-MM-DD)".into(), "date"))?;
+        let date = self
+            .day()
+            .ok_or_else(|| invalid("Please choose a day (YYYY-MM-DD)".into(), "date"))?;
         if !week.contains(date) {
             let days = week.days();
             return Err(invalid(

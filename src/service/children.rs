@@ -38,9 +38,8 @@ pub async fn food_check(
         .age
         .is_some_and(|a| a.months < allergen_intro::INTRODUCTION_UNTIL_MONTHS)
     {
-        let found = allergens(app, family, id).await?;
-        check.introduction =
-            allergen_intro::one_at_a_time(&found.progress, foods, &child.name, found.region);
+        let (region, progress) = introduction(app, &child).await?;
+        check.introduction = allergen_intro::one_at_a_time(&progress, foods, &child.name, region);
     }
     Ok((child, check))
 }
@@ -118,19 +117,24 @@ pub struct Allergens {
 /// `GET /api/children/{id}/allergens`: the introduction state of each allergen.
 pub async fn allergens(app: &Services, family: FamilyId, id: ChildId) -> AppResult<Allergens> {
     let child = get(app, family, id).await?;
-    let mut intro = Introduction::default();
-    app.store
-        .meals
-        .for_each_of_child(family, id, |meal| intro.add(&meal))
-        .await?;
-    // The family's choice of list comes with the family settings; until then, the UK's 14.
-    let region = Region::default();
-    let progress = intro.finish(&child, region, Utc::now());
+    let (region, progress) = introduction(app, &child).await?;
     Ok(Allergens {
         child,
         region,
         progress,
     })
+}
+
+/// The family's allergen list and the child's progress through it, from the meal log.
+async fn introduction(app: &Services, child: &Child) -> AppResult<(Region, Vec<Progress>)> {
+    let mut intro = Introduction::default();
+    app.store
+        .meals
+        .for_each_of_child(child.family, child.id, |meal| intro.add(&meal))
+        .await?;
+    // The family's choice of list comes with the family settings; until then, the UK's 14.
+    let region = Region::default();
+    Ok((region, intro.finish(child, region, Utc::now())))
 }
 
 /// What deleting a child takes with it: its meals, and how many of them have a photo.

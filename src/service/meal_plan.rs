@@ -241,8 +241,7 @@ pub async fn check(
     let is_for = |c: ChildId| chosen.is_empty() || chosen.contains(&c);
     let guards = guards(&children);
     // The child's age on the planned day; today when the day is not readable yet.
-    let day = NaiveDate::parse_from_str(draft.date.trim(), "%Y-%m-%d")
-        .unwrap_or_else(|_| Utc::now().date_naive());
+    let day = draft.day().unwrap_or_else(|| Utc::now().date_naive());
     Ok(match planned {
         Planned::Recipe(id) => {
             let recipe = app
