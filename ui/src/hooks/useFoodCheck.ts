@@ -1,8 +1,6 @@
-import useSWR from 'swr';
-
 import { api, unwrap, type Schemas } from '../api/client';
 import { keys } from './keys';
-import { useDebounced } from './useDebounced';
+import { useSettledAnswer } from './useDebounced';
 
 export type FoodCheck = Schemas['FoodCheckDto'];
 export type FoodWarning = Schemas['FoodWarningDto'];
@@ -29,17 +27,12 @@ export function useFoodCheck(
   foods: readonly string[],
 ): { current: FoodCheck | null } {
   const wanted = JSON.stringify(foods.map((f) => f.trim()).filter(Boolean));
-  const asked = useDebounced(wanted, 250);
-  const ready = Boolean(childId) && asked !== '[]';
-  const { data } = useSWR(
-    ready && childId ? keys.foodCheck(childId, asked) : null,
-    async ([, id, list]) => ({
-      for: `${id}:${list}`,
-      check: await checkFoods(id, JSON.parse(list) as string[]),
-    }),
-    { keepPreviousData: true, revalidateOnFocus: false },
+  const current = useSettledAnswer(
+    wanted,
+    (asked) => (childId && asked !== '[]' ? keys.foodCheck(childId, asked) : null),
+    (asked) => checkFoods(childId ?? '', JSON.parse(asked) as string[]),
   );
-  return { current: data?.for === `${childId}:${wanted}` ? data.check : null };
+  return { current };
 }
 
 /** Whether a warning should stop a first Save: an allergen, or a hazard not prepared away. */

@@ -3,7 +3,7 @@ import useSWR, { useSWRConfig } from 'swr';
 
 import { ApiFailure, api, unwrap, type Schemas } from '../api/client';
 import { keys } from './keys';
-import { useDebounced } from './useDebounced';
+import { useSettledAnswer } from './useDebounced';
 import { readGroceryLists } from './reads';
 import { useRevalidate } from './revalidate';
 
@@ -24,26 +24,20 @@ export function useEstimate(items: readonly { name: string; quantity: string }[]
   current: ListEstimate | null;
 } {
   const wanted = JSON.stringify(items.map((i) => [i.name.trim(), i.quantity.trim()]));
-  const asked = useDebounced(wanted, 250);
-  const { data } = useSWR(
-    keys.groceryEstimate(asked),
-    async () => ({
-      for: asked,
-      estimate: await unwrap(
-        api.POST('/grocery-lists/estimate', {
-          body: {
-            items: (JSON.parse(asked) as [string, string][]).map(([name, quantity]) => ({
-              name,
-              quantity,
-            })),
-          },
-        }),
-        'Error fetching grocery lists',
-      ),
-    }),
-    { keepPreviousData: true, revalidateOnFocus: false },
+  const current = useSettledAnswer(wanted, keys.groceryEstimate, (asked) =>
+    unwrap(
+      api.POST('/grocery-lists/estimate', {
+        body: {
+          items: (JSON.parse(asked) as [string, string][]).map(([name, quantity]) => ({
+            name,
+            quantity,
+          })),
+        },
+      }),
+      'Error fetching grocery lists',
+    ),
   );
-  return { current: data?.for === wanted ? data.estimate : null };
+  return { current };
 }
 
 /** The family's grocery lists, newest first. */
