@@ -4,8 +4,37 @@
 use chrono::{DateTime, Utc};
 use poem_openapi::{Enum, Object};
 
-use crate::domain::allergen_intro::{self, Progress, State};
+use crate::domain::allergen_intro::{self, Progress, Region, State};
 use crate::service::children::Allergens;
+
+/// Which allergen list a family follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+pub enum AllergenListDto {
+    /// The 14 allergens of UK and EU food law.
+    #[oai(rename = "uk14")]
+    Uk14,
+    /// The US 9 major food allergens.
+    #[oai(rename = "us9")]
+    Us9,
+}
+
+impl From<Region> for AllergenListDto {
+    fn from(r: Region) -> Self {
+        match r {
+            Region::Uk => AllergenListDto::Uk14,
+            Region::Us => AllergenListDto::Us9,
+        }
+    }
+}
+
+impl From<AllergenListDto> for Region {
+    fn from(r: AllergenListDto) -> Self {
+        match r {
+            AllergenListDto::Uk14 => Region::Uk,
+            AllergenListDto::Us9 => Region::Us,
+        }
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
 #[oai(rename_all = "camelCase")]
@@ -69,8 +98,8 @@ pub struct NextAllergenDto {
 pub struct AllergenIntroDto {
     pub child_id: String,
     pub child_name: String,
-    /// "uk14" (the 14 of UK and EU law) or "us9".
-    pub region: String,
+    /// The family's allergen list (its settings).
+    pub region: AllergenListDto,
     /// In the list's order.
     pub allergens: Vec<AllergenProgressDto>,
     /// One new allergen at a time: none while one is still being started, and never one of
@@ -89,7 +118,7 @@ impl From<&Allergens> for AllergenIntroDto {
         AllergenIntroDto {
             child_id: a.child.id.to_string(),
             child_name: a.child.name.clone(),
-            region: a.region.key().into(),
+            region: a.region.into(),
             allergens: a
                 .progress
                 .iter()

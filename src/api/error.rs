@@ -49,6 +49,7 @@ pub enum Current {
     Profile(super::profile::Profile),
     GroceryList(super::grocery::GroceryListDto),
     MealPlan(super::meal_plan::MealPlanDto),
+    FamilySettings(super::family::FamilySettingsDto),
 }
 
 #[derive(Debug, ApiResponse)]
@@ -197,6 +198,7 @@ fn stale(current: Stale) -> ApiError {
         Stale::Profile(u) => ("profile", Current::Profile((&u).into())),
         Stale::GroceryList(l) => ("list", Current::GroceryList((&*l).into())),
         Stale::MealPlan(view) => ("meal plan", Current::MealPlan((&*view).into())),
+        Stale::FamilySettings(s) => ("family setting", Current::FamilySettings((&s).into())),
     };
     ApiError::Conflict(Json(ConflictBody {
         title: "Update conflict".into(),

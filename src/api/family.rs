@@ -8,6 +8,7 @@ use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi};
 
+use super::allergens::AllergenListDto;
 use super::auth::{SessionInfo, SignedInResponse, SignupRequest, WithCookies, signed_in};
 use super::client::{ClientInfo, site_base};
 use super::profile::{Profile, Role};
@@ -15,7 +16,9 @@ use super::session::{CurrentUser, device_cookie_of};
 use super::{ApiError, ApiTags};
 use crate::app::App;
 use crate::auth::tokens::InviteToken;
+use crate::domain::allergen_intro::Region;
 use crate::domain::family::FamilyInvite;
+use crate::domain::family_settings::{FamilySettings, SettingsFields};
 use crate::domain::ids::{InviteId, UserId};
 use crate::domain::user::User;
 use crate::service::family;
@@ -79,6 +82,52 @@ pub enum InviteCreated {
     Created(Json<CreatedInvite>),
 }
 
+/// One allergen list a family may follow, with its allergens as the list names them.
+#[derive(Debug, Object)]
+pub struct AllergenListChoice {
+    pub id: AllergenListDto,
+    pub title: String,
+    pub allergens: Vec<String>,
+}
+
+/// Choices the whole family shares.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct FamilySettingsDto {
+    /// 0 until the family first saves its settings.
+    pub version: u64,
+    /// The allergen list a small child's introduction follows.
+    pub allergen_list: AllergenListDto,
+    /// The lists to choose from.
+    pub allergen_lists: Vec<AllergenListChoice>,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct FamilySettingsUpdate {
+    /// The version the change was made on (0 before the first save); a stale one answers 409
+    /// with the settings as they are now.
+    pub version: u64,
+    pub allergen_list: AllergenListDto,
+}
+
+impl From<&FamilySettings> for FamilySettingsDto {
+    fn from(s: &FamilySettings) -> Self {
+        FamilySettingsDto {
+            version: s.version,
+            allergen_list: s.allergen_list.into(),
+            allergen_lists: Region::ALL
+                .into_iter()
+                .map(|r| AllergenListChoice {
+                    id: r.into(),
+                    title: r.title().into(),
+                    allergens: r.allergens().iter().map(|a| r.label(*a).into()).collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
 #[derive(ApiResponse)]
 pub enum Done {
     #[oai(status = 204)]
@@ -130,6 +179,39 @@ impl FamilyApi {
             members: view.members.iter().map(|m| member(m, &me.user)).collect(),
             name: view.name,
         }))
+    }
+
+    /// The family's settings (the defaults, at version 0, until first saved).
+    #[oai(path = "/settings", method = "get", operation_id = "getFamilySettings")]
+    async fn settings(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+    ) -> Result<Json<FamilySettingsDto>, ApiError> {
+        let me = user.require_to_view("view your family's settings")?;
+        let settings = family::settings(&app, me.user.family_id).await?;
+        Ok(Json((&settings).into()))
+    }
+
+    /// Saves the family's settings, if `version` is the current one (409 otherwise, with the
+    /// settings as they are now).
+    #[oai(
+        path = "/settings",
+        method = "put",
+        operation_id = "saveFamilySettings"
+    )]
+    async fn save_settings(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        body: Json<FamilySettingsUpdate>,
+    ) -> Result<Json<FamilySettingsDto>, ApiError> {
+        let me = user.require_to_save("change your family's settings")?;
+        let fields = SettingsFields {
+            allergen_list: body.0.allergen_list.into(),
+        };
+        let saved = family::save_settings(&app, me.user.family_id, body.0.version, fields).await?;
+        Ok(Json((&saved).into()))
     }
 
     /// A one-time link for another adult to join this family (7 days). The link is in this

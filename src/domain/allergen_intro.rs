@@ -11,6 +11,7 @@
 //! - `started`: given fewer times, the last within `KEEP_UP_DAYS` days.
 
 use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
 
 use super::allergens::{Allergen, allergens_in_food};
 use super::child::Child;
@@ -27,14 +28,26 @@ pub const KEEP_UP_DAYS: i64 = 7;
 pub const INTRODUCTION_UNTIL_MONTHS: u32 = 36;
 
 /// Which allergen list a family follows: the 14 of UK and EU law, or the US 9.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Region {
     #[default]
+    #[serde(rename = "uk14")]
     Uk,
+    #[serde(rename = "us9")]
     Us,
 }
 
 impl Region {
+    pub const ALL: [Region; 2] = [Region::Uk, Region::Us];
+
+    /// What the family's settings call it.
+    pub fn title(self) -> &'static str {
+        match self {
+            Region::Uk => "UK and EU: the 14 allergens of food law",
+            Region::Us => "US: the 9 major food allergens",
+        }
+    }
+
     /// The stable name in settings and the API.
     pub fn key(self) -> &'static str {
         match self {

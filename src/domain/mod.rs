@@ -10,6 +10,7 @@ pub mod diet;
 pub mod email;
 pub mod error;
 pub mod family;
+pub mod family_settings;
 pub mod food_history;
 pub mod food_safety;
 pub mod food_words;

@@ -132,8 +132,9 @@ async fn introduction(app: &Services, child: &Child) -> AppResult<(Region, Vec<P
         .meals
         .for_each_of_child(child.family, child.id, |meal| intro.add(&meal))
         .await?;
-    // The family's choice of list comes with the family settings; until then, the UK's 14.
-    let region = Region::default();
+    let region = super::family::settings(app, child.family)
+        .await?
+        .allergen_list;
     Ok((region, intro.finish(child, region, Utc::now())))
 }
 

@@ -3,6 +3,7 @@
 //! (`StoreError`, logged).
 
 use crate::domain::child::Child;
+use crate::domain::family_settings::FamilySettings;
 use crate::domain::meal::Meal;
 use crate::domain::meal_plan::PlanView;
 use crate::domain::user::User;
@@ -19,6 +20,7 @@ pub enum Stale {
     GroceryList(Box<super::grocery::PricedList>),
     /// The week as it is now, with its warnings.
     MealPlan(Box<PlanView>),
+    FamilySettings(FamilySettings),
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -48,6 +50,12 @@ impl From<Child> for Stale {
 impl From<Meal> for Stale {
     fn from(m: Meal) -> Self {
         Stale::Meal(m)
+    }
+}
+
+impl From<FamilySettings> for Stale {
+    fn from(s: FamilySettings) -> Self {
+        Stale::FamilySettings(s)
     }
 }
 

@@ -10,6 +10,7 @@ use crate::domain::family::{
     FamilyInvite, JOIN_TITLE, LEAVE_TITLE, REMOVE_TITLE, check_can_invite, check_can_leave,
     check_can_remove, check_join, check_link, family_name, too_many_invites,
 };
+use crate::domain::family_settings::{self, FamilySettings, SettingsFields};
 use crate::domain::ids::{FamilyId, InviteId, UserId};
 use crate::domain::user::{SignupDraft, User};
 use crate::store::WriteError;
@@ -53,6 +54,34 @@ pub async fn overview(app: &Services, me: &User) -> AppResult<Overview> {
         members,
         invites,
     })
+}
+
+/// `GET /api/family/settings`: the defaults until the family saves its own.
+pub async fn settings(app: &Services, family: FamilyId) -> AppResult<FamilySettings> {
+    Ok(app
+        .store
+        .family_settings
+        .get(family)
+        .await?
+        .unwrap_or_else(|| FamilySettings::defaults(family, Utc::now())))
+}
+
+/// `PUT /api/family/settings`: saved if `version` is the current one (0 before the first
+/// save); a stale version changes nothing and answers the settings as they are.
+pub async fn save_settings(
+    app: &Services,
+    family: FamilyId,
+    version: u64,
+    fields: SettingsFields,
+) -> AppResult<FamilySettings> {
+    let saved = app
+        .store
+        .family_settings
+        .save(family, version, fields, Utc::now())
+        .await
+        .map_err(|e| AppError::from_write(e, family_settings::SAVE_TITLE))?;
+    tracing::info!(family = %family, version = saved.version, "family settings saved");
+    Ok(saved)
 }
 
 /// `POST /api/family/invites`: a one-time link for another adult, valid for 7 days.

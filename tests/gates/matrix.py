@@ -211,6 +211,9 @@ NO_PARAM_OPS = {
     "GET /api/family": {"kind": "scan"},
     "POST /api/family/invites": {"kind": "own"},
     "POST /api/family/leave": {"kind": "own"},
+    "GET /api/family/settings": {"kind": "scan"},
+    # Saves the caller's own family's settings; A's (the US list) are re-read afterwards.
+    "PUT /api/family/settings": {"kind": "own"},
     "GET /api/co-parents": {"kind": "scan"},
     "POST /api/co-parents": {"kind": "own"},
     "GET /api/meals": {
@@ -863,6 +866,8 @@ class Matrix:
                  "childIds": [A["child"]], "servings": 3},
                 {"date": days[1], "mealType": "Lunch", "text": "aurelio-plan-note"}]}, expect=200)
             A["plan_entries"] += [e["id"] for e in plan["entries"]]
+        # A's family follows the US allergen list: another family's save must not change it.
+        a.json("PUT", "/api/family/settings", {"version": 0, "allergenList": "us9"}, expect=200)
         # A change after the others' feeds are running: must not reach them.
         a.json("PUT", f"/api/children/{A['child']}", {"name": "Zephyrine Quistgaard", "age": 5,
                                                         "allergies": ["Tamarind"],
@@ -1403,6 +1408,7 @@ class Matrix:
         snap = {}
         for url in ([f"/api/children/{self.A['child']}", "/api/children", "/api/profile", "/api/meals",
                      f"/api/meal-plan?week={PLAN_WEEK}", "/api/meal-plan", "/api/co-parents",
+                     "/api/family/settings", f"/api/children/{self.A['child']}/allergens",
                      f"/api/share/{self.A['co_parent_token']}"]
                     + [f"/api/meals/{m}" for m in self.A["meals"]]):
             r = self.call(a, "GET", url)

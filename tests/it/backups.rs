@@ -135,6 +135,16 @@ async fn populate(server: &TestServer, email: &str) -> reqwest::Client {
         200,
     )
     .await;
+    json(
+        parent
+            .put(server.url("/api/family/settings"))
+            .json(&json!({"version": 0, "allergenList": "us9"}))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
     parent
 }
 
@@ -290,6 +300,7 @@ async fn a_backup_taken_while_parents_write_restores_every_record_and_photo_of_i
             &format!("/api/meal-plan?week={WEEK}"),
             "/api/co-parents",
             "/api/profile",
+            "/api/family/settings",
         ] {
             assert_eq!(
                 without_origin(&server, get(&server, before, path).await),
@@ -346,6 +357,17 @@ async fn a_backup_taken_while_parents_write_restores_every_record_and_photo_of_i
             assert_eq!(old, m);
         }
     }
+
+    let settings = get(
+        &restored,
+        &sign_in(&restored, emails[0]).await,
+        "/api/family/settings",
+    )
+    .await;
+    assert_eq!(
+        (settings["version"].as_u64(), &settings["allergenList"]),
+        (Some(1), &json!("us9"))
+    );
 
     // The co-parent's link and PIN work on the restored server.
     let phone = restored.new_client();

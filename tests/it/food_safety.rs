@@ -543,3 +543,152 @@ async fn generated_recipes_carry_each_childs_notes_for_a_signed_in_parent() {
     }
     assert!(salt_seen, "no recipe had stock or soy sauce: {recipes:?}");
 }
+
+async fn save_settings(
+    server: &TestServer,
+    parent: &reqwest::Client,
+    body: Value,
+) -> reqwest::Response {
+    parent
+        .put(server.url("/api/family/settings"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_familys_allergen_list_is_a_shared_versioned_setting_the_introduction_follows() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let leo = add_child(
+        &server,
+        &mum,
+        json!({"name": "Leo", "birthMonth": months_ago(8)}),
+    )
+    .await;
+    let get_settings = |client: reqwest::Client| {
+        let url = server.url("/api/family/settings");
+        async move { json(client.get(url).send().await.unwrap(), 200).await }
+    };
+    let intro = |client: reqwest::Client| {
+        let url = server.url(&format!("/api/children/{leo}/allergens"));
+        async move { json(client.get(url).send().await.unwrap(), 200).await }
+    };
+
+    // Never saved: the UK and EU's 14, at version 0, with both lists to choose from.
+    let settings = get_settings(mum.clone()).await;
+    assert_eq!(settings["version"], 0);
+    assert_eq!(settings["allergenList"], "uk14");
+    let lists = settings["allergenLists"].as_array().unwrap();
+    assert_eq!(lists.len(), 2);
+    assert_eq!(lists[0]["allergens"].as_array().unwrap().len(), 14);
+    assert_eq!(lists[1]["id"], "us9");
+    assert_eq!(lists[1]["allergens"].as_array().unwrap().len(), 9);
+    assert!(
+        lists[1]["allergens"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("Wheat"))
+    );
+    assert_eq!(intro(mum.clone()).await["region"], "uk14");
+
+    let saved = json(
+        save_settings(&server, &mum, json!({"version": 0, "allergenList": "us9"})).await,
+        200,
+    )
+    .await;
+    assert_eq!(
+        (saved["version"].as_u64(), &saved["allergenList"]),
+        (Some(1), &json!("us9"))
+    );
+    let us = intro(mum.clone()).await;
+    assert_eq!(us["region"], "us9");
+    let allergens = us["allergens"].as_array().unwrap();
+    assert_eq!(allergens.len(), 9);
+    assert!(allergens.iter().all(|a| a["allergen"] != "celery"));
+    let gluten = allergens
+        .iter()
+        .find(|a| a["allergen"] == "gluten")
+        .unwrap();
+    assert_eq!(gluten["label"], "Wheat");
+
+    // Saved from an old version: 409 with the settings as they are; nothing changes.
+    let stale = json(
+        save_settings(&server, &mum, json!({"version": 0, "allergenList": "uk14"})).await,
+        409,
+    )
+    .await;
+    assert_eq!(stale["title"], "Update conflict");
+    assert_eq!(stale["field"], "version");
+    assert_eq!(stale["current"]["version"], 1);
+    assert_eq!(stale["current"]["allergenList"], "us9");
+    assert_eq!(get_settings(mum.clone()).await["allergenList"], "us9");
+
+    // Not a list: 400; signed out: 401.
+    let (title, _, _) = error(
+        save_settings(&server, &mum, json!({"version": 1, "allergenList": "eu"})).await,
+        400,
+    )
+    .await;
+    assert_eq!(title, "Invalid request");
+    let anon = server.new_client();
+    error(
+        save_settings(
+            &server,
+            &anon,
+            json!({"version": 1, "allergenList": "uk14"}),
+        )
+        .await,
+        401,
+    )
+    .await;
+    error(
+        anon.get(server.url("/api/family/settings"))
+            .send()
+            .await
+            .unwrap(),
+        401,
+    )
+    .await;
+
+    // Another family has its own settings, and its saves are its own.
+    let other = family(&server, "other@example.org").await;
+    assert_eq!(get_settings(other.clone()).await["allergenList"], "uk14");
+    json(
+        save_settings(
+            &server,
+            &other,
+            json!({"version": 1, "allergenList": "uk14"}),
+        )
+        .await,
+        409,
+    )
+    .await;
+    let theirs = json(
+        save_settings(
+            &server,
+            &other,
+            json!({"version": 0, "allergenList": "uk14"}),
+        )
+        .await,
+        200,
+    )
+    .await;
+    assert_eq!(theirs["version"], 1);
+    assert_eq!(get_settings(mum.clone()).await["allergenList"], "us9");
+
+    // Back to the UK list: the introduction follows at once.
+    json(
+        save_settings(&server, &mum, json!({"version": 1, "allergenList": "uk14"})).await,
+        200,
+    )
+    .await;
+    assert_eq!(
+        intro(mum.clone()).await["allergens"]
+            .as_array()
+            .unwrap()
+            .len(),
+        14
+    );
+}

@@ -48,6 +48,8 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/family/invites"),
     ("delete", "/family/invites/{id}"),
     ("post", "/family/leave"),
+    ("get", "/family/settings"),
+    ("put", "/family/settings"),
     ("delete", "/family/members/{id}"),
     ("get", "/family/join/{token}"),
     ("post", "/family/join/{token}"),

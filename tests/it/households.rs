@@ -696,6 +696,16 @@ async fn joining_brings_the_recipes_lists_and_plan_along_and_ends_the_old_links(
     )
     .await;
     json(plan(&dad, "Dad's chilli night").await.unwrap(), 200).await;
+    // Dad's family followed the US allergen list; the family he joins keeps its own.
+    json(
+        dad.put(server.url("/api/family/settings"))
+            .json(&json!({"version": 0, "allergenList": "us9"}))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
     let link = json(
         dad.post(server.url("/api/co-parents"))
             .json(&json!({"name": "Grandma Zoe", "email": "zoe@example.org"}))
@@ -771,6 +781,19 @@ async fn joining_brings_the_recipes_lists_and_plan_along_and_ends_the_old_links(
             .map(|e| e["title"].as_str().unwrap())
             .collect();
         assert_eq!(titles, ["Fish pie", "Dad's chilli night"]);
+        let settings = json(
+            parent
+                .get(server.url("/api/family/settings"))
+                .send()
+                .await
+                .unwrap(),
+            200,
+        )
+        .await;
+        assert_eq!(
+            (settings["version"].as_u64(), &settings["allergenList"]),
+            (Some(0), &json!("uk14"))
+        );
     }
     // The old family's co-parent link has ended, and its session with it.
     let ended = gran

@@ -1208,6 +1208,20 @@ async fn a_co_parent_reads_a_childs_allergen_introduction_as_the_parents_do() {
     assert_eq!(shared, parents, "the co-parent sees what the parents see");
     assert_eq!(shared["allergens"].as_array().unwrap().len(), 14);
 
+    // The family's list is the co-parent's too.
+    json(
+        mum.put(server.url("/api/family/settings"))
+            .json(&json!({"version": 0, "allergenList": "us9"}))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    let shared = json(phone.get(server.url(&path)).send().await.unwrap(), 200).await;
+    assert_eq!(shared["region"], "us9");
+    assert_eq!(shared["allergens"].as_array().unwrap().len(), 9);
+
     // Another family's child is not found through this link.
     let other = family(&server, "other@example.org").await;
     let (theirs, _) = lunch_with_a_photo(&server, &other).await;

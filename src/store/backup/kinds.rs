@@ -12,6 +12,7 @@ use crate::domain::child::Child;
 use crate::domain::co_parent::CoParent;
 use crate::domain::contact::ContactMessage;
 use crate::domain::family::FamilyInvite;
+use crate::domain::family_settings::FamilySettings;
 use crate::domain::grocery::GroceryList;
 use crate::domain::ids::{FamilyId, MediaId};
 use crate::domain::meal::Meal;
@@ -26,6 +27,7 @@ pub enum Kind {
     Families,
     Users,
     FamilyInvites,
+    FamilySettings,
     Children,
     Meals,
     Media,
@@ -41,10 +43,11 @@ impl Kind {
     /// In archive order: a record comes after the records it needs (a meal after its child),
     /// and photos after the meals that use them (a snapshot leaves out the photos of meals it
     /// leaves out).
-    pub const ALL: [Kind; 12] = [
+    pub const ALL: [Kind; 13] = [
         Kind::Families,
         Kind::Users,
         Kind::FamilyInvites,
+        Kind::FamilySettings,
         Kind::Children,
         Kind::Meals,
         Kind::Media,
@@ -61,6 +64,7 @@ impl Kind {
             Kind::Families => "families",
             Kind::Users => "users",
             Kind::FamilyInvites => "family_invites",
+            Kind::FamilySettings => "family_settings",
             Kind::Children => "children",
             Kind::Meals => "meals",
             Kind::Media => "media",
@@ -104,6 +108,15 @@ impl Kind {
             Kind::FamilyInvites => {
                 let invite: FamilyInvite = decode(stored)?;
                 owned(invite.family, invite.id.as_bytes())
+            }
+            Kind::FamilySettings => {
+                let settings: FamilySettings = decode(stored)?;
+                // One per family, named by it.
+                Loaded {
+                    key: settings.family.as_bytes().to_vec(),
+                    family: Some(settings.family),
+                    ..Loaded::default()
+                }
             }
             Kind::Children => {
                 let child: Child = decode(stored)?;
@@ -171,6 +184,7 @@ impl Kind {
             Kind::Families => Err("families are not stored records".into()),
             Kind::Users => json::<User>(stored),
             Kind::FamilyInvites => json::<FamilyInvite>(stored),
+            Kind::FamilySettings => json::<FamilySettings>(stored),
             Kind::Children => json::<Child>(stored),
             Kind::Meals => json::<Meal>(stored),
             Kind::Media => json::<MediaRecord>(stored),

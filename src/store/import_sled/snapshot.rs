@@ -19,12 +19,13 @@ fn io(what: &str, e: std::io::Error) -> BackupError {
 }
 
 /// The tree a kind's records are kept in by the sled release (contact messages: a tree of
-/// their own, outside the write primitive's).
+/// their own, outside the write primitive's; family settings: none).
 fn tree_of(kind: Kind) -> Option<TreeId> {
     Some(match kind {
         Kind::Families => TreeId::Families,
         Kind::Users => TreeId::Users,
         Kind::FamilyInvites => TreeId::FamilyInvites,
+        Kind::FamilySettings => return None,
         Kind::Children => TreeId::Children,
         Kind::Meals => TreeId::Meals,
         Kind::Media => TreeId::Media,
@@ -55,6 +56,8 @@ pub(crate) fn take(
     for (kind, out) in &mut writers {
         let tree = match tree_of(*kind) {
             Some(id) => core.tree(id),
+            // The sled release kept no family settings: every family had the defaults.
+            None if *kind == Kind::FamilySettings => continue,
             None => contact_messages,
         };
         for entry in tree.iter() {

@@ -22,6 +22,7 @@ use crate::domain::child::Child;
 use crate::domain::co_parent::CoParent;
 use crate::domain::contact::ContactMessage;
 use crate::domain::family::FamilyInvite;
+use crate::domain::family_settings::FamilySettings;
 use crate::domain::grocery::GroceryList;
 use crate::domain::ids::{FamilyId, MediaId, UserId};
 use crate::domain::meal::Meal;
@@ -152,6 +153,7 @@ pub(crate) fn copy_kind(
         }
         Kind::Users => spool::<User>(conn, "1", out),
         Kind::FamilyInvites => spool::<FamilyInvite>(conn, LIVE_FAMILY, out),
+        Kind::FamilySettings => spool::<FamilySettings>(conn, LIVE_FAMILY, out),
         Kind::Children => spool::<Child>(conn, &format!("t.deleted = 0 AND {LIVE_FAMILY}"), out),
         Kind::Meals => spool::<Meal>(conn, &format!("{} AND {LIVE_FAMILY}", Meal::VISIBLE), out),
         Kind::Media => spool::<MediaRecord>(
@@ -348,6 +350,7 @@ impl<'c> Loader<'c> {
                 self.put(&user)
             }
             Kind::FamilyInvites => self.put(&decode::<FamilyInvite>(stored)?),
+            Kind::FamilySettings => self.put(&decode::<FamilySettings>(stored)?),
             Kind::Children => self.put(&decode::<Child>(stored)?),
             Kind::Meals => self.put(&decode::<Meal>(stored)?),
             Kind::Media => self.put(&decode::<MediaRecord>(stored)?),

@@ -16,13 +16,14 @@ use crate::store::jobs::{BATCH, Job, JobKind};
 
 /// A deleted family's tables after its meals and photos, in the order they are emptied (a
 /// child's row goes only once its meals are gone), with their key column.
-const FAMILY_TABLES: [(&str, &str); 6] = [
+const FAMILY_TABLES: [(&str, &str); 7] = [
     ("children", "id"),
     ("recipes", "id"),
     ("grocery_lists", "id"),
     ("meal_plans", "week"),
     ("co_parents", "id"),
     ("family_invites", "id"),
+    ("family_settings", "family_id"),
 ];
 
 /// Queues a job inside a write.

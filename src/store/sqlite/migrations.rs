@@ -245,6 +245,15 @@ const STEPS: &[&str] = &[
         key BLOB PRIMARY KEY NOT NULL,
         tat INTEGER NOT NULL
     ) WITHOUT ROWID;",
+    // 2: a family's settings (issue 30: the allergen list a child's introduction follows).
+    // One row per family; a family without one has the defaults.
+    "CREATE TABLE family_settings (
+        family_id BLOB PRIMARY KEY NOT NULL,
+        version INTEGER NOT NULL,
+        allergen_list TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+    ) WITHOUT ROWID;",
 ];
 
 /// The schema version this build writes.

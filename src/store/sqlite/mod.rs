@@ -9,6 +9,7 @@ pub mod children;
 pub mod co_parents;
 pub mod contact_messages;
 pub mod core;
+pub mod family_settings;
 pub mod generations;
 pub mod grocery_lists;
 pub mod invites;

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::co_parents::CoParents;
 use super::contact_messages::ContactMessages;
 use super::core::{Core, Hook, Shared};
+use super::family_settings::FamilySettingsRepo;
 use super::generations::Generations;
 use super::grocery_lists::GroceryLists;
 use super::invites::Invites;
@@ -39,6 +40,7 @@ pub struct Store {
     pub rate_limits: RateLimits,
     pub users: Users,
     pub invites: Invites,
+    pub family_settings: FamilySettingsRepo,
     pub sessions: Sessions,
     pub reset_tokens: ResetTokens,
     pub children: Children,
@@ -96,6 +98,7 @@ impl Store {
             rate_limits,
             users: Users::new(core.clone()),
             invites: Invites::new(core.clone()),
+            family_settings: FamilySettingsRepo::new(core.clone()),
             sessions: Sessions::new(core.clone()),
             reset_tokens: ResetTokens::new(core.clone()),
             children: Children::new(core.clone()),

@@ -502,6 +502,8 @@ fn bring(tx: &mut Tx<'_>, from: FamilyId, to: FamilyId, now: DateTime<Utc>) -> R
     }
     super::co_parents::delete_all_of_family(tx, from)?;
     super::invites::delete_all_of_family(tx, from)?;
+    // The family joined keeps its own settings.
+    super::family_settings::delete_of_family(tx, from)?;
     Ok(())
 }
 

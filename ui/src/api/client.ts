@@ -73,6 +73,7 @@ type Conflicts = {
   meal: Schemas['MealDto'];
   profile: Schemas['Profile'];
   groceryList: Schemas['GroceryListDto'];
+  familySettings: Schemas['FamilySettingsDto'];
 };
 
 /** The server's `current` is a union (`Current`); each noun is told apart by a field only it has. */
@@ -84,6 +85,7 @@ const CONFLICT_MARK: { [K in keyof Conflicts]: keyof Conflicts[K] & string } = {
   meal: 'foods',
   profile: 'email',
   groceryList: 'estimatedTotal',
+  familySettings: 'allergenLists',
 };
 
 /**

@@ -230,6 +230,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/family/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The family's settings (the defaults, at version 0, until first saved). */
+        get: operations["getFamilySettings"];
+        /**
+         * Saves the family's settings, if `version` is the current one (409 otherwise, with the
+         *     settings as they are now).
+         */
+        put: operations["saveFamilySettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/family/invites": {
         parameters: {
             query?: never;
@@ -1196,8 +1217,8 @@ export interface components {
         AllergenIntroDto: {
             childId: string;
             childName: string;
-            /** @description "uk14" (the 14 of UK and EU law) or "us9". */
-            region: string;
+            /** @description The family's allergen list (its settings). */
+            region: components["schemas"]["AllergenListDto"] & unknown;
             /** @description In the list's order. */
             allergens: components["schemas"]["AllergenProgressDto"][];
             /**
@@ -1216,6 +1237,20 @@ export interface components {
              */
             keepUpDays: number;
         };
+        /**
+         * AllergenListChoice
+         * @description One allergen list a family may follow, with its allergens as the list names them.
+         */
+        AllergenListChoice: {
+            id: components["schemas"]["AllergenListDto"];
+            title: string;
+            allergens: string[];
+        };
+        /**
+         * @description Which allergen list a family follows.
+         * @enum {string}
+         */
+        AllergenListDto: "uk14" | "us9";
         /**
          * AllergenProgressDto
          * @description One allergen for one child.
@@ -1369,7 +1404,7 @@ export interface components {
             expiresAt: string;
         };
         /** @description The record as it is now, after someone else changed it. */
-        Current: components["schemas"]["ChildDto"] | components["schemas"]["MealDto"] | components["schemas"]["Profile"] | components["schemas"]["GroceryListDto"] | components["schemas"]["MealPlanDto"];
+        Current: components["schemas"]["ChildDto"] | components["schemas"]["MealDto"] | components["schemas"]["Profile"] | components["schemas"]["GroceryListDto"] | components["schemas"]["MealPlanDto"] | components["schemas"]["FamilySettingsDto"];
         /**
          * DeletePreviewDto
          * @description What deleting the child also removes.
@@ -1440,6 +1475,31 @@ export interface components {
             members: components["schemas"]["Member"][];
             /** @description Open invite links (the links themselves are shown only when made). */
             invites: components["schemas"]["InviteDto"][];
+        };
+        /**
+         * FamilySettingsDto
+         * @description Choices the whole family shares.
+         */
+        FamilySettingsDto: {
+            /**
+             * Format: uint64
+             * @description 0 until the family first saves its settings.
+             */
+            version: number;
+            /** @description The allergen list a small child's introduction follows. */
+            allergenList: components["schemas"]["AllergenListDto"] & unknown;
+            /** @description The lists to choose from. */
+            allergenLists: components["schemas"]["AllergenListChoice"][];
+        };
+        /** FamilySettingsUpdate */
+        FamilySettingsUpdate: {
+            /**
+             * Format: uint64
+             * @description The version the change was made on (0 before the first save); a stale one answers 409
+             *     with the settings as they are now.
+             */
+            version: number;
+            allergenList: components["schemas"]["AllergenListDto"];
         };
         /**
          * @description What the parent noted about the meal.
@@ -4269,6 +4329,266 @@ export interface operations {
                 };
                 content: {
                     "application/json; charset=utf-8": components["schemas"]["FamilyDto"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused (for example a request from another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or not yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
+                };
+            };
+            /** @description The link has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or upload is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a supported image. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; `Retry-After` says how many seconds to wait. */
+            429: {
+                headers: {
+                    "RETRY-AFTER": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something failed on the server; nothing was saved. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A needed service (such as the recipe model) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The family's storage quota or the server's disk is full. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getFamilySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["FamilySettingsDto"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused (for example a request from another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or not yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
+                };
+            };
+            /** @description The link has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or upload is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a supported image. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; `Retry-After` says how many seconds to wait. */
+            429: {
+                headers: {
+                    "RETRY-AFTER": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something failed on the server; nothing was saved. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A needed service (such as the recipe model) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The family's storage quota or the server's disk is full. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    saveFamilySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["FamilySettingsUpdate"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["FamilySettingsDto"];
                 };
             };
             /** @description The request is malformed or a field is invalid. */
