@@ -14,6 +14,8 @@ export const keys = keyFactories({
   session: () => ['session'] as const,
   resetLink: (token: string) => ['resetLink', token] as const,
   family: () => ['family'] as const,
+  /** The family's shared settings (the allergen list). */
+  familySettings: () => ['familySettings'] as const,
   invitePreview: (token: string) => ['invitePreview', token] as const,
   children: () => ['children'] as const,
   child: (id: string) => ['child', id] as const,
@@ -52,6 +54,7 @@ export type Key = ReturnType<(typeof keys)[Noun]>;
 export const FAMILY_NOUNS = [
   'session',
   'family',
+  'familySettings',
   'children',
   'child',
   'meals',

@@ -7,10 +7,19 @@ import { useRevalidate } from './revalidate';
 export type Family = Schemas['FamilyDto'];
 export type Member = Schemas['Member'];
 export type CreatedInvite = Schemas['CreatedInvite'];
+export type FamilySettings = Schemas['FamilySettingsDto'];
+export type AllergenList = FamilySettings['allergenList'];
 
 /** The family's members and open invite links. */
 export function useFamily() {
   return useSWR(keys.family(), () => unwrap(api.GET('/family'), 'Error fetching family'));
+}
+
+/** The settings the whole family shares (the defaults, at version 0, until first saved). */
+export function useFamilySettings() {
+  return useSWR(keys.familySettings(), () =>
+    unwrap(api.GET('/family/settings'), 'Error fetching settings'),
+  );
 }
 
 /** What an invite link is for; `error.status` is 404 (unknown or used) or 410 (expired). */
@@ -41,6 +50,17 @@ export function useFamilyActions() {
       await unwrap(api.POST('/family/leave', { signal }), 'Leave failed');
       await revalidate(FAMILY_NOUNS);
     },
+    /** A new allergen list changes every child's introduction. */
+    saveSettings: async (body: Schemas['FamilySettingsUpdate'], signal?: AbortSignal) => {
+      const saved = await unwrap(
+        api.PUT('/family/settings', { body, signal }),
+        'Settings not saved',
+      );
+      await revalidate(['familySettings', 'allergens']);
+      return saved;
+    },
+    /** After a save refused as stale: the settings as they are now. */
+    reloadSettings: () => revalidate(['familySettings']),
     remove: async (id: string, signal?: AbortSignal) => {
       await unwrap(
         api.DELETE('/family/members/{id}', { params: { path: { id } }, signal }),

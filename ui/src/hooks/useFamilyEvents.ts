@@ -78,9 +78,10 @@ export function staleAfter(change: FamilyChange): Target[] {
     // The signed-in user is read from the session; members show each other's names.
     case 'profile':
       return ['session', 'family'];
-    // Someone joined, left or was removed, or an invite link was made or used.
+    // Someone joined, left or was removed, an invite link was made or used, or the family's
+    // settings changed (the allergen list an introduction follows).
     case 'family':
-      return ['family'];
+      return ['family', 'familySettings', 'allergens'];
     // A recipe's ingredients decide the plan's allergy warnings.
     case 'recipe':
       return ['recipes', keys.recipe(change.id), 'mealPlan'];

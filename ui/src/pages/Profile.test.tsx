@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { amira, calls, mockApi, renderAt, signedIn } from '../test-utils';
+import { amira, calls, mockApi, renderAt, sentBody, signedIn } from '../test-utils';
 import Profile from './Profile';
 
 afterEach(() => {
@@ -58,5 +58,60 @@ describe('Profile', () => {
       lastName: 'Khan-Ali',
       version: 3,
     });
+  });
+
+  it('saves the family’s allergen list from its version; a stale save shows the saved list', async () => {
+    const lists = [
+      { id: 'uk14', title: 'UK and EU: the 14 allergens of food law', allergens: ['Celery'] },
+      { id: 'us9', title: 'US: the 9 major food allergens', allergens: ['Wheat'] },
+    ];
+    let settings = { version: 0, allergenList: 'uk14', allergenLists: lists };
+    let saves = 0;
+    const fetch = mockApi({
+      'GET /api/auth/session': signedIn,
+      'GET /api/family/settings': () => ({ status: 200, body: settings }),
+      'PUT /api/family/settings': () => {
+        saves += 1;
+        if (saves === 1) {
+          settings = { ...settings, version: 1, allergenList: 'us9' };
+          return { status: 200, body: settings };
+        }
+        // The other parent went back to the UK list meanwhile.
+        settings = { ...settings, version: 2, allergenList: 'uk14' };
+        return {
+          status: 409,
+          body: {
+            title: 'Update conflict',
+            message: 'This family setting was changed elsewhere while you were editing.',
+            field: 'version',
+            current: settings,
+          },
+        };
+      },
+    });
+    const user = userEvent.setup();
+    renderAt(<Profile />, '/profile');
+    const us = await screen.findByRole('radio', { name: /US: the 9 major food allergens/ });
+    const save = screen.getByRole('button', { name: 'Save Settings' });
+    expect(save).toBeDisabled();
+    await user.click(us);
+    await user.click(save);
+    expect(await screen.findByText('Settings saved')).toBeInTheDocument();
+    expect(await sentBody(fetch, 'PUT', '/api/family/settings')).toEqual({
+      version: 0,
+      allergenList: 'us9',
+    });
+
+    await waitFor(() => expect(screen.getByRole('radio', { name: /US:/ })).toBeChecked());
+    await user.click(screen.getByRole('radio', { name: /UK and EU/ }));
+    await user.click(screen.getByRole('button', { name: 'Save Settings' }));
+    expect(await screen.findByText('Update conflict')).toBeInTheDocument();
+    expect(await calls(fetch, 'PUT', '/api/family/settings')[1]?.json()).toEqual({
+      version: 1,
+      allergenList: 'uk14',
+    });
+    // The list as saved now is shown, with nothing left to save.
+    await waitFor(() => expect(screen.getByRole('radio', { name: /UK and EU/ })).toBeChecked());
+    expect(screen.getByRole('button', { name: 'Save Settings' })).toBeDisabled();
   });
 });

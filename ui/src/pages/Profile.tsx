@@ -4,6 +4,7 @@ import { useRef, useState } from 'react';
 import { savedElsewhere } from '../api/client';
 import { greetingName, useAuth, type User } from '../auth/auth-context';
 import { FamilyMembers } from '../components/family/FamilyMembers';
+import { FamilySettings } from '../components/family/FamilySettings';
 import { Button } from '../components/ui/Button';
 import { Input } from '../components/ui/Input';
 import { SavedElsewhere, type SavedValue } from '../components/ui/SavedElsewhere';
@@ -161,6 +162,7 @@ function ProfileForm({ user }: { user: User }) {
       </form>
       {/* Guests stay single-member families. */}
       {user.isGuest ? null : <FamilyMembers />}
+      <FamilySettings />
     </section>
   );
 }

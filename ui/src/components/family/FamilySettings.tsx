@@ -1,0 +1,108 @@
+import { useState } from 'react';
+
+import { savedElsewhere } from '../../api/client';
+import { useFamilyActions, useFamilySettings, type AllergenList } from '../../hooks/useFamily';
+import { useSubmit } from '../../hooks/useSubmit';
+import { Button } from '../ui/Button';
+import { useToast } from '../ui/toast-context';
+
+/**
+ * The profile page's settings card: choices every parent of the family shares. For now the
+ * allergen list a baby's or toddler's introduction page follows (the UK and EU's 14, or the US 9).
+ */
+export function FamilySettings() {
+  const { data: settings, isLoading } = useFamilySettings();
+  const actions = useFamilyActions();
+  const { toast } = useToast();
+  // The list chosen here and not saved yet; null shows the saved one.
+  const [choice, setChoice] = useState<AllergenList | null>(null);
+  const selected = choice ?? settings?.allergenList;
+
+  const save = useSubmit(
+    (signal) =>
+      actions.saveSettings(
+        { version: settings?.version ?? 0, allergenList: selected ?? 'uk14' },
+        signal,
+      ),
+    {
+      failureTitle: 'Settings not saved',
+      onSuccess: () => {
+        setChoice(null);
+        toast({ variant: 'success', title: 'Settings saved' });
+      },
+      onFailure: (err) => {
+        // Changed by the other parent first: their choice is shown, and the toast says so.
+        if (savedElsewhere(err, 'familySettings')) {
+          setChoice(null);
+          void actions.reloadSettings();
+        }
+        return false;
+      },
+    },
+  );
+
+  if (isLoading || !settings) {
+    return (
+      <div className="card mt-6 border border-base-300 bg-base-100" aria-busy="true">
+        <div className="card-body gap-3">
+          <div className="skeleton h-6 w-40" />
+          <div className="skeleton h-20 w-full" />
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <section
+      className="card mt-6 border border-base-300 bg-base-100"
+      aria-labelledby="family-settings-title"
+    >
+      <form className="card-body gap-4" onSubmit={save.onSubmit}>
+        <div>
+          <h2 id="family-settings-title" className="card-title">
+            Family settings
+          </h2>
+          <p className="text-sm text-base-content/70">Shared by everyone in your family.</p>
+        </div>
+        <fieldset className="space-y-2">
+          <legend className="font-medium">Allergen list</legend>
+          <p className="text-sm text-base-content/70">
+            The allergens a baby’s or toddler’s introduction page goes through, and what the
+            dashboard reminds you to keep giving.
+          </p>
+          {settings.allergenLists.map((list) => (
+            <label
+              key={list.id}
+              className="flex cursor-pointer items-start gap-3 rounded-box border border-base-300 p-3"
+            >
+              <input
+                type="radio"
+                name="allergenList"
+                className="radio radio-primary mt-0.5"
+                value={list.id}
+                checked={selected === list.id}
+                onChange={() => setChoice(list.id)}
+              />
+              <span className="min-w-0">
+                <span className="block font-medium">{list.title}</span>
+                <span className="block text-sm text-base-content/70">
+                  {list.allergens.join(', ')}
+                </span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        <div className="card-actions justify-end">
+          <Button
+            type="submit"
+            busy={save.busy}
+            busyLabel="Saving..."
+            disabled={selected === settings.allergenList}
+          >
+            Save Settings
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}
