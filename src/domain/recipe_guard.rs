@@ -5,6 +5,7 @@
 
 use super::allergens::{Allergen, Conflict, conflicts};
 use super::diet::{Diet, MEAT_FREE_MARKERS};
+use super::food_safety::{self, Age, InRecipe};
 use super::recipe::RecipeContent;
 
 /// Why a rule is there.
@@ -25,13 +26,16 @@ pub struct Withheld {
     pub reasons: Vec<String>,
 }
 
-/// The rules of one request.
+/// The rules of one request: the allergies and diets that withhold a recipe, and the
+/// children's ages a generator adapts its recipes to (those never withhold one).
 #[derive(Debug, Clone, Default)]
 pub struct Guard {
     /// Allergy texts for the matcher, each with where it came from.
     rules: Vec<(String, Origin)>,
     /// Restrictions the guard cannot check ("low sugar"); the generator is still asked.
     unchecked: Vec<String>,
+    /// The children with an age, youngest first.
+    ages: Vec<(String, Age)>,
 }
 
 impl Guard {
@@ -72,6 +76,31 @@ impl Guard {
             );
         }
         self
+    }
+
+    /// Adds a child's age (none: the child has no age, and no age rule applies).
+    pub fn with_age(mut self, name: &str, age: Option<Age>) -> Guard {
+        if let Some(age) = age {
+            let at = self.ages.partition_point(|(_, a)| a.months <= age.months);
+            self.ages.insert(at, (name.to_string(), age));
+        }
+        self
+    }
+
+    /// The children with an age, youngest first.
+    pub fn ages(&self) -> &[(String, Age)] {
+        &self.ages
+    }
+
+    /// The youngest child: every recipe is made so it is fine for them.
+    pub fn youngest(&self) -> Option<(&str, Age)> {
+        self.ages.first().map(|(name, age)| (name.as_str(), *age))
+    }
+
+    /// What a recipe does with `food` for the youngest child (as is when there is none).
+    pub fn in_recipe(&self, food: &str) -> InRecipe {
+        self.youngest()
+            .map_or(InRecipe::AsIs, |(_, age)| food_safety::in_recipe(food, age))
     }
 
     fn add(&mut self, text: &str, origin: Origin) {
@@ -170,14 +199,19 @@ impl Guard {
 
     /// Why one chosen ingredient is left out of every recipe, in a parent's words ("Eggs was
     /// left out: Ava is allergic to eggs."), from its words and the allergens a catalogue
-    /// lists for it (`tagged`); `None` when it may go in.
+    /// lists for it (`tagged`), or from an age rule of the youngest child that no preparation
+    /// makes safe ("Honey was left out: for Leo (9 months), no honey before 12 months.");
+    /// `None` when it may go in.
     pub fn left_out(&self, food: &str, tagged: &[Allergen]) -> Option<String> {
-        let (rule, origin) = match self.breaches(&[food.to_string()]).into_iter().next() {
-            Some((_, rule)) => rule,
+        let found = match self.breaches(&[food.to_string()]).into_iter().next() {
+            Some((_, rule)) => Some(rule),
             None => self.rules.iter().find(|(text, _)| {
                 let named = Allergen::from_allergy_text(text);
                 tagged.iter().any(|a| named.contains(a))
-            })?,
+            }),
+        };
+        let Some((rule, origin)) = found else {
+            return self.too_young_for(food);
         };
         let rule = in_sentence(rule);
         Some(match origin {
@@ -193,6 +227,19 @@ impl Guard {
                 format!("{food} was left out: you asked for recipes without {rule}.")
             }
         })
+    }
+
+    /// Why the youngest child may not have `food` in any form.
+    fn too_young_for(&self, food: &str) -> Option<String> {
+        let (name, age) = self.youngest()?;
+        match food_safety::in_recipe(food, age) {
+            InRecipe::LeftOut(rule) => Some(format!(
+                "{food} was left out: for {name} ({}), {}.",
+                age.label(),
+                rule.note.replace("{food}", &food.to_lowercase())
+            )),
+            InRecipe::AsIs | InRecipe::Prepared(_) => None,
+        }
     }
 
     /// Whether one food may go into a recipe.
@@ -402,5 +449,49 @@ mod tests {
         let guard = Guard::new(&strings(&["  "]), &[]);
         assert!(guard.is_empty());
         assert!(guard.allows("Peanut butter"));
+    }
+
+    fn months(n: u32) -> Option<Age> {
+        Some(Age {
+            months: n,
+            from_birth_month: true,
+        })
+    }
+
+    #[test]
+    fn the_youngest_childs_age_leaves_out_what_no_preparation_makes_safe() {
+        let guard = Guard::default()
+            .with_age("Ada", months(40))
+            .with_age("Sam", None)
+            .with_age("Leo", months(9));
+        assert_eq!(
+            guard.youngest().map(|(n, a)| (n, a.months)),
+            Some(("Leo", 9))
+        );
+        assert_eq!(guard.ages().len(), 2);
+        assert_eq!(
+            guard.left_out("Honey", &[]).as_deref(),
+            Some("Honey was left out: for Leo (9 months), no honey before 12 months.")
+        );
+        assert!(
+            guard
+                .left_out("Vegetable stock cube", &[])
+                .is_some_and(|r| r.contains("no added salt"))
+        );
+        // Prepared the safe way instead: it goes in.
+        assert_eq!(guard.left_out("Grapes", &[]), None);
+        assert!(matches!(
+            guard.in_recipe("Grapes"),
+            InRecipe::Prepared(n) if n == "Grapes, quartered lengthways"
+        ));
+        // Age rules never withhold a recipe: only allergies and diets do.
+        assert!(guard.allows("Honey"));
+        assert!(guard.is_empty());
+        // Without a child of an age, nothing changes.
+        assert_eq!(Guard::default().left_out("Honey", &[]), None);
+        assert!(matches!(
+            Guard::default().in_recipe("Grapes"),
+            InRecipe::AsIs
+        ));
     }
 }

@@ -3,12 +3,16 @@
 //! same recipes) and fast: a handful of dish shapes (stir-fry, traybake, pasta, soup, curry...)
 //! are scored against what the parent has, and the best-fitting ones are filled in with
 //! amounts scaled to the servings, costs and nutrition from the catalogue, steps for the
-//! difficulty, tips and substitutions. Nothing the guard rules out is ever used.
+//! difficulty, tips and substitutions. Nothing the guard rules out is ever used, and every
+//! recipe is made for the family's youngest child: no honey before 12 months, no salt or stock
+//! cubes for a baby, grapes quartered and nuts ground before 5, and a tip on serving it to each
+//! child under 5.
 
 use futures_util::future::BoxFuture;
 
 use super::catalogue::{Catalogue, Item, Unit};
 use super::{GenerateError, Outcome, Progress, ProgressFn, RecipeGenerator, Status, screen};
+use crate::domain::food_safety::{self, InRecipe};
 use crate::domain::recipe::{
     Cost, Difficulty, GenerateRequest, Ingredient, Nutrition, RecipeContent, Substitution,
 };
@@ -168,6 +172,11 @@ impl<'a> Larder<'a> {
                 item: Some(item),
                 role: role_of(item),
             })
+    }
+
+    /// Whether the dish may be salted (not for a baby: the salt rule).
+    fn may_salt(&self) -> bool {
+        self.guard.left_out("Salt", &[]).is_none()
     }
 
     /// The first staple of several the guard allows.
@@ -656,7 +665,10 @@ fn soup<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
             "{water:.0} ml of hot water with the {} crumbled in",
             c.lower()
         ),
-        None => format!("{water:.0} ml of hot water and a little salt"),
+        None if ctx.larder.may_salt() => format!("{water:.0} ml of hot water and a little salt"),
+        None => {
+            format!("{water:.0} ml of hot water (no salt: season grown-ups' bowls at the table)")
+        }
     };
     let herb_name = herb.as_ref().map_or("herbs".into(), Food::lower);
     let added = pulse.as_ref().map_or("the vegetables".to_string(), |p| {
@@ -983,7 +995,7 @@ fn fruit_pots<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
     lines.extend(sweet.iter().map(|s| ctx.line(s, 1.0)));
     let fruit_names = names(&fruits.iter().collect::<Vec<_>>());
     let mut steps = vec![format!(
-        "Wash the {} and cut into small pieces (halve grapes and berries lengthways for under-fives).",
+        "Wash the {} and cut into small pieces (quarter grapes and berries lengthways for under-fives).",
         and_list(&fruit_names)
     )];
     if let Some(c) = &crunch {
@@ -1483,8 +1495,14 @@ fn finish(
         prep + draft.cook
     );
     // What was left out goes to the outcome's notes: naming it here would put the allergen
-    // back into the recipe's text.
-    let tips = draft.tips;
+    // back into the recipe's text. How to serve it to each child under 5 comes first.
+    let mut tips: Vec<String> = larder
+        .guard
+        .ages()
+        .iter()
+        .filter_map(|(name, age)| food_safety::serving_tip(name, *age))
+        .collect();
+    tips.extend(draft.tips);
     let substitutions = lines
         .iter()
         .filter(|l| larder.chosen.iter().any(|c| c.name == l.food.name))
@@ -1497,10 +1515,14 @@ fn finish(
         })
         .take(3)
         .collect();
+    // Named as the youngest child has them: "Grapes, quartered lengthways".
     let ingredients = lines
         .iter()
         .map(|l| Ingredient {
-            name: l.food.name.clone(),
+            name: match larder.guard.in_recipe(&l.food.name) {
+                InRecipe::Prepared(named) => named,
+                InRecipe::AsIs | InRecipe::LeftOut(_) => l.food.name.clone(),
+            },
             quantity: measure(l.food.item, l.amount),
         })
         .collect::<Vec<_>>();
@@ -1579,6 +1601,138 @@ mod tests {
                 recipe.title
             );
         }
+    }
+
+    fn family_of(ages: &[(&str, u32)]) -> Guard {
+        ages.iter().fold(Guard::default(), |g, (name, months)| {
+            g.with_age(
+                name,
+                Some(crate::domain::food_safety::Age {
+                    months: *months,
+                    from_birth_month: true,
+                }),
+            )
+        })
+    }
+
+    fn names(recipe: &RecipeContent) -> Vec<&str> {
+        recipe.ingredients.iter().map(|i| i.name.as_str()).collect()
+    }
+
+    #[test]
+    fn recipes_for_a_baby_have_no_honey_salt_or_stock_and_say_how_to_serve_them() {
+        let r = request(
+            &[
+                "Grapes",
+                "Honey",
+                "Natural yoghurt",
+                "Carrot",
+                "Leek",
+                "Red lentils",
+                "Chicken breast",
+                "Broccoli",
+            ],
+            5,
+        );
+        let guard = family_of(&[("Ada", 40), ("Leo", 9)]);
+        let built = generate(&r, &guard, "GBP");
+        assert!(built.recipes.len() >= 3, "{}", built.recipes.len());
+        assert!(
+            built.left_out.contains(
+                &"Honey was left out: for Leo (9 months), no honey before 12 months.".to_string()
+            ),
+            "{:?}",
+            built.left_out
+        );
+        let mut soups = 0;
+        for recipe in &built.recipes {
+            let all = names(recipe);
+            for banned in [
+                "Honey",
+                "Soy sauce",
+                "Vegetable stock cube",
+                "Chicken stock cube",
+                "Salt",
+            ] {
+                assert!(
+                    !all.contains(&banned),
+                    "{banned} in {}: {all:?}",
+                    recipe.title
+                );
+            }
+            assert!(
+                !all.contains(&"Grapes") && !all.contains(&"Carrot"),
+                "{all:?}"
+            );
+            // Each child under 5 gets a serving tip, the youngest first.
+            assert!(
+                recipe.tips[0].starts_with("For Leo (9 months): mash"),
+                "{:?}",
+                recipe.tips
+            );
+            assert!(
+                recipe.tips[1].starts_with("For Ada (3 years):"),
+                "{:?}",
+                recipe.tips
+            );
+            let steps = recipe.instructions.join(" ");
+            assert!(!steps.contains("a little salt"), "{steps}");
+            if recipe.title.contains("Soup") {
+                soups += 1;
+                assert!(steps.contains("no salt"), "{steps}");
+            }
+            // What is left is fine for Leo: advice for what is prepared, never an alarm.
+            let leo = food_safety::Age {
+                months: 9,
+                from_birth_month: true,
+            };
+            for name in &all {
+                for hit in food_safety::rule_hits(name, leo) {
+                    assert!(hit.prepared || hit.rule.alone, "{name}: {}", hit.rule.key);
+                }
+            }
+        }
+        assert_eq!(soups, 1);
+        let carrots: Vec<&str> = built
+            .recipes
+            .iter()
+            .flat_map(names)
+            .filter(|n| n.starts_with("Carrot"))
+            .collect();
+        assert!(
+            carrots
+                .iter()
+                .all(|n| *n == "Carrot, grated or cooked soft"),
+            "{carrots:?}"
+        );
+        // A baby's pudding: grapes quartered, sweetened without honey.
+        let pots = generate(
+            &request(&["Grapes", "Natural yoghurt", "Honey"], 1),
+            &guard,
+            "GBP",
+        );
+        let all = names(&pots.recipes[0]);
+        assert!(all.contains(&"Grapes, quartered lengthways"), "{all:?}");
+        assert!(!all.contains(&"Honey"), "{all:?}");
+    }
+
+    #[test]
+    fn recipes_for_a_toddler_keep_honey_but_grind_nuts_and_quarter_grapes() {
+        let r = request(&["Grapes", "Walnuts", "Natural yoghurt", "Honey"], 1);
+        let built = generate(&r, &family_of(&[("Ada", 30)]), "GBP");
+        let all = names(&built.recipes[0]);
+        assert!(all.contains(&"Honey"), "{all:?}");
+        assert!(all.contains(&"Grapes, quartered lengthways"), "{all:?}");
+        assert!(all.contains(&"Walnuts, ground"), "{all:?}");
+        assert!(built.left_out.is_empty());
+        // Older children: nothing changes.
+        let built = generate(&r, &family_of(&[("Sam", 72)]), "GBP");
+        let all = names(&built.recipes[0]);
+        assert!(
+            all.contains(&"Grapes") && all.contains(&"Walnuts"),
+            "{all:?}"
+        );
+        assert!(!built.recipes[0].tips[0].starts_with("For "));
     }
 
     #[test]

@@ -19,6 +19,7 @@ use tokio::time::Instant;
 use super::{
     GenerateError, Outcome, Progress, ProgressFn, RecipeGenerator, Status, normalise, screen,
 };
+use crate::domain::food_safety;
 use crate::domain::recipe::GenerateRequest;
 use crate::domain::recipe_guard::{Guard, Withheld};
 
@@ -292,6 +293,20 @@ fn prompt(request: &GenerateRequest, guard: &Guard, withheld: Option<&[Withheld]
         restrictions = list(&request.dietary_restrictions),
         allergies = list(&guard_allergies(request, guard)),
     );
+    if let Some((name, age)) = guard.youngest() {
+        // The same rules the recipes are checked against afterwards (their notes per child).
+        let rules: Vec<_> = food_safety::rules_at(age).filter(|r| !r.alone).collect();
+        if !rules.is_empty() {
+            p.push_str(&format!(
+                "\n\nThe youngest child who will eat this is {name}, {}. Make every recipe safe \
+                 for {name}, and say in the tips how to serve it at that age:\n",
+                age.label()
+            ));
+            for rule in rules {
+                p.push_str(&format!("- {}\n", rule.advice));
+            }
+        }
+    }
     if let Some(withheld) = withheld {
         p.push_str(
             "\n\nSTRICT: your last answer broke the allergy rules, so it could not be shown:\n",
@@ -390,6 +405,41 @@ mod tests {
             reasons: vec!["Satay contains peanuts (satay)".into()],
         }];
         assert!(prompt(&request, &guard, Some(&withheld)).contains("STRICT"));
+    }
+
+    #[test]
+    fn the_prompt_carries_the_age_rules_of_the_youngest_child() {
+        let request = GenerateRequest::new(GenerateFields {
+            ingredients: vec!["Grapes".into()],
+            ..GenerateFields::default()
+        })
+        .unwrap();
+        let age = |months| {
+            Some(food_safety::Age {
+                months,
+                from_birth_month: true,
+            })
+        };
+        let guard = Guard::default()
+            .with_age("Ada", age(40))
+            .with_age("Leo", age(9));
+        let p = prompt(&request, &guard, None);
+        assert!(
+            p.contains("The youngest child who will eat this is Leo, 9 months."),
+            "{p}"
+        );
+        assert!(p.contains("No honey, in food or drinks"), "{p}");
+        assert!(p.contains("lengthways into quarters"), "{p}");
+        assert!(p.contains("Add no salt, stock cubes or gravy"), "{p}");
+        // Drink rules are not a recipe's.
+        assert!(!p.contains("main drink"), "{p}");
+        let older = Guard::default().with_age("Sam", age(80));
+        let p = prompt(&request, &older, None);
+        assert!(p.contains("Sam, 6 years") && p.contains("swordfish"), "{p}");
+        assert!(!p.contains("honey"), "{p}");
+        let teen = Guard::default().with_age("Kit", age(200));
+        assert!(!prompt(&request, &teen, None).contains("Kit"));
+        assert!(!prompt(&request, &Guard::default(), None).contains("youngest"));
     }
 
     #[test]

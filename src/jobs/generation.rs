@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::{Notify, watch};
 
+use crate::domain::food_safety::Age;
 use crate::domain::generation::{
     ANONYMOUS_MAX, ATTEMPTS_MAX, Failure, Generation, Owner, QUEUE_MAX, State,
 };
@@ -310,7 +311,7 @@ impl Lane {
 }
 
 /// A request's allergies and restrictions, and every allergy of the family's children (by
-/// name, so that what is left out says whose allergy it is).
+/// name, so that what is left out says whose allergy it is) and their ages today.
 pub async fn guard_for(
     store: &Store,
     family: Option<FamilyId>,
@@ -319,8 +320,11 @@ pub async fn guard_for(
 ) -> Result<Guard, StoreError> {
     let mut guard = Guard::new(allergies, restrictions);
     if let Some(family) = family {
+        let today = chrono::Utc::now().date_naive();
         for child in store.children.list(family).await? {
-            guard = guard.with_child(&child.name, &child.allergies);
+            guard = guard
+                .with_child(&child.name, &child.allergies)
+                .with_age(&child.name, Age::of(&child, today));
         }
     }
     Ok(guard)

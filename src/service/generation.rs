@@ -322,7 +322,7 @@ pub async fn left_out_ingredients(
 ) -> AppResult<Vec<(String, String)>> {
     let (allergies, restrictions) = request_rules(allergies, restrictions)?;
     let guard = guard_for(&app.store, family, &allergies, &restrictions).await?;
-    if guard.is_empty() {
+    if guard.is_empty() && guard.youngest().is_none() {
         return Ok(Vec::new());
     }
     Ok(Catalogue::get()

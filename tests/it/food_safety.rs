@@ -482,7 +482,7 @@ async fn back_dated_meals_make_each_allergen_introduction_state() {
 }
 
 #[tokio::test]
-async fn generated_recipes_carry_each_childs_notes_for_a_signed_in_parent() {
+async fn generated_recipes_are_made_for_the_youngest_child_and_carry_each_childs_notes() {
     let server = TestServer::start().await;
     let mum = family(&server, "mum@example.org").await;
     add_child(
@@ -506,7 +506,12 @@ async fn generated_recipes_carry_each_childs_notes_for_a_signed_in_parent() {
     let recipes = job["recipes"].as_array().unwrap();
     let notes = job["safetyNotes"].as_array().unwrap();
     assert_eq!(notes.len(), recipes.len());
-    let mut salt_seen = false;
+    // Made for Leo: no honey (left out, and the job says why), no salt, stock or soy sauce.
+    let job_notes = job["notes"].to_string();
+    assert!(
+        job_notes.contains("Honey was left out: for Leo (9 months), no honey before 12 months."),
+        "{job_notes}"
+    );
     for (recipe, notes) in recipes.iter().zip(notes) {
         let names: Vec<String> = recipe["ingredients"]
             .as_array()
@@ -523,25 +528,32 @@ async fn generated_recipes_carry_each_childs_notes_for_a_signed_in_parent() {
         for note in &notes {
             assert!(note.starts_with("For Leo (9 months): "), "{note}");
         }
-        // Every recipe has the carrot, raw as a name says: cooked soft or grated for a baby.
+        for banned in ["honey", "stock cube", "soy sauce", "salt"] {
+            assert!(
+                names.iter().all(|n| !n.contains(banned)),
+                "{banned}: {names:?}"
+            );
+        }
+        // Every recipe has the carrot, named as Leo has it, and the advice stays.
+        assert!(
+            names.contains(&"carrot, grated or cooked soft".to_string()),
+            "{names:?}"
+        );
         assert!(
             notes
                 .iter()
                 .any(|n| n.contains("carrot cooked soft or grated")),
             "{names:?}: {notes:?}"
         );
-        if names
-            .iter()
-            .any(|n| n.contains("stock cube") || n.contains("soy sauce"))
-        {
-            salt_seen = true;
-            assert!(
-                notes.iter().any(|n| n.contains("no added salt")),
-                "{names:?}: {notes:?}"
-            );
-        }
+        assert!(
+            recipe["tips"][0]
+                .as_str()
+                .unwrap()
+                .starts_with("For Leo (9 months): mash a portion"),
+            "{}",
+            recipe["tips"]
+        );
     }
-    assert!(salt_seen, "no recipe had stock or soy sauce: {recipes:?}");
 }
 
 async fn save_settings(

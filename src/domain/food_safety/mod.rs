@@ -297,6 +297,62 @@ pub fn rule_hits(food: &str, age: Age) -> Vec<RuleHit> {
     out
 }
 
+/// What a recipe made for a child of some age does with one of its foods: the generators
+/// adapt to the youngest child of the family.
+#[derive(Debug, Clone)]
+pub enum InRecipe {
+    AsIs,
+    /// Named as prepared the safe way: "Grapes, quartered lengthways".
+    Prepared(String),
+    /// Left out, for this rule (honey before 12 months, salt for babies, popcorn).
+    LeftOut(&'static Rule),
+}
+
+/// How a recipe for a child of `age` uses `food`. Drink rules (a food `alone`) leave a recipe
+/// as it is: milk in cooking is fine from 6 months.
+pub fn in_recipe(food: &str, age: Age) -> InRecipe {
+    let mut forms: Vec<&str> = Vec::new();
+    for hit in rule_hits(food, age) {
+        let rule = hit.rule;
+        if hit.prepared || rule.alone {
+            continue;
+        }
+        if rule.in_recipes.is_empty() {
+            return InRecipe::LeftOut(rule);
+        }
+        if !forms.contains(&rule.in_recipes) {
+            forms.push(rule.in_recipes);
+        }
+    }
+    if forms.is_empty() {
+        InRecipe::AsIs
+    } else {
+        InRecipe::Prepared(format!("{}, {}", food.trim(), forms.join(", ")))
+    }
+}
+
+/// The rules that apply at `age`, for a model's prompt.
+pub fn rules_at(age: Age) -> impl Iterator<Item = &'static Rule> {
+    RULES.iter().filter(move |r| age.within(r))
+}
+
+/// How to serve a family dish to a child of this age (NHS weaning stages; CDC for toddlers):
+/// "For Leo (9 months): mash a portion ..."; none from 5.
+pub fn serving_tip(name: &str, age: Age) -> Option<String> {
+    let how = match age.months {
+        0..6 => "babies start solid food at around 6 months; until then, milk is all they need",
+        6..9 => {
+            "blend or mash a portion until smooth or a little lumpy, or offer soft pieces about \
+             the size of an adult's finger to hold"
+        }
+        9..12 => "mash a portion or chop it into soft, small pieces to pick up",
+        12..36 => "cut a portion into small pieces, let it cool, and add no salt to their plate",
+        36..60 => "cut round or firm pieces small, and sit with them while they eat",
+        _ => return None,
+    };
+    Some(format!("For {name} ({}): {how}.", age.label()))
+}
+
 /// Words before a food that take it away: "no honey", "without nuts", "no added salt".
 const NEGATED_BY_WORD_BEFORE: &[&str] = &["no", "without", "non"];
 

@@ -127,6 +127,10 @@ pub struct Rule {
     /// The advice in a few words, for a recipe's notes per child: "quarter grapes
     /// lengthways". `{food}` is the food as typed.
     pub note: &'static str,
+    /// How a recipe made for a child of these ages names the food, prepared the safe way
+    /// ("quartered lengthways": one of `prepared`); empty when such a recipe leaves the food
+    /// out (honey, popcorn). Rules of a food `alone` (a drink) do not change a recipe.
+    pub in_recipes: &'static str,
     pub sources: &'static [&'static Source],
 }
 
@@ -264,6 +268,7 @@ pub static RULES: &[Rule] = &[
         advice: "Cut grapes, cherry tomatoes and berries lengthways into quarters until your \
                  child is 5.",
         note: "quarter the {food} lengthways",
+        in_recipes: "quartered lengthways",
         sources: &[&DFE_CHOKING, &NHS_FOODS_TO_AVOID, &CDC_CHOKING],
     },
     Rule {
@@ -298,6 +303,7 @@ pub static RULES: &[Rule] = &[
         advice: "Give nuts and peanuts crushed, ground or as a smooth nut butter spread thinly \
                  (fine from about 6 months); no whole nuts until 5.",
         note: "{food} only ground, crushed or as a smooth butter",
+        in_recipes: "ground",
         sources: &[&NHS_FOODS_TO_AVOID, &DFE_CHOKING, &CDC_CHOKING],
     },
     Rule {
@@ -314,6 +320,7 @@ pub static RULES: &[Rule] = &[
         risk: "Whole seeds can be breathed in and choke a child under 5.",
         advice: "Grind or blend seeds, or use a smooth seed butter, until your child is 5.",
         note: "{food} only ground",
+        in_recipes: "ground",
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
     Rule {
@@ -330,6 +337,7 @@ pub static RULES: &[Rule] = &[
         risk: "Popcorn can be breathed in and choke a child under 5.",
         advice: "Do not give popcorn to children under 5.",
         note: "no popcorn",
+        in_recipes: "",
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
     Rule {
@@ -363,6 +371,7 @@ pub static RULES: &[Rule] = &[
         risk: "Hard and chewy sweets can block a child's airway.",
         advice: "No hard or chewy sweets for children under 5.",
         note: "no hard or chewy sweets",
+        in_recipes: "",
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
     Rule {
@@ -386,6 +395,7 @@ pub static RULES: &[Rule] = &[
         advice: "No marshmallows, and no jelly cubes from the packet, for children under 5 \
                  (made-up jelly is fine).",
         note: "no marshmallows or jelly cubes",
+        in_recipes: "",
         sources: &[&DFE_CHOKING],
     },
     Rule {
@@ -402,6 +412,7 @@ pub static RULES: &[Rule] = &[
         risk: "Chewing gum can be swallowed or block a young child's airway.",
         advice: "No chewing gum for children under 5.",
         note: "no chewing gum",
+        in_recipes: "",
         sources: &[&CDC_CHOKING],
     },
     Rule {
@@ -436,6 +447,7 @@ pub static RULES: &[Rule] = &[
         advice: "Cut sausages and hot dogs lengthways into thin strips, never rounds, and take \
                  the skin off.",
         note: "{food} in thin strips lengthways, never rounds",
+        in_recipes: "cut in strips lengthways",
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
     Rule {
@@ -463,6 +475,7 @@ pub static RULES: &[Rule] = &[
         advice: "Take out the stones and cut olives, cherries and lychees lengthways into \
                  quarters until your child is 5.",
         note: "stones out of the {food}, then quarter them",
+        in_recipes: "stones removed, quartered",
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
     Rule {
@@ -489,6 +502,7 @@ pub static RULES: &[Rule] = &[
         advice: "For babies, cook hard fruit and vegetables until soft or grate them, and offer \
                  sticks rather than small chunks.",
         note: "{food} cooked soft or grated",
+        in_recipes: "grated or cooked soft",
         sources: &[&DFE_CHOKING, &CDC_CHOKING, &WIC_FEEDING],
     },
     Rule {
@@ -512,6 +526,7 @@ pub static RULES: &[Rule] = &[
         advice: "Cut cheese into thin strips or grate it, rather than cubes, until your child \
                  is 5.",
         note: "cheese in strips or grated, not cubes",
+        in_recipes: "grated",
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
     Rule {
@@ -554,6 +569,7 @@ pub static RULES: &[Rule] = &[
         advice: "Shred or mince meat, or cut it into thin strips; no tough chunks or jerky until \
                  your child is 5.",
         note: "{food} shredded, minced or in thin strips",
+        in_recipes: "shredded or finely chopped",
         sources: &[&CDC_CHOKING],
     },
     Rule {
@@ -590,6 +606,7 @@ pub static RULES: &[Rule] = &[
         risk: "Small bones in meat and fish can choke a child.",
         advice: "Take every bone out of meat and fish before serving it to a child under 5.",
         note: "every bone out of the {food}",
+        in_recipes: "off the bone",
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
     Rule {
@@ -621,6 +638,7 @@ pub static RULES: &[Rule] = &[
         advice: "Chop dried fruit into small pieces within a meal, or soak or stew it until \
                  soft.",
         note: "{food} chopped small within the meal",
+        in_recipes: "chopped",
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
     Rule {
@@ -638,6 +656,7 @@ pub static RULES: &[Rule] = &[
                before 12 months; cooking does not make it safe.",
         advice: "No honey, in food or drinks, until your child is over 12 months.",
         note: "no honey before 12 months",
+        in_recipes: "",
         sources: &[&NHS_FOODS_TO_AVOID],
     },
     Rule {
@@ -662,7 +681,13 @@ pub static RULES: &[Rule] = &[
             "takeaway",
             "salami",
         ],
-        not: &[],
+        // Products made for babies and toddlers: the salt is what makes them another thing.
+        not: &[
+            "low salt stock cube/low salt stock/low sodium stock cube/low sodium stock",
+            "reduced salt stock cube/reduced salt stock",
+            "baby stock cube/baby stock",
+            "low salt soy sauce/reduced salt soy sauce/low sodium soy sauce",
+        ],
         not_after: &["low", "reduced", "baby"],
         products_are_safe: false,
         alone: false,
@@ -672,6 +697,7 @@ pub static RULES: &[Rule] = &[
         advice: "Add no salt, stock cubes or gravy to a baby's food, and take the baby's portion \
                  out before salting the family's; use herbs, or a low-salt baby stock.",
         note: "no added salt, stock cubes or gravy (under 1 g of salt a day)",
+        in_recipes: "",
         sources: &[&NHS_FOODS_TO_AVOID],
     },
     Rule {
@@ -704,6 +730,7 @@ pub static RULES: &[Rule] = &[
         advice: "Breast milk or first infant formula is the main drink until 12 months; cows' \
                  milk is fine in cooking from 6 months.",
         note: "milk only in cooking, not as a drink, before 12 months",
+        in_recipes: "",
         sources: &[&NHS_DRINKS],
     },
     Rule {
@@ -726,6 +753,7 @@ pub static RULES: &[Rule] = &[
         advice: "Breast milk or first infant formula is the main drink until 12 months; \
                  unsweetened, fortified plant drinks can be used in cooking.",
         note: "plant drinks only in cooking before 12 months",
+        in_recipes: "",
         sources: &[&NHS_DRINKS],
     },
     Rule {
@@ -743,6 +771,7 @@ pub static RULES: &[Rule] = &[
         advice: "Whole milk until 2, then semi-skimmed if they eat well; skimmed or 1% milk as a \
                  drink from 5.",
         note: "whole or semi-skimmed milk to drink, not skimmed",
+        in_recipes: "",
         sources: &[&NHS_DRINKS],
     },
     Rule {
@@ -759,6 +788,7 @@ pub static RULES: &[Rule] = &[
         risk: "Semi-skimmed milk is not a main drink before 2.",
         advice: "Whole milk as the main drink until 2; semi-skimmed from 2 if they eat well.",
         note: "whole milk to drink until 2",
+        in_recipes: "",
         sources: &[&NHS_DRINKS],
     },
     Rule {
@@ -775,6 +805,7 @@ pub static RULES: &[Rule] = &[
         risk: "Rice drinks carry too much arsenic for children under 5.",
         advice: "No rice drinks for children under 5: choose another milk.",
         note: "no rice drinks",
+        in_recipes: "",
         sources: &[&NHS_DRINKS, &NHS_FOODS_TO_AVOID],
     },
     Rule {
@@ -803,6 +834,7 @@ pub static RULES: &[Rule] = &[
         advice: "Only give them cooked until steaming hot; pasteurised hard cheeses such as mild \
                  Cheddar are fine from 6 months.",
         note: "{food} only cooked until steaming hot",
+        in_recipes: "cooked until steaming hot",
         sources: &[&NHS_FOODS_TO_AVOID],
     },
     Rule {
@@ -820,6 +852,7 @@ pub static RULES: &[Rule] = &[
                system.",
         advice: "Choose another fish: no shark, swordfish or marlin for children under 16.",
         note: "no shark, swordfish or marlin",
+        in_recipes: "",
         sources: &[&NHS_FISH, &NHS_FOODS_TO_AVOID],
     },
 ];

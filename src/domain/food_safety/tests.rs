@@ -239,6 +239,9 @@ const TABLE: &[(&str, At, &str)] = &[
     ("Salt", M(8), "salt"),
     ("Pasta with a stock cube", M(9), "salt"),
     ("Low salt baby stock cube", M(9), ""),
+    ("Low salt stock cube", M(9), ""),
+    ("Reduced salt soy sauce", M(10), ""),
+    ("Soy sauce", M(10), "salt"),
     ("Unsalted butter", M(9), ""),
     ("Mash, no added salt", M(9), ""),
     ("Bacon", M(10), "salt"),
@@ -443,4 +446,96 @@ fn the_birth_month_wins_over_the_age_in_years() {
     assert_eq!(years(0).label(), "under 1 year");
     assert_eq!(months(1).label(), "1 month");
     assert_eq!(months(30).label(), "2 years");
+}
+
+#[test]
+fn every_recipe_form_of_a_rule_reads_as_prepared_the_safe_way() {
+    for rule in RULES.iter().filter(|r| !r.in_recipes.is_empty()) {
+        assert!(
+            rule.prepared
+                .iter()
+                .any(|p| rule.in_recipes.contains(p.split('/').next().unwrap())),
+            "{}: \"{}\" names none of its safe preparations",
+            rule.key,
+            rule.in_recipes
+        );
+        let age = months(rule.from.max(6));
+        for line in rule.foods {
+            let food = line.split('/').next().unwrap();
+            // The recipe's name for it gets the advice, never the alarm.
+            match in_recipe(food, age) {
+                InRecipe::Prepared(named) => {
+                    let hits = rule_hits(&named, age);
+                    let hit = hits.iter().find(|h| std::ptr::eq(h.rule, rule));
+                    assert!(hit.is_some_and(|h| h.prepared), "{}: {named}", rule.key);
+                }
+                // Another rule of the same food leaves it out ("bacon" is salt for a baby).
+                InRecipe::LeftOut(other) => assert!(!std::ptr::eq(other, rule), "{food}"),
+                InRecipe::AsIs => {
+                    assert!(rule.alone, "{}: {food} needs preparing", rule.key)
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_recipe_for_a_baby_prepares_what_it_can_and_leaves_out_what_it_cannot() {
+    let baby = months(9);
+    let named = |food: &str, age: Age| match in_recipe(food, age) {
+        InRecipe::AsIs => "as is".to_string(),
+        InRecipe::Prepared(name) => name,
+        InRecipe::LeftOut(rule) => format!("left out: {}", rule.key),
+    };
+    assert_eq!(named("Grapes", baby), "Grapes, quartered lengthways");
+    assert_eq!(named("Almonds", baby), "Almonds, ground");
+    assert_eq!(named("Carrot", baby), "Carrot, grated or cooked soft");
+    assert_eq!(named("Carrot", months(14)), "as is");
+    assert_eq!(named("Honey", baby), "left out: honey");
+    assert_eq!(named("Honey", months(14)), "as is");
+    assert_eq!(named("Vegetable stock cube", baby), "left out: salt");
+    assert_eq!(named("Soy sauce", baby), "left out: salt");
+    assert_eq!(named("Low salt stock cube", baby), "as is");
+    assert_eq!(named("Popcorn", years(3)), "left out: popcorn");
+    assert_eq!(
+        named("Sausages", years(3)),
+        "Sausages, cut in strips lengthways"
+    );
+    // Milk as a drink is not a recipe's milk.
+    assert_eq!(named("Whole milk", baby), "as is");
+    assert_eq!(named("Grapes, quartered", baby), "as is");
+    assert_eq!(named("Grapes", years(5)), "as is");
+}
+
+#[test]
+fn serving_tips_follow_the_weaning_stages_until_5() {
+    assert_eq!(
+        serving_tip("Leo", months(9)).as_deref(),
+        Some("For Leo (9 months): mash a portion or chop it into soft, small pieces to pick up.")
+    );
+    assert!(
+        serving_tip("Leo", months(6))
+            .unwrap()
+            .contains("blend or mash")
+    );
+    assert!(
+        serving_tip("Leo", months(4))
+            .unwrap()
+            .contains("around 6 months")
+    );
+    assert!(serving_tip("Ada", years(2)).unwrap().contains("no salt"));
+    assert!(
+        serving_tip("Ada", years(4))
+            .unwrap()
+            .contains("sit with them")
+    );
+    assert_eq!(serving_tip("Sam", years(5)), None);
+}
+
+#[test]
+fn the_rules_at_an_age_are_those_a_prompt_names() {
+    let keys: Vec<&str> = rules_at(months(9)).map(|r| r.key).collect();
+    assert!(keys.contains(&"honey") && keys.contains(&"round-foods"));
+    let keys: Vec<&str> = rules_at(years(3)).map(|r| r.key).collect();
+    assert!(!keys.contains(&"honey") && keys.contains(&"whole-nuts"));
 }

@@ -152,6 +152,22 @@ test("a baby's allergen page shows progress from the meal log, what to try next 
   await page.goto(`${server.url}/children`);
   await page.getByRole('link', { name: 'Allergens of Mia' }).click();
   await page.getByRole('heading', { level: 1, name: "Mia's allergens" }).waitFor();
+
+  // The family follows the US list instead: chosen in the family settings, the page follows.
+  await page.getByText('The 14 allergens of UK and EU food law.').waitFor();
+  await page.getByRole('link', { name: 'Change the list in your family settings' }).click();
+  await page.waitForURL(`${server.url}/profile`);
+  const settings = page.getByRole('region', { name: 'Family settings' });
+  await settings.getByRole('radio', { name: /US: the 9 major food allergens/ }).check();
+  await settings.getByRole('button', { name: 'Save Settings' }).click();
+  await page.getByText('Settings saved').waitFor();
+  await assertAccessible(page, 'family settings');
+  await page.goBack();
+  await page.getByText('The US 9 major food allergens.').waitFor();
+  assert.equal(await list.getByRole('listitem').count(), 9);
+  await row('Wheat').getByText('Not started').waitFor();
+  assert.equal(await row('Celery').count(), 0);
+  await page.getByText('Next to try: Crustacean shellfish.').waitFor();
   await page.close();
 });
 
