@@ -161,6 +161,7 @@ test("a baby's allergen page shows progress from the meal log, what to try next 
   await settings.getByRole('radio', { name: /US: the 9 major food allergens/ }).check();
   await settings.getByRole('button', { name: 'Save Settings' }).click();
   await page.getByText('Settings saved').waitFor();
+  await screenshot(page, 'family-settings', { fullPage: true });
   await assertAccessible(page, 'family settings');
   await page.goBack();
   await page.getByText('The US 9 major food allergens.').waitFor();
