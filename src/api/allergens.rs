@@ -100,7 +100,9 @@ pub struct AllergenIntroDto {
     pub child_name: String,
     /// The family's allergen list (its settings).
     pub region: AllergenListDto,
-    /// In the list's order.
+    /// The list's name, as the settings show it.
+    pub region_title: String,
+    /// In the list's order, then any other allergen the child must avoid or reacted to.
     pub allergens: Vec<AllergenProgressDto>,
     /// One new allergen at a time: none while one is still being started, and never one of
     /// the child's allergies or one with a reaction.
@@ -119,6 +121,7 @@ impl From<&Allergens> for AllergenIntroDto {
             child_id: a.child.id.to_string(),
             child_name: a.child.name.clone(),
             region: a.region.into(),
+            region_title: a.region.title().into(),
             allergens: a
                 .progress
                 .iter()

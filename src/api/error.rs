@@ -193,18 +193,21 @@ impl From<AppError> for ApiError {
 /// 409 'Update conflict' with the record as it is now; nothing was changed.
 fn stale(current: Stale) -> ApiError {
     let (what, current) = match current {
-        Stale::Child(c) => ("child's profile", Current::Child(c.into())),
-        Stale::Meal(m) => ("meal", Current::Meal(m.into())),
-        Stale::Profile(u) => ("profile", Current::Profile((&u).into())),
-        Stale::GroceryList(l) => ("list", Current::GroceryList((&*l).into())),
-        Stale::MealPlan(view) => ("meal plan", Current::MealPlan((&*view).into())),
-        Stale::FamilySettings(s) => ("family setting", Current::FamilySettings((&s).into())),
+        Stale::Child(c) => ("This child's profile was", Current::Child(c.into())),
+        Stale::Meal(m) => ("This meal was", Current::Meal(m.into())),
+        Stale::Profile(u) => ("This profile was", Current::Profile((&u).into())),
+        Stale::GroceryList(l) => ("This list was", Current::GroceryList((&*l).into())),
+        Stale::MealPlan(view) => ("This meal plan was", Current::MealPlan((&*view).into())),
+        Stale::FamilySettings(s) => (
+            "Your family's settings were",
+            Current::FamilySettings((&s).into()),
+        ),
     };
     ApiError::Conflict(Json(ConflictBody {
         title: "Update conflict".into(),
         message: format!(
-            "This {what} was changed elsewhere while you were editing. The latest version is \
-             shown; your changes were not saved."
+            "{what} changed elsewhere while you were editing. The latest version is shown; \
+             your changes were not saved."
         ),
         field: Some("version".into()),
         current: Some(Box::new(current)),

@@ -48,6 +48,9 @@ pub enum EventKind {
     /// A co-parent of the family (invited, PIN reset, link extended, removed).
     #[oai(rename = "co_parent")]
     CoParent,
+    /// The family's settings (`id` is the family).
+    #[oai(rename = "family_settings")]
+    FamilySettings,
     /// Reload everything of the family: changes were missed.
     Resync,
     /// First event of a stream: the revision it starts at.
@@ -81,6 +84,7 @@ impl From<FamilyChange> for FeedEvent {
                 Kind::GroceryList => EventKind::GroceryList,
                 Kind::MealPlan => EventKind::MealPlan,
                 Kind::CoParent => EventKind::CoParent,
+                Kind::FamilySettings => EventKind::FamilySettings,
             },
             id: Some(c.id.to_string()),
             revision: c.revision,
@@ -99,6 +103,7 @@ fn kind_name(kind: EventKind) -> &'static str {
         EventKind::GroceryList => "grocery_list",
         EventKind::MealPlan => "meal_plan",
         EventKind::CoParent => "co_parent",
+        EventKind::FamilySettings => "family_settings",
         EventKind::Resync => "resync",
         EventKind::Ready => "ready",
         EventKind::Superseded => "superseded",
@@ -166,7 +171,12 @@ impl Listener {
             Listener::Parent { .. } => true,
             Listener::Share(_) => matches!(
                 kind,
-                Kind::Child | Kind::Meal | Kind::Media | Kind::GroceryList | Kind::MealPlan
+                Kind::Child
+                    | Kind::Meal
+                    | Kind::Media
+                    | Kind::GroceryList
+                    | Kind::MealPlan
+                    | Kind::FamilySettings
             ),
         }
     }

@@ -43,24 +43,8 @@ impl Region {
     /// What the family's settings call it.
     pub fn title(self) -> &'static str {
         match self {
-            Region::Uk => "UK and EU: the 14 allergens of food law",
-            Region::Us => "US: the 9 major food allergens",
-        }
-    }
-
-    /// The stable name in settings and the API.
-    pub fn key(self) -> &'static str {
-        match self {
-            Region::Uk => "uk14",
-            Region::Us => "us9",
-        }
-    }
-
-    pub fn from_key(key: &str) -> Option<Region> {
-        match key.trim() {
-            "uk14" => Some(Region::Uk),
-            "us9" => Some(Region::Us),
-            _ => None,
+            Region::Uk => "UK and EU, the 14 allergens of food law",
+            Region::Us => "US, the 9 major food allergens",
         }
     }
 
@@ -152,43 +136,51 @@ impl Introduction {
         }
     }
 
-    /// Each allergen of the region's list for this child, as of `now`.
+    /// Each allergen of the region's list for this child, as of `now`, then any other
+    /// allergen the child must avoid or reacted to: a family on the US list still sees a
+    /// reaction to mustard.
     pub fn finish(&self, child: &Child, region: Region, now: DateTime<Utc>) -> Vec<Progress> {
         let avoided: Vec<Allergen> = child
             .allergies
             .iter()
             .flat_map(|a| Allergen::from_allergy_text(a))
             .collect();
-        region
-            .allergens()
-            .iter()
-            .map(|&allergen| {
-                let seen = self.seen[allergen as usize];
-                let days_since_last = seen.last.map(|l| (now - l).num_days().max(0));
-                let recent = days_since_last.is_some_and(|d| d < KEEP_UP_DAYS);
-                let state = if avoided.contains(&allergen) {
-                    State::Avoid
-                } else if seen.reaction {
-                    State::Reaction
-                } else if seen.times == 0 {
-                    State::NotStarted
-                } else if !recent {
-                    State::Lapsed
-                } else if seen.times >= REGULAR_TIMES {
-                    State::Regular
-                } else {
-                    State::Started
-                };
-                Progress {
-                    allergen,
-                    state,
-                    times: seen.times,
-                    first_given: seen.first,
-                    last_given: seen.last,
-                    days_since_last,
-                }
-            })
-            .collect()
+        let progress = |allergen: Allergen| {
+            let seen = self.seen[allergen as usize];
+            let days_since_last = seen.last.map(|l| (now - l).num_days().max(0));
+            let recent = days_since_last.is_some_and(|d| d < KEEP_UP_DAYS);
+            let state = if avoided.contains(&allergen) {
+                State::Avoid
+            } else if seen.reaction {
+                State::Reaction
+            } else if seen.times == 0 {
+                State::NotStarted
+            } else if !recent {
+                State::Lapsed
+            } else if seen.times >= REGULAR_TIMES {
+                State::Regular
+            } else {
+                State::Started
+            };
+            Progress {
+                allergen,
+                state,
+                times: seen.times,
+                first_given: seen.first,
+                last_given: seen.last,
+                days_since_last,
+            }
+        };
+        let listed = region.allergens();
+        let mut out: Vec<Progress> = listed.iter().map(|&a| progress(a)).collect();
+        out.extend(
+            Allergen::ALL
+                .iter()
+                .filter(|a| !listed.contains(a))
+                .map(|&a| progress(a))
+                .filter(|p| matches!(p.state, State::Avoid | State::Reaction)),
+        );
+        out
     }
 }
 
@@ -376,8 +368,24 @@ mod tests {
             Region::Uk.label(Allergen::Gluten),
             "Cereals containing gluten"
         );
-        assert_eq!(Region::from_key("us9"), Some(Region::Us));
-        assert_eq!(Region::from_key("eu"), None);
+    }
+
+    #[test]
+    fn a_reaction_or_an_allergy_outside_the_familys_list_is_never_dropped() {
+        let meals = [
+            meal(3, &["Mustard chicken"], Reaction::Mild),
+            meal(2, &["Celeriac mash"], Reaction::None),
+        ];
+        let all = states(&meals, &["lupin"], Region::Us);
+        assert_eq!(all.len(), 11, "{all:?}");
+        assert_eq!(state_of(&all, Allergen::Mustard), (State::Reaction, 1));
+        assert_eq!(state_of(&all, Allergen::Lupin).0, State::Avoid);
+        // Given without trouble, outside the list: not shown.
+        assert!(all.iter().all(|(a, _, _)| *a != Allergen::Celery));
+        assert_eq!(
+            all[..9].iter().map(|(a, _, _)| *a).collect::<Vec<_>>(),
+            Region::Us.allergens()
+        );
     }
 
     #[test]

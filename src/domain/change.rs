@@ -32,6 +32,8 @@ pub enum Kind {
     MealPlan,
     /// A co-parent (invited, PIN reset, link extended, removed).
     CoParent,
+    /// The family's settings (the allergen list co-parents read too).
+    FamilySettings,
 }
 
 impl Kind {
@@ -46,6 +48,7 @@ impl Kind {
             Kind::GroceryList => "grocery_list",
             Kind::MealPlan => "meal_plan",
             Kind::CoParent => "co_parent",
+            Kind::FamilySettings => "family_settings",
         }
     }
 }

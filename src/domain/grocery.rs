@@ -665,13 +665,16 @@ pub fn draft_name(recipes: usize) -> String {
 /// Recipe ingredients merged into list items: by lower-case name, quantities added where their
 /// units agree and otherwise joined with ' + ', names capitalised, all unchecked. The category
 /// comes from `category_of` (the ingredient catalogue), else Other. In order of first sight.
+/// What is bought is the name before a comma: how a recipe prepares it ("Grapes, quartered
+/// lengthways"; "Onion, finely chopped") is not.
 pub fn merge<'a>(
     ingredients: impl IntoIterator<Item = (&'a str, &'a str)>,
     category_of: impl Fn(&str) -> Option<&'static str>,
 ) -> Vec<ItemDraft> {
     let mut order: Vec<(String, String, Vec<String>)> = Vec::new();
     for (name, quantity) in ingredients {
-        let name = sanitize_line(name);
+        let bought = name.split_once(',').map_or(name, |(food, _)| food);
+        let name = sanitize_line(bought);
         if name.is_empty() {
             continue;
         }
@@ -857,6 +860,8 @@ mod tests {
             ("Salt", ""),
             ("Soy sauce", "2 tbsp"),
             ("soy sauce", "a splash"),
+            ("Grapes, quartered lengthways", "100 g"),
+            ("grapes", "50 g"),
         ];
         let lookup = |name: &str| match name.to_lowercase().as_str() {
             "chicken breast" => Some("Meat & Seafood"),
@@ -882,6 +887,7 @@ mod tests {
                 ("Rice", "1 1/2 cups", "Dry Goods & Pasta", false),
                 ("Salt", "1", "Other", false),
                 ("Soy sauce", "2 tbsp + a splash", "Other", false),
+                ("Grapes", "150 g", "Other", false),
             ]
         );
         assert_eq!(draft_name(2), "List from 2 recipe(s)");

@@ -78,29 +78,38 @@ impl Guard {
         self
     }
 
-    /// Adds a child's age (none: the child has no age, and no age rule applies).
+    /// Adds a child's age (none: the child has no age, and no age rule applies). Of equal
+    /// months, a birth month counts as younger: an age in years is its lower bound.
     pub fn with_age(mut self, name: &str, age: Option<Age>) -> Guard {
         if let Some(age) = age {
-            let at = self.ages.partition_point(|(_, a)| a.months <= age.months);
+            let key = |a: &Age| (a.months, !a.from_birth_month);
+            let at = self.ages.partition_point(|(_, a)| key(a) <= key(&age));
             self.ages.insert(at, (name.to_string(), age));
         }
         self
     }
 
-    /// The children with an age, youngest first.
-    pub fn ages(&self) -> &[(String, Age)] {
-        &self.ages
-    }
-
-    /// The youngest child: every recipe is made so it is fine for them.
+    /// The youngest child (a model's prompt names their rules).
     pub fn youngest(&self) -> Option<(&str, Age)> {
         self.ages.first().map(|(name, age)| (name.as_str(), *age))
     }
 
-    /// What a recipe does with `food` for the youngest child (as is when there is none).
+    /// What a recipe does with `food` so it is fine for every child with an age: left out
+    /// if one of them may not have it, else prepared as the youngest needs (as is when no
+    /// child has an age). Every child is asked, not only the youngest: an age in years and a
+    /// birth month of the same months are read differently by the rules.
     pub fn in_recipe(&self, food: &str) -> InRecipe {
-        self.youngest()
-            .map_or(InRecipe::AsIs, |(_, age)| food_safety::in_recipe(food, age))
+        let mut answer = InRecipe::AsIs;
+        for (_, age) in &self.ages {
+            match food_safety::in_recipe(food, *age) {
+                left @ InRecipe::LeftOut(_) => return left,
+                prepared @ InRecipe::Prepared(_) if matches!(answer, InRecipe::AsIs) => {
+                    answer = prepared
+                }
+                _ => {}
+            }
+        }
+        answer
     }
 
     fn add(&mut self, text: &str, origin: Origin) {
@@ -229,17 +238,18 @@ impl Guard {
         })
     }
 
-    /// Why the youngest child may not have `food` in any form.
+    /// Why a child (the youngest it applies to) may not have `food` in any form.
     fn too_young_for(&self, food: &str) -> Option<String> {
-        let (name, age) = self.youngest()?;
-        match food_safety::in_recipe(food, age) {
-            InRecipe::LeftOut(rule) => Some(format!(
-                "{food} was left out: for {name} ({}), {}.",
-                age.label(),
-                rule.note.replace("{food}", &food.to_lowercase())
-            )),
-            InRecipe::AsIs | InRecipe::Prepared(_) => None,
-        }
+        self.ages
+            .iter()
+            .find_map(|(name, age)| match food_safety::in_recipe(food, *age) {
+                InRecipe::LeftOut(rule) => Some(format!(
+                    "{food} was left out: for {name} ({}), {}.",
+                    age.label(),
+                    rule.note.replace("{food}", &food.to_lowercase())
+                )),
+                InRecipe::AsIs | InRecipe::Prepared(_) => None,
+            })
     }
 
     /// Whether one food may go into a recipe.
@@ -468,7 +478,6 @@ mod tests {
             guard.youngest().map(|(n, a)| (n, a.months)),
             Some(("Leo", 9))
         );
-        assert_eq!(guard.ages().len(), 2);
         assert_eq!(
             guard.left_out("Honey", &[]).as_deref(),
             Some("Honey was left out: for Leo (9 months), no honey before 12 months.")
@@ -487,6 +496,23 @@ mod tests {
         // Age rules never withhold a recipe: only allergies and diets do.
         assert!(guard.allows("Honey"));
         assert!(guard.is_empty());
+        // An age in years is its lower bound: "1 year" and a 12-month birth month are asked
+        // both, and the baby in the month of the first birthday still gets no honey.
+        let guard = Guard::default()
+            .with_age(
+                "Ada",
+                Some(Age {
+                    months: 12,
+                    from_birth_month: false,
+                }),
+            )
+            .with_age("Leo", months(12));
+        assert_eq!(guard.youngest().map(|(n, _)| n), Some("Leo"));
+        assert!(
+            guard
+                .left_out("Honey", &[])
+                .is_some_and(|r| r.contains("Leo (12 months)"))
+        );
         // Without a child of an age, nothing changes.
         assert_eq!(Guard::default().left_out("Honey", &[]), None);
         assert!(matches!(

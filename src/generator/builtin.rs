@@ -5,14 +5,13 @@
 //! amounts scaled to the servings, costs and nutrition from the catalogue, steps for the
 //! difficulty, tips and substitutions. Nothing the guard rules out is ever used, and every
 //! recipe is made for the family's youngest child: no honey before 12 months, no salt or stock
-//! cubes for a baby, grapes quartered and nuts ground before 5, and a tip on serving it to each
-//! child under 5.
+//! cubes for a baby, grapes quartered and nuts ground before 5.
 
 use futures_util::future::BoxFuture;
 
 use super::catalogue::{Catalogue, Item, Unit};
 use super::{GenerateError, Outcome, Progress, ProgressFn, RecipeGenerator, Status, screen};
-use crate::domain::food_safety::{self, InRecipe};
+use crate::domain::food_safety::InRecipe;
 use crate::domain::recipe::{
     Cost, Difficulty, GenerateRequest, Ingredient, Nutrition, RecipeContent, Substitution,
 };
@@ -1495,14 +1494,9 @@ fn finish(
         prep + draft.cook
     );
     // What was left out goes to the outcome's notes: naming it here would put the allergen
-    // back into the recipe's text. How to serve it to each child under 5 comes first.
-    let mut tips: Vec<String> = larder
-        .guard
-        .ages()
-        .iter()
-        .filter_map(|(name, age)| food_safety::serving_tip(name, *age))
-        .collect();
-    tips.extend(draft.tips);
+    // back into the recipe's text. (How to serve it to each child is in the notes per child,
+    // made when the recipe is read, at the child's age then.)
+    let tips = draft.tips;
     let substitutions = lines
         .iter()
         .filter(|l| larder.chosen.iter().any(|c| c.name == l.food.name))
@@ -1552,6 +1546,7 @@ fn finish(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::food_safety;
     use crate::domain::recipe::{GenerateFields, SERVINGS};
 
     fn request(ingredients: &[&str], count: u32) -> GenerateRequest {
@@ -1664,17 +1659,6 @@ mod tests {
                 !all.contains(&"Grapes") && !all.contains(&"Carrot"),
                 "{all:?}"
             );
-            // Each child under 5 gets a serving tip, the youngest first.
-            assert!(
-                recipe.tips[0].starts_with("For Leo (9 months): mash"),
-                "{:?}",
-                recipe.tips
-            );
-            assert!(
-                recipe.tips[1].starts_with("For Ada (3 years):"),
-                "{:?}",
-                recipe.tips
-            );
             let steps = recipe.instructions.join(" ");
             assert!(!steps.contains("a little salt"), "{steps}");
             if recipe.title.contains("Soup") {
@@ -1732,7 +1716,6 @@ mod tests {
             all.contains(&"Grapes") && all.contains(&"Walnuts"),
             "{all:?}"
         );
-        assert!(!built.recipes[0].tips[0].starts_with("For "));
     }
 
     #[test]

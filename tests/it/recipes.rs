@@ -324,6 +324,36 @@ async fn an_ingredient_left_out_for_a_childs_allergy_is_marked_and_said_plainly(
         !left_out.iter().any(|l| l["name"] == "Aubergine"),
         "{marked}"
     );
+    assert!(
+        !left_out.iter().any(|l| l["name"] == "Honey"),
+        "Ava has no age: {marked}"
+    );
+    // A baby in the family: what no preparation makes safe is marked, in the same words.
+    let birth = chrono::Utc::now().date_naive() - chrono::Months::new(8);
+    json(
+        parent
+            .post(server.url("/api/children"))
+            .json(&json!({"name": "Leo", "birthMonth": birth.format("%Y-%m").to_string()}))
+            .send()
+            .await
+            .unwrap(),
+        201,
+    )
+    .await;
+    let marked = check(parent.clone(), json!({})).await;
+    let left_out = marked["leftOut"].as_array().unwrap();
+    let honey = left_out
+        .iter()
+        .find(|l| l["name"] == "Honey")
+        .expect("honey");
+    assert_eq!(
+        honey["reason"],
+        "Honey was left out: for Leo (8 months), no honey before 12 months."
+    );
+    assert!(
+        !left_out.iter().any(|l| l["name"] == "Grapes"),
+        "grapes go in quartered: {marked}"
+    );
     // The request's own allergies and restrictions count too.
     let marked = check(
         parent.clone(),

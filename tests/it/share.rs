@@ -294,6 +294,17 @@ async fn a_co_parent_chooses_a_pin_reads_the_family_and_ticks_an_item() {
         "meal",
         "the recipe is not announced"
     );
+    // The family's allergen list is: the co-parent's allergen pages follow it.
+    json(
+        mum.put(server.url("/api/family/settings"))
+            .json(&json!({"version": 0, "allergenList": "us9"}))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(feed.change().await.data["kind"], "family_settings");
 
     // The one write: a tick, which the parent sees.
     let milk = list["items"][0]["id"].as_str().unwrap();

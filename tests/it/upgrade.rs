@@ -112,6 +112,12 @@ async fn the_sled_releases_data_directory_is_served_as_it_was_after_the_upgrade(
             before["profile"]
         );
         assert_eq!(get(&server, &client, "/api/family").await, before["family"]);
+        // The sled release had no family settings: every family has the defaults.
+        let settings = get(&server, &client, "/api/family/settings").await;
+        assert_eq!(
+            (settings["version"].as_u64(), &settings["allergenList"]),
+            (Some(0), &serde_json::json!("uk14"))
+        );
         assert_eq!(
             without_ages(get(&server, &client, "/api/children").await),
             without_ages(before["children"].clone()),

@@ -131,6 +131,11 @@ impl FoodCheck {
     /// "For Leo (9 months): quarter the grapes lengthways; no honey before 12 months", from
     /// the choking and age warnings; none when there are none.
     pub fn note_for(&self, name: &str) -> Option<String> {
+        for_child(name, self.age, &self.notes())
+    }
+
+    /// The choking and age warnings' notes, each once.
+    fn notes(&self) -> Vec<&str> {
         let mut notes: Vec<&str> = Vec::new();
         for w in self
             .warnings
@@ -141,15 +146,20 @@ impl FoodCheck {
                 notes.push(&w.note);
             }
         }
-        if notes.is_empty() {
-            return None;
-        }
-        let who = match self.age {
-            Some(age) => format!("{name} ({})", age.label()),
-            None => name.to_string(),
-        };
-        Some(format!("For {who}: {}", notes.join("; ")))
+        notes
     }
+}
+
+/// "For Leo (9 months): a; b"; none without notes.
+fn for_child(name: &str, age: Option<Age>, notes: &[&str]) -> Option<String> {
+    if notes.is_empty() {
+        return None;
+    }
+    let who = match age {
+        Some(age) => format!("{name} ({})", age.label()),
+        None => name.to_string(),
+    };
+    Some(format!("For {who}: {}", notes.join("; ")))
 }
 
 /// Every warning for `foods` and this child: allergens first (the child's list), then the
@@ -220,18 +230,21 @@ pub fn rule_warnings(child: &Child, age: Option<Age>, foods: &[String]) -> Vec<W
     out
 }
 
-/// A recipe's or a plan's notes for one child: "For Leo (9 months): quarter the grapes
-/// lengthways; no honey before 12 months", from the choking and age rules only (allergens are
-/// the allergy guard's); none when no rule applies.
+/// A recipe's note for one child: "For Leo (9 months): quarter the grapes lengthways; no honey
+/// before 12 months; mash a portion or chop it into soft, small pieces to pick up", from the
+/// choking and age rules (allergens are the allergy guard's) and how to serve it at that age;
+/// none when there is nothing to say (from 5, without a rule).
 pub fn safety_note(child: &Child, foods: &[String], today: NaiveDate) -> Option<String> {
     let age = Age::of(child, today);
-    FoodCheck {
+    let check = FoodCheck {
         age,
         warnings: rule_warnings(child, age, foods),
         prompt: None,
         introduction: None,
-    }
-    .note_for(&child.name)
+    };
+    let mut notes = check.notes();
+    notes.extend(age.and_then(serving));
+    for_child(&child.name, age, &notes)
 }
 
 /// What one food means for each child, in a few words: "Leo is allergic: Butter contains
@@ -336,21 +349,23 @@ pub fn rules_at(age: Age) -> impl Iterator<Item = &'static Rule> {
     RULES.iter().filter(move |r| age.within(r))
 }
 
-/// How to serve a family dish to a child of this age (NHS weaning stages; CDC for toddlers):
-/// "For Leo (9 months): mash a portion ..."; none from 5.
-pub fn serving_tip(name: &str, age: Age) -> Option<String> {
-    let how = match age.months {
-        0..6 => "babies start solid food at around 6 months; until then, milk is all they need",
+/// How to serve a family dish at this age (NHS weaning stages; CDC for toddlers), for a
+/// recipe's note per child; none from 5, and none for "0 years" (a baby of unknown months).
+pub fn serving(age: Age) -> Option<&'static str> {
+    if !age.from_birth_month && age.months < 12 {
+        return None;
+    }
+    Some(match age.months {
+        0..6 => "solid food starts at around 6 months; until then, milk is all a baby needs",
         6..9 => {
             "blend or mash a portion until smooth or a little lumpy, or offer soft pieces about \
              the size of an adult's finger to hold"
         }
         9..12 => "mash a portion or chop it into soft, small pieces to pick up",
-        12..36 => "cut a portion into small pieces, let it cool, and add no salt to their plate",
+        12..36 => "cut a portion into small pieces and let it cool; add no salt to their plate",
         36..60 => "cut round or firm pieces small, and sit with them while they eat",
         _ => return None,
-    };
-    Some(format!("For {name} ({}): {how}.", age.label()))
+    })
 }
 
 /// Words before a food that take it away: "no honey", "without nuts", "no added salt".

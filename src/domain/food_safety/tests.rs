@@ -508,28 +508,38 @@ fn a_recipe_for_a_baby_prepares_what_it_can_and_leaves_out_what_it_cannot() {
 }
 
 #[test]
-fn serving_tips_follow_the_weaning_stages_until_5() {
+fn a_recipes_note_for_a_child_says_how_to_serve_it_until_5() {
+    let note = |birth_month: Option<&str>, age: Option<u8>, foods: &[&str]| {
+        safety_note(&child(birth_month, age, &[]), &self::foods(foods), today())
+    };
+    // today() is 2026-11-27: born 2026-02 is 9 months.
     assert_eq!(
-        serving_tip("Leo", months(9)).as_deref(),
-        Some("For Leo (9 months): mash a portion or chop it into soft, small pieces to pick up.")
+        note(Some("2026-02"), None, &["Grapes", "Rice"]).as_deref(),
+        Some(
+            "For Leo (9 months): quarter the grapes lengthways; mash a portion or chop it into \
+             soft, small pieces to pick up"
+        )
     );
     assert!(
-        serving_tip("Leo", months(6))
+        note(Some("2026-04"), None, &["Rice"])
             .unwrap()
             .contains("blend or mash")
     );
     assert!(
-        serving_tip("Leo", months(4))
+        note(Some("2026-08"), None, &["Rice"])
             .unwrap()
             .contains("around 6 months")
     );
-    assert!(serving_tip("Ada", years(2)).unwrap().contains("no salt"));
+    assert!(note(None, Some(2), &["Rice"]).unwrap().contains("no salt"));
     assert!(
-        serving_tip("Ada", years(4))
+        note(None, Some(4), &["Rice"])
             .unwrap()
             .contains("sit with them")
     );
-    assert_eq!(serving_tip("Sam", years(5)), None);
+    assert_eq!(note(None, Some(5), &["Rice"]), None);
+    // "0 years" is a baby of unknown months: no stage is guessed.
+    assert_eq!(note(None, Some(0), &["Rice"]), None);
+    assert_eq!(note(None, None, &["Grapes"]), None);
 }
 
 #[test]

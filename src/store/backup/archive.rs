@@ -22,7 +22,9 @@ use crate::domain::ids::{FamilyId, MediaId};
 use crate::store::media::Variant;
 
 /// The format this build writes. Older formats are read and migrated; newer ones refused.
-pub const FORMAT: u32 = 1;
+/// 2 adds `records/family_settings` (a release that reads 1 would call that member unsafe
+/// instead of saying the archive is newer); a format 1 archive restores with the defaults.
+pub const FORMAT: u32 = 2;
 pub const APP: &str = "highchair";
 pub const HEADER: &str = "highchair-backup.json";
 pub const MANIFEST: &str = "manifest.json";

@@ -18,14 +18,21 @@ fn io(what: &str, e: std::io::Error) -> BackupError {
     BackupError::Io(format!("{what}: {e}"))
 }
 
-/// The tree a kind's records are kept in by the sled release (contact messages: a tree of
-/// their own, outside the write primitive's; family settings: none).
-fn tree_of(kind: Kind) -> Option<TreeId> {
-    Some(match kind {
+/// Where the sled release kept a kind's records.
+enum Source {
+    Tree(TreeId),
+    /// A tree of their own, outside the write primitive's.
+    ContactMessages,
+    /// Kept by no sled release (family settings: every family had the defaults).
+    Nowhere,
+}
+
+fn source_of(kind: Kind) -> Source {
+    Source::Tree(match kind {
         Kind::Families => TreeId::Families,
         Kind::Users => TreeId::Users,
         Kind::FamilyInvites => TreeId::FamilyInvites,
-        Kind::FamilySettings => return None,
+        Kind::FamilySettings => return Source::Nowhere,
         Kind::Children => TreeId::Children,
         Kind::Meals => TreeId::Meals,
         Kind::Media => TreeId::Media,
@@ -34,7 +41,7 @@ fn tree_of(kind: Kind) -> Option<TreeId> {
         Kind::MealPlans => TreeId::MealPlans,
         Kind::CoParents => TreeId::CoParents,
         Kind::Jobs => TreeId::Jobs,
-        Kind::ContactMessages => return None,
+        Kind::ContactMessages => return Source::ContactMessages,
     })
 }
 
@@ -54,11 +61,10 @@ pub(crate) fn take(
     }
     let created_at = Utc::now();
     for (kind, out) in &mut writers {
-        let tree = match tree_of(*kind) {
-            Some(id) => core.tree(id),
-            // The sled release kept no family settings: every family had the defaults.
-            None if *kind == Kind::FamilySettings => continue,
-            None => contact_messages,
+        let tree = match source_of(*kind) {
+            Source::Tree(id) => core.tree(id),
+            Source::ContactMessages => contact_messages,
+            Source::Nowhere => continue,
         };
         for entry in tree.iter() {
             let (key, value) = entry.map_err(|e| BackupError::Store(e.to_string()))?;

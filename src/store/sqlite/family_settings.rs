@@ -13,8 +13,7 @@ use crate::store::{StoreError, WriteError};
 
 impl Row for FamilySettings {
     const TABLE: &'static str = "family_settings";
-    // Members see them with the family (its members and invites), so they change as it does.
-    const KIND: Kind = Kind::Family;
+    const KIND: Kind = Kind::FamilySettings;
     const KEY: &'static str = "family_id";
     const COLUMNS: &'static [&'static str] = &[
         "family_id",

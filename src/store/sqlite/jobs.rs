@@ -146,11 +146,14 @@ impl Jobs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::allergen_intro::Region;
+    use crate::domain::family_settings::SettingsFields;
     use crate::store::children::tests::child;
     use crate::store::meals::tests::meal;
     use crate::store::media::Variant;
     use crate::store::media::tests::upload;
     use crate::store::sqlite::children::Children;
+    use crate::store::sqlite::family_settings::FamilySettingsRepo;
     use crate::store::sqlite::meals::Meals;
     use crate::store::sqlite::media::Media;
     use crate::store::sqlite::tests::temp_core;
@@ -185,6 +188,13 @@ mod tests {
         }
         let stay = children.insert(&child(kept, "Stay")).await.unwrap();
         meals.insert(&meal(kept, stay.id, 1)).await.unwrap();
+        let settings = FamilySettingsRepo::new(core.clone());
+        let us = SettingsFields {
+            allergen_list: Region::Us,
+        };
+        for family in [gone, kept] {
+            settings.save(family, 0, us, Utc::now()).await.unwrap();
+        }
         let revision = core.revision(gone);
 
         let mut batches = Vec::new();
@@ -198,9 +208,11 @@ mod tests {
         assert!(batches.iter().all(|n| *n <= BATCH), "{batches:?}");
         assert_eq!(
             batches.iter().sum::<usize>(),
-            31 + 121,
-            "meals and children"
+            31 + 121 + 1,
+            "meals, children and settings"
         );
+        assert!(settings.get(gone).await.unwrap().is_none());
+        assert!(settings.get(kept).await.unwrap().is_some());
         assert!(children.list(gone).await.unwrap().is_empty());
         assert!(
             !core.blobs.path(photo.id, Variant::Full).exists(),

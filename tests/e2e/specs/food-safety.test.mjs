@@ -154,17 +154,17 @@ test("a baby's allergen page shows progress from the meal log, what to try next 
   await page.getByRole('heading', { level: 1, name: "Mia's allergens" }).waitFor();
 
   // The family follows the US list instead: chosen in the family settings, the page follows.
-  await page.getByText('The 14 allergens of UK and EU food law.').waitFor();
+  await page.getByText('Allergen list: UK and EU, the 14 allergens of food law.').waitFor();
   await page.getByRole('link', { name: 'Change the list in your family settings' }).click();
   await page.waitForURL(`${server.url}/profile`);
   const settings = page.getByRole('region', { name: 'Family settings' });
-  await settings.getByRole('radio', { name: /US: the 9 major food allergens/ }).check();
+  await settings.getByRole('radio', { name: /US, the 9 major food allergens/ }).check();
   await settings.getByRole('button', { name: 'Save Settings' }).click();
   await page.getByText('Settings saved').waitFor();
   await screenshot(page, 'family-settings', { fullPage: true });
   await assertAccessible(page, 'family settings');
   await page.goBack();
-  await page.getByText('The US 9 major food allergens.').waitFor();
+  await page.getByText('Allergen list: US, the 9 major food allergens.').waitFor();
   assert.equal(await list.getByRole('listitem').count(), 9);
   await row('Wheat').getByText('Not started').waitFor();
   assert.equal(await row('Celery').count(), 0);

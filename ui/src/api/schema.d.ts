@@ -1219,7 +1219,9 @@ export interface components {
             childName: string;
             /** @description The family's allergen list (its settings). */
             region: components["schemas"]["AllergenListDto"] & unknown;
-            /** @description In the list's order. */
+            /** @description The list's name, as the settings show it. */
+            regionTitle: string;
+            /** @description In the list's order, then any other allergen the child must avoid or reacted to. */
             allergens: components["schemas"]["AllergenProgressDto"][];
             /**
              * @description One new allergen at a time: none while one is still being started, and never one of

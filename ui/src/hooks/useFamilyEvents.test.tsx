@@ -85,7 +85,12 @@ describe('the keys each event makes stale', () => {
     expect(staleAfter(change('meal'))).toEqual(['meals', 'foods', 'allergens']);
     expect(staleAfter(change('media'))).toEqual([]);
     expect(staleAfter(change('profile'))).toEqual(['session', 'family']);
-    expect(staleAfter(change('family'))).toEqual(['family', 'familySettings', 'allergens']);
+    expect(staleAfter(change('family'))).toEqual(['family']);
+    expect(staleAfter(change('family_settings'))).toEqual([
+      'familySettings',
+      'allergens',
+      'foodCheck',
+    ]);
     expect(staleAfter(change('recipe'))).toEqual(['recipes', keys.recipe('x1'), 'mealPlan']);
     expect(staleAfter(change('meal_plan'))).toEqual([keys.mealPlan('x1')]);
     expect(staleAfter(change('grocery_list'))).toEqual(['groceryLists', keys.groceryList('x1')]);

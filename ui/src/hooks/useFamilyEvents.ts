@@ -18,7 +18,8 @@ export interface FamilyChange {
     | 'recipe'
     | 'grocery_list'
     | 'meal_plan'
-    | 'co_parent';
+    | 'co_parent'
+    | 'family_settings';
   id: string;
   revision: number;
 }
@@ -33,6 +34,7 @@ const KINDS: readonly string[] = [
   'grocery_list',
   'meal_plan',
   'co_parent',
+  'family_settings',
 ] satisfies FamilyChange['kind'][];
 
 /** A change event's data, or null when it is not one this UI knows. */
@@ -78,10 +80,12 @@ export function staleAfter(change: FamilyChange): Target[] {
     // The signed-in user is read from the session; members show each other's names.
     case 'profile':
       return ['session', 'family'];
-    // Someone joined, left or was removed, an invite link was made or used, or the family's
-    // settings changed (the allergen list an introduction follows).
+    // Someone joined, left or was removed, or an invite link was made or used.
     case 'family':
-      return ['family', 'familySettings', 'allergens'];
+      return ['family'];
+    // The allergen list: every introduction, and what the meal form says is new.
+    case 'family_settings':
+      return ['familySettings', 'allergens', 'foodCheck'];
     // A recipe's ingredients decide the plan's allergy warnings.
     case 'recipe':
       return ['recipes', keys.recipe(change.id), 'mealPlan'];

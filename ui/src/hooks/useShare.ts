@@ -188,13 +188,18 @@ export function useShareGroceries(token: string) {
   return { lists, tick };
 }
 
+/** What a co-parent's page shows, fetched again after a gap in the feed. */
+const EVERYTHING = ['children', 'meals', 'groceryLists', 'mealPlan', 'allergens'];
+
 /** The share data a change makes stale. */
 export function shareStaleAfter(change: FamilyChange): string[] {
   switch (change.kind) {
     case 'child':
-      return ['children', 'meals', 'mealPlan'];
+      return ['children', 'meals', 'mealPlan', 'allergens'];
     case 'meal':
-      return ['meals'];
+      return ['meals', 'allergens'];
+    case 'family_settings':
+      return ['allergens'];
     case 'grocery_list':
       return ['groceryLists'];
     case 'meal_plan':
@@ -237,14 +242,14 @@ export function useShareEvents(token: string, enabled: boolean): void {
     const stream = new EventSource(`/api/share/${encodeURIComponent(token)}/events`);
     let gap = false;
     stream.addEventListener('open', () => {
-      if (gap) void revalidate(['children', 'meals', 'groceryLists', 'mealPlan']);
+      if (gap) void revalidate(EVERYTHING);
     });
     stream.addEventListener('change', (event) => {
       const change = parseChange(event.data);
       if (change) void revalidate(shareStaleAfter(change));
     });
     stream.addEventListener('resync', () => {
-      void revalidate(['children', 'meals', 'groceryLists', 'mealPlan']);
+      void revalidate(EVERYTHING);
     });
     stream.addEventListener('error', () => {
       gap = true;

@@ -1,13 +1,11 @@
 import { ArrowLeft, Salad, Sparkles } from 'lucide-react';
 import { Link, useParams } from 'react-router-dom';
 
-import { ApiFailure, type Schemas } from '../api/client';
+import { ApiFailure } from '../api/client';
 import { ChildNotFound } from '../components/children/ChildNotFound';
 import { AllergenProgress } from '../components/food-safety/AllergenProgress';
 import { useAllergens } from '../hooks/useChildren';
 import { pathTo, routes } from '../routes';
-
-type AllergenIntroDto = Schemas['AllergenIntroDto'];
 
 /** The guidance the page rests on, linked for parents to read themselves. */
 const SOURCES = [
@@ -24,12 +22,6 @@ const SOURCES = [
     url: 'https://www.niaid.nih.gov/diseases-conditions/guidelines-clinicians-and-patients-food-allergy',
   },
 ];
-
-/** The family's list, as the page names it. */
-const LIST_NAMES: Record<AllergenIntroDto['region'], string> = {
-  uk14: 'The 14 allergens of UK and EU food law',
-  us9: 'The US 9 major food allergens',
-};
 
 /**
  * `/children/:id/allergens`: allergen introduction for one child, from the meal log (the
@@ -85,7 +77,7 @@ export default function AllergenIntro() {
           </div>
           <AllergenProgress intro={data} />
           <p className="mt-3 text-sm text-base-content/70">
-            {LIST_NAMES[data.region]}.{' '}
+            Allergen list: {data.regionTitle}.{' '}
             <Link to={routes.profile} className="link">
               Change the list in your family settings
             </Link>

@@ -1,29 +1,53 @@
 import { useState } from 'react';
 
 import { savedElsewhere } from '../../api/client';
-import { useFamilyActions, useFamilySettings, type AllergenList } from '../../hooks/useFamily';
+import {
+  useFamilyActions,
+  useFamilySettings,
+  type AllergenList,
+  type FamilySettings as Settings,
+} from '../../hooks/useFamily';
 import { useSubmit } from '../../hooks/useSubmit';
 import { Button } from '../ui/Button';
 import { useToast } from '../ui/toast-context';
+
+const CARD = 'card mt-6 border border-base-300 bg-base-100';
 
 /**
  * The profile page's settings card: choices every parent of the family shares. For now the
  * allergen list a baby's or toddler's introduction page follows (the UK and EU's 14, or the US 9).
  */
 export function FamilySettings() {
-  const { data: settings, isLoading } = useFamilySettings();
+  const { data: settings, error } = useFamilySettings();
+  if (error) {
+    return (
+      <div className={CARD}>
+        <p className="card-body text-error">Error fetching settings</p>
+      </div>
+    );
+  }
+  if (!settings) {
+    return (
+      <div className={CARD} aria-busy="true">
+        <div className="card-body gap-3">
+          <div className="skeleton h-6 w-40" />
+          <div className="skeleton h-20 w-full" />
+        </div>
+      </div>
+    );
+  }
+  return <SettingsForm settings={settings} />;
+}
+
+function SettingsForm({ settings }: { settings: Settings }) {
   const actions = useFamilyActions();
   const { toast } = useToast();
   // The list chosen here and not saved yet; null shows the saved one.
   const [choice, setChoice] = useState<AllergenList | null>(null);
-  const selected = choice ?? settings?.allergenList;
+  const selected = choice ?? settings.allergenList;
 
   const save = useSubmit(
-    (signal) =>
-      actions.saveSettings(
-        { version: settings?.version ?? 0, allergenList: selected ?? 'uk14' },
-        signal,
-      ),
+    (signal) => actions.saveSettings({ version: settings.version, allergenList: selected }, signal),
     {
       failureTitle: 'Settings not saved',
       onSuccess: () => {
@@ -41,22 +65,8 @@ export function FamilySettings() {
     },
   );
 
-  if (isLoading || !settings) {
-    return (
-      <div className="card mt-6 border border-base-300 bg-base-100" aria-busy="true">
-        <div className="card-body gap-3">
-          <div className="skeleton h-6 w-40" />
-          <div className="skeleton h-20 w-full" />
-        </div>
-      </div>
-    );
-  }
-
   return (
-    <section
-      className="card mt-6 border border-base-300 bg-base-100"
-      aria-labelledby="family-settings-title"
-    >
+    <section className={CARD} aria-labelledby="family-settings-title">
       <form className="card-body gap-4" onSubmit={save.onSubmit}>
         <div>
           <h2 id="family-settings-title" className="card-title">
