@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::harness::{
-    TestServer, add_child, add_meal, family, highchair, json, sign_in, signed_in_as, upload,
+    TestServer, add_child, add_meal, choose_us_list, family, highchair, json, sign_in,
+    signed_in_as, upload,
 };
 use highchair::app::Tuning;
 use highchair::media::fixtures::two_colour_jpeg;
@@ -135,16 +136,7 @@ async fn populate(server: &TestServer, email: &str) -> reqwest::Client {
         200,
     )
     .await;
-    json(
-        parent
-            .put(server.url("/api/family/settings"))
-            .json(&json!({"version": 0, "allergenList": "us9"}))
-            .send()
-            .await
-            .unwrap(),
-        200,
-    )
-    .await;
+    choose_us_list(server, &parent).await;
     parent
 }
 

@@ -3,7 +3,7 @@
 use chrono::{Datelike, Months, Utc};
 use serde_json::{Value, json};
 
-use crate::harness::{TestServer, error, family, json};
+use crate::harness::{TestServer, error, family, json, save_family_settings};
 
 /// The "YYYY-MM" of `n` months ago.
 fn months_ago(n: u32) -> String {
@@ -556,19 +556,6 @@ async fn generated_recipes_are_made_for_the_youngest_child_and_carry_each_childs
     }
 }
 
-async fn save_settings(
-    server: &TestServer,
-    parent: &reqwest::Client,
-    body: Value,
-) -> reqwest::Response {
-    parent
-        .put(server.url("/api/family/settings"))
-        .json(&body)
-        .send()
-        .await
-        .unwrap()
-}
-
 #[tokio::test]
 async fn the_familys_allergen_list_is_a_shared_versioned_setting_the_introduction_follows() {
     let server = TestServer::start().await;
@@ -606,7 +593,7 @@ async fn the_familys_allergen_list_is_a_shared_versioned_setting_the_introductio
     assert_eq!(intro(mum.clone()).await["region"], "uk14");
 
     let saved = json(
-        save_settings(&server, &mum, json!({"version": 0, "allergenList": "us9"})).await,
+        save_family_settings(&server, &mum, json!({"version": 0, "allergenList": "us9"})).await,
         200,
     )
     .await;
@@ -627,7 +614,7 @@ async fn the_familys_allergen_list_is_a_shared_versioned_setting_the_introductio
 
     // Saved from an old version: 409 with the settings as they are; nothing changes.
     let stale = json(
-        save_settings(&server, &mum, json!({"version": 0, "allergenList": "uk14"})).await,
+        save_family_settings(&server, &mum, json!({"version": 0, "allergenList": "uk14"})).await,
         409,
     )
     .await;
@@ -639,14 +626,14 @@ async fn the_familys_allergen_list_is_a_shared_versioned_setting_the_introductio
 
     // Not a list: 400; signed out: 401.
     let (title, _, _) = error(
-        save_settings(&server, &mum, json!({"version": 1, "allergenList": "eu"})).await,
+        save_family_settings(&server, &mum, json!({"version": 1, "allergenList": "eu"})).await,
         400,
     )
     .await;
     assert_eq!(title, "Invalid request");
     let anon = server.new_client();
     error(
-        save_settings(
+        save_family_settings(
             &server,
             &anon,
             json!({"version": 1, "allergenList": "uk14"}),
@@ -668,7 +655,7 @@ async fn the_familys_allergen_list_is_a_shared_versioned_setting_the_introductio
     let other = family(&server, "other@example.org").await;
     assert_eq!(get_settings(other.clone()).await["allergenList"], "uk14");
     json(
-        save_settings(
+        save_family_settings(
             &server,
             &other,
             json!({"version": 1, "allergenList": "uk14"}),
@@ -678,7 +665,7 @@ async fn the_familys_allergen_list_is_a_shared_versioned_setting_the_introductio
     )
     .await;
     let theirs = json(
-        save_settings(
+        save_family_settings(
             &server,
             &other,
             json!({"version": 0, "allergenList": "uk14"}),
@@ -692,7 +679,7 @@ async fn the_familys_allergen_list_is_a_shared_versioned_setting_the_introductio
 
     // Back to the UK list: the introduction follows at once.
     json(
-        save_settings(&server, &mum, json!({"version": 1, "allergenList": "uk14"})).await,
+        save_family_settings(&server, &mum, json!({"version": 1, "allergenList": "uk14"})).await,
         200,
     )
     .await;

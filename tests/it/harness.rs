@@ -250,6 +250,26 @@ pub async fn sign_in(server: &TestServer, email: &str) -> reqwest::Client {
     client
 }
 
+/// `PUT /api/family/settings` with this body.
+pub async fn save_family_settings(
+    server: &TestServer,
+    client: &reqwest::Client,
+    body: serde_json::Value,
+) -> reqwest::Response {
+    client
+        .put(server.url("/api/family/settings"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// A family that never chose its allergen list chooses the US 9.
+pub async fn choose_us_list(server: &TestServer, client: &reqwest::Client) {
+    let body = serde_json::json!({"version": 0, "allergenList": "us9"});
+    json(save_family_settings(server, client, body).await, 200).await;
+}
+
 /// Adds a child for `client`'s family and returns its id.
 pub async fn add_child(server: &TestServer, client: &reqwest::Client, name: &str) -> String {
     let resp = client

@@ -7,7 +7,8 @@ use serde_json::{Value, json};
 
 use crate::events::Stream;
 use crate::harness::{
-    TestServer, add_child, add_meal, error, family, json, sign_in, signed_in_as, upload,
+    TestServer, add_child, add_meal, choose_us_list, error, family, json, sign_in, signed_in_as,
+    upload,
 };
 
 /// An invite link made by `client`; returns (invite id, the link's token).
@@ -697,15 +698,7 @@ async fn joining_brings_the_recipes_lists_and_plan_along_and_ends_the_old_links(
     .await;
     json(plan(&dad, "Dad's chilli night").await.unwrap(), 200).await;
     // Dad's family followed the US allergen list; the family he joins keeps its own.
-    json(
-        dad.put(server.url("/api/family/settings"))
-            .json(&json!({"version": 0, "allergenList": "us9"}))
-            .send()
-            .await
-            .unwrap(),
-        200,
-    )
-    .await;
+    choose_us_list(&server, &dad).await;
     let link = json(
         dad.post(server.url("/api/co-parents"))
             .json(&json!({"name": "Grandma Zoe", "email": "zoe@example.org"}))

@@ -11,7 +11,9 @@ use reqwest::header::{COOKIE, ORIGIN};
 use serde_json::json;
 
 use crate::events::Stream;
-use crate::harness::{TestServer, add_child, add_meal, error, family, json, upload};
+use crate::harness::{
+    TestServer, add_child, add_meal, choose_us_list, error, family, json, upload,
+};
 
 /// An invited co-parent as their parent hands them over.
 struct Invite {
@@ -295,15 +297,7 @@ async fn a_co_parent_chooses_a_pin_reads_the_family_and_ticks_an_item() {
         "the recipe is not announced"
     );
     // The family's allergen list is: the co-parent's allergen pages follow it.
-    json(
-        mum.put(server.url("/api/family/settings"))
-            .json(&json!({"version": 0, "allergenList": "us9"}))
-            .send()
-            .await
-            .unwrap(),
-        200,
-    )
-    .await;
+    choose_us_list(&server, &mum).await;
     assert_eq!(feed.change().await.data["kind"], "family_settings");
 
     // The one write: a tick, which the parent sees.
@@ -1220,15 +1214,7 @@ async fn a_co_parent_reads_a_childs_allergen_introduction_as_the_parents_do() {
     assert_eq!(shared["allergens"].as_array().unwrap().len(), 14);
 
     // The family's list is the co-parent's too.
-    json(
-        mum.put(server.url("/api/family/settings"))
-            .json(&json!({"version": 0, "allergenList": "us9"}))
-            .send()
-            .await
-            .unwrap(),
-        200,
-    )
-    .await;
+    choose_us_list(&server, &mum).await;
     let shared = json(phone.get(server.url(&path)).send().await.unwrap(), 200).await;
     assert_eq!(shared["region"], "us9");
     assert_eq!(shared["allergens"].as_array().unwrap().len(), 9);
