@@ -283,6 +283,79 @@ impl fmt::Display for Quantity {
     }
 }
 
+/// Units recipes from other countries write that the list does not add up ("8 oz").
+const OTHER_UNITS: &[&str] = &[
+    "oz", "ounce", "ounces", "lb", "lbs", "pound", "pounds", "pint", "pints", "quart", "quarts",
+    "stick", "sticks", "dash", "dashes", "sprig", "sprigs", "knob", "can", "sachet", "sachets",
+    "fl", "dl", "cl", "mg",
+];
+
+/// Whether a word is a number or a range of them ("2", "1/2", "½", "1½", "2-3", "2–3").
+fn is_amount(word: &str) -> bool {
+    number(word).is_some()
+        || word
+            .split_once(['-', '–'])
+            .is_some_and(|(a, b)| number(a).is_some() && number(b).is_some())
+}
+
+fn is_unit(word: &str) -> bool {
+    let w = word.trim_end_matches(['.', ',']).to_lowercase();
+    Unit::parse(&w).is_some() || OTHER_UNITS.contains(&w.as_str())
+}
+
+/// An ingredient line as recipes write it, split into its quantity and the food:
+/// "200 g plain flour" -> ("200 g", "plain flour"), "2 large eggs, beaten" -> ("2", "large
+/// eggs, beaten"), "1½ tsp salt", "2-3 carrots", "400g tin of tomatoes" -> ("400g tin",
+/// "tomatoes"), "Salt and pepper" -> ("", "Salt and pepper").
+pub fn split_ingredient(line: &str) -> (String, String) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut n = 0;
+    while n < words.len() {
+        let w = words[n];
+        if is_amount(w) {
+            n += 1;
+        } else if n > 0
+            && (w == "to" || w == "-" || w == "–")
+            && words.get(n + 1).is_some_and(|x| is_amount(x))
+        {
+            n += 2;
+        } else {
+            // "200g", "1.5kg": the number and its unit together.
+            let split = w
+                .char_indices()
+                .find(|&(_, c)| c.is_alphabetic())
+                .map(|(i, _)| i);
+            match split {
+                Some(i) if i > 0 && is_amount(&w[..i]) && is_unit(&w[i..]) => n += 1,
+                _ => break,
+            }
+            break;
+        }
+    }
+    if n == 0 {
+        return (String::new(), line.trim().to_string());
+    }
+    if n < words.len() && is_unit(words[n]) {
+        n += 1;
+        // "8 fl oz"
+        if words[n - 1].eq_ignore_ascii_case("fl") && words.get(n).is_some_and(|w| is_unit(w)) {
+            n += 1;
+        }
+    }
+    // "400g tin of tomatoes": a container after the amount is part of it.
+    if n < words.len() && n + 1 < words.len() && is_unit(words[n]) && words[n + 1] == "of" {
+        n += 1;
+    }
+    let mut rest = &words[n..];
+    if rest.first().is_some_and(|w| *w == "of") {
+        rest = &rest[1..];
+    }
+    (
+        words[..n].join(" ").trim_end_matches(',').to_string(),
+        rest.join(" "),
+    )
+}
+
 /// Quantities of one food from several recipes, added where their units agree and otherwise
 /// joined with ' + ' (the spec's rule), in the order first seen. Empty ones count for nothing;
 /// all empty is '1' (the grocery default).
@@ -329,6 +402,39 @@ pub fn scale(quantity: &str, factor: Amount) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_ingredient_line_splits_into_its_quantity_and_the_food() {
+        let cases = [
+            ("200 g plain flour", "200 g", "plain flour"),
+            ("200g plain flour", "200g", "plain flour"),
+            ("2 large eggs, beaten", "2", "large eggs, beaten"),
+            ("1½ tsp salt", "1½ tsp", "salt"),
+            ("1 1/2 cups milk", "1 1/2 cups", "milk"),
+            ("2-3 carrots", "2-3", "carrots"),
+            ("2 to 3 carrots", "2 to 3", "carrots"),
+            (
+                "400g tin of chopped tomatoes",
+                "400g tin",
+                "chopped tomatoes",
+            ),
+            ("1 tin of chickpeas", "1 tin", "chickpeas"),
+            ("8 oz cheddar, grated", "8 oz", "cheddar, grated"),
+            ("8 fl oz milk", "8 fl oz", "milk"),
+            ("a pinch of salt", "", "a pinch of salt"),
+            ("Salt and pepper", "", "Salt and pepper"),
+            ("3 cloves garlic", "3 cloves", "garlic"),
+            ("  1.5kg  potatoes ", "1.5kg", "potatoes"),
+            ("12", "12", ""),
+        ];
+        for (line, quantity, food) in cases {
+            assert_eq!(
+                split_ingredient(line),
+                (quantity.to_string(), food.to_string()),
+                "{line}"
+            );
+        }
+    }
 
     fn strings(items: &[&str]) -> Vec<String> {
         items.iter().map(|s| s.to_string()).collect()
