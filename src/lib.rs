@@ -15,6 +15,7 @@ pub mod generator;
 pub mod jobs;
 pub mod media;
 pub mod memory;
+pub mod recipe_import;
 pub mod server;
 pub mod service;
 pub mod store;

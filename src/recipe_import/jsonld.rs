@@ -1,0 +1,249 @@
+//! schema.org Recipe data in a page's JSON-LD: every `<script type="application/ld+json">`,
+//! each an object, a list, or a `@graph`, with the recipe at the top, in the graph or nested
+//! (a WebPage's `mainEntity`); `@type` a string or a list ("Recipe", "schema:Recipe",
+//! "http://schema.org/Recipe").
+
+use scraper::{Html, Selector};
+use serde_json::{Map, Value};
+
+use super::Draft;
+use super::values::{clean, first_number, minutes, servings};
+use crate::domain::quantity::split_ingredient;
+use crate::domain::recipe::{Difficulty, Ingredient, Nutrition, RecipeContent};
+
+/// How deep a page's JSON-LD is searched for recipes (real pages nest two or three levels).
+const MAX_DEPTH: usize = 8;
+
+/// Every recipe in the page's JSON-LD, in page order; scripts that are not JSON are skipped.
+pub fn recipes(page: &Html) -> Vec<Draft> {
+    let Ok(scripts) = Selector::parse("script") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for script in page.select(&scripts) {
+        let is_jsonld = script.value().attr("type").is_some_and(|t| {
+            t.trim()
+                .to_ascii_lowercase()
+                .starts_with("application/ld+json")
+        });
+        if !is_jsonld {
+            continue;
+        }
+        let text: String = script.text().collect();
+        if let Some(value) = parse_lenient(&text) {
+            let mut found = Vec::new();
+            collect(&value, 0, &mut found);
+            out.extend(found.into_iter().filter_map(draft));
+        }
+    }
+    out
+}
+
+/// JSON as pages write it: sometimes wrapped in a comment or CDATA, sometimes with a trailing
+/// comma or a raw newline in a string.
+fn parse_lenient(text: &str) -> Option<Value> {
+    let t = text
+        .trim()
+        .trim_start_matches("<!--")
+        .trim_end_matches("-->")
+        .trim()
+        .trim_start_matches("//<![CDATA[")
+        .trim_end_matches("//]]>")
+        .trim();
+    serde_json::from_str(t).ok().or_else(|| {
+        let mended = t.replace(['\n', '\r', '\t'], " ");
+        let mended = mended
+            .replace(", }", " }")
+            .replace(",}", "}")
+            .replace(", ]", " ]")
+            .replace(",]", "]");
+        serde_json::from_str(&mended).ok()
+    })
+}
+
+fn is_recipe(object: &Map<String, Value>) -> bool {
+    let named = |t: &str| {
+        let t = t.trim();
+        t == "Recipe" || t.ends_with(":Recipe") || t.ends_with("/Recipe")
+    };
+    match object.get("@type") {
+        Some(Value::String(t)) => named(t),
+        Some(Value::Array(types)) => types.iter().filter_map(Value::as_str).any(named),
+        _ => false,
+    }
+}
+
+fn collect<'a>(value: &'a Value, depth: usize, out: &mut Vec<&'a Map<String, Value>>) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    match value {
+        Value::Array(items) => items.iter().for_each(|v| collect(v, depth + 1, out)),
+        Value::Object(object) if is_recipe(object) => out.push(object),
+        Value::Object(object) => {
+            for key in [
+                "@graph",
+                "mainEntity",
+                "mainEntityOfPage",
+                "about",
+                "hasPart",
+                "itemListElement",
+                "item",
+            ] {
+                if let Some(v) = object.get(key) {
+                    collect(v, depth + 1, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A text field: a string, or the first string of a list.
+fn text(object: &Map<String, Value>, key: &str) -> String {
+    match object.get(key) {
+        Some(Value::String(s)) => clean(s),
+        Some(Value::Array(items)) => items
+            .iter()
+            .find_map(Value::as_str)
+            .map(clean)
+            .unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
+fn draft(object: &Map<String, Value>) -> Option<Draft> {
+    let title = text(object, "name");
+    let ingredients: Vec<Ingredient> = lines(
+        object
+            .get("recipeIngredient")
+            .or_else(|| object.get("ingredients")),
+    )
+    .iter()
+    .map(|line| {
+        let (quantity, name) = split_ingredient(line);
+        Ingredient {
+            name: if name.is_empty() { line.clone() } else { name },
+            quantity,
+        }
+    })
+    .collect();
+    if title.is_empty() && ingredients.is_empty() {
+        return None;
+    }
+    let mut instructions = Vec::new();
+    if let Some(v) = object.get("recipeInstructions") {
+        steps(v, 0, &mut instructions);
+    }
+    let time = |key: &str| object.get(key).and_then(Value::as_str).and_then(minutes);
+    let (prep, cook, total) = (time("prepTime"), time("cookTime"), time("totalTime"));
+    let preparation_time = prep
+        .or_else(|| total.map(|t| t.saturating_sub(cook.unwrap_or(0))))
+        .unwrap_or(0);
+    Some(Draft {
+        content: RecipeContent {
+            title,
+            description: text(object, "description"),
+            ingredients,
+            instructions,
+            preparation_time,
+            cooking_time: cook,
+            difficulty: Difficulty::default(),
+            servings: object.get("recipeYield").and_then(servings),
+            dietary_restrictions: Vec::new(),
+            allergies: Vec::new(),
+            estimated_cost: None,
+            nutritional_info: object.get("nutrition").and_then(nutrition),
+            tips: Vec::new(),
+            substitutions: Vec::new(),
+        },
+        image: object.get("image").and_then(image),
+    })
+}
+
+/// Ingredient lines: a list of strings, or one string of lines.
+fn lines(value: Option<&Value>) -> Vec<String> {
+    let raw: Vec<String> = match value {
+        Some(Value::Array(items)) => items
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect(),
+        Some(Value::String(s)) => s.lines().map(str::to_string).collect(),
+        _ => Vec::new(),
+    };
+    raw.iter()
+        .map(|l| clean(l))
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// Steps from a string (one per line), a list of strings, `HowToStep`s (`text`, else `name`),
+/// and `HowToSection`s (their `itemListElement`), flattened in order.
+fn steps(value: &Value, depth: usize, out: &mut Vec<String>) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    match value {
+        Value::String(s) => {
+            // Tags between steps ("<p>Mix.</p><p>Bake.</p>") are line breaks too.
+            let spaced = s
+                .replace("</p>", "\n")
+                .replace("<br>", "\n")
+                .replace("<br/>", "\n")
+                .replace("<br />", "\n");
+            out.extend(spaced.lines().map(clean).filter(|l| !l.is_empty()));
+        }
+        Value::Array(items) => items.iter().for_each(|v| steps(v, depth + 1, out)),
+        Value::Object(object) => {
+            if let Some(list) = object.get("itemListElement") {
+                steps(list, depth + 1, out);
+                return;
+            }
+            let step = match object.get("text") {
+                Some(Value::String(t)) if !t.trim().is_empty() => t,
+                _ => match object.get("name") {
+                    Some(Value::String(n)) => n,
+                    _ => return,
+                },
+            };
+            steps(&Value::String(step.clone()), depth + 1, out);
+        }
+        _ => {}
+    }
+}
+
+/// The image's address: a string, an `ImageObject` (`url`, else `contentUrl`), or the first of
+/// a list.
+fn image(value: &Value) -> Option<String> {
+    let url = match value {
+        Value::String(s) => s.trim().to_string(),
+        Value::Object(o) => o
+            .get("url")
+            .or_else(|| o.get("contentUrl"))
+            .and_then(Value::as_str)?
+            .trim()
+            .to_string(),
+        Value::Array(items) => return items.iter().find_map(image),
+        _ => return None,
+    };
+    (!url.is_empty()).then_some(url)
+}
+
+fn nutrition(value: &Value) -> Option<Nutrition> {
+    let o = value.as_object()?;
+    let n = |key: &str| {
+        o.get(key).and_then(|v| match v {
+            Value::Number(n) => n.as_f64(),
+            Value::String(s) => first_number(s),
+            _ => None,
+        })
+    };
+    let calories = n("calories")?;
+    Some(Nutrition {
+        calories,
+        protein: n("proteinContent").unwrap_or(0.0),
+        carbs: n("carbohydrateContent").unwrap_or(0.0),
+        fat: n("fatContent").unwrap_or(0.0),
+    })
+}

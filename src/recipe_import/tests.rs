@@ -1,0 +1,136 @@
+//! Pages in the shapes real recipe sites write, inline; the fixture corpus served over HTTP
+//! comes with the import use case.
+
+use super::*;
+
+fn page(jsonld: &str) -> String {
+    format!(
+        "<!doctype html><html><head><title>x</title>\
+         <script type=\"application/ld+json\">{jsonld}</script></head><body><h1>x</h1></body></html>"
+    )
+}
+
+#[test]
+fn a_plain_recipe_object_gives_every_field() {
+    let html = page(
+        r#"{"@context": "https://schema.org", "@type": "Recipe",
+            "name": "Fish &amp; chips", "description": "<p>A Friday treat.</p>",
+            "image": {"@type": "ImageObject", "url": "https://example.org/fish.jpg"},
+            "prepTime": "PT15M", "cookTime": "PT25M", "totalTime": "PT40M",
+            "recipeYield": ["4", "4 servings"],
+            "recipeIngredient": ["400g cod fillets", "2 large potatoes, cut into chips", "Salt"],
+            "recipeInstructions": [
+              {"@type": "HowToStep", "text": "Heat the oven to 200C."},
+              {"@type": "HowToStep", "name": "Bake", "text": "Bake the chips for 25 minutes."}
+            ],
+            "nutrition": {"@type": "NutritionInformation", "calories": "520 kcal",
+                          "proteinContent": "32 g", "fatContent": "18g"}}"#,
+    );
+    let found = from_html(&html);
+    assert_eq!(found.len(), 1);
+    let r = &found[0].content;
+    assert_eq!(r.title, "Fish & chips");
+    assert_eq!(r.description, "A Friday treat.");
+    assert_eq!(
+        (r.preparation_time, r.cooking_time, r.servings),
+        (15, Some(25), Some(4))
+    );
+    let lines: Vec<(&str, &str)> = r
+        .ingredients
+        .iter()
+        .map(|i| (i.quantity.as_str(), i.name.as_str()))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ("400g", "cod fillets"),
+            ("2", "large potatoes, cut into chips"),
+            ("", "Salt")
+        ]
+    );
+    assert_eq!(
+        r.instructions,
+        ["Heat the oven to 200C.", "Bake the chips for 25 minutes."]
+    );
+    let n = r.nutritional_info.unwrap();
+    assert_eq!(
+        (n.calories, n.protein, n.carbs, n.fat),
+        (520.0, 32.0, 0.0, 18.0)
+    );
+    assert_eq!(
+        found[0].image.as_deref(),
+        Some("https://example.org/fish.jpg")
+    );
+}
+
+#[test]
+fn a_graph_with_types_as_lists_and_sections_of_steps() {
+    let html = page(
+        r#"{"@context": "https://schema.org", "@graph": [
+            {"@type": "WebSite", "name": "Family Food"},
+            {"@type": ["Recipe", "NewsArticle"], "name": "Shepherd's pie",
+             "image": ["https://example.org/pie-16x9.jpg", "https://example.org/pie-1x1.jpg"],
+             "totalTime": "PT1H30M", "cookTime": "PT1H",
+             "recipeYield": "Serves 4-6",
+             "recipeIngredient": ["500 g lamb mince", "1 onion"],
+             "recipeInstructions": [
+               {"@type": "HowToSection", "name": "For the filling", "itemListElement": [
+                 {"@type": "HowToStep", "text": "Brown the mince."},
+                 {"@type": "HowToStep", "text": "Add the onion."}]},
+               {"@type": "HowToSection", "name": "For the mash", "itemListElement": [
+                 {"@type": "HowToStep", "text": "Boil and mash the potatoes."}]}
+             ]}
+        ]}"#,
+    );
+    let found = from_html(&html);
+    assert_eq!(found.len(), 1);
+    let r = &found[0].content;
+    assert_eq!(r.title, "Shepherd's pie");
+    assert_eq!(
+        (r.preparation_time, r.cooking_time, r.servings),
+        (30, Some(60), Some(4))
+    );
+    assert_eq!(
+        r.instructions,
+        [
+            "Brown the mince.",
+            "Add the onion.",
+            "Boil and mash the potatoes."
+        ]
+    );
+    assert_eq!(
+        found[0].image.as_deref(),
+        Some("https://example.org/pie-16x9.jpg")
+    );
+}
+
+#[test]
+fn nested_several_and_broken_scripts() {
+    let html = r#"<html><head>
+         <script type="application/ld+json">{ not json</script>
+         <script type="Application/LD+JSON; charset=utf-8">
+            {"@type": "WebPage", "mainEntity": {"@type": "schema:Recipe",
+              "name": "Pancakes", "recipeIngredient": "100g flour\n2 eggs\n300ml milk",
+              "recipeInstructions": "<p>Whisk.</p><p>Fry.</p>",}}
+         </script>
+         <script type="application/ld+json">[{"@type": "http://schema.org/Recipe",
+              "name": "Flapjacks", "recipeIngredient": ["200 g oats"],
+              "recipeInstructions": ["Mix.", "Bake."], "image": "https://example.org/f.jpg"}]</script>
+         <script type="text/javascript">var x = {"@type": "Recipe"};</script>
+         </head></html>"#;
+    let found = from_html(html);
+    let titles: Vec<&str> = found.iter().map(|d| d.content.title.as_str()).collect();
+    assert_eq!(titles, ["Pancakes", "Flapjacks"]);
+    assert_eq!(found[0].content.ingredients.len(), 3);
+    assert_eq!(found[0].content.ingredients[2].quantity, "300ml");
+    assert_eq!(found[0].content.instructions, ["Whisk.", "Fry."]);
+    assert_eq!(found[1].content.instructions, ["Mix.", "Bake."]);
+}
+
+#[test]
+fn a_page_without_a_recipe_gives_none() {
+    assert!(from_html("<html><body><p>Hello</p></body></html>").is_empty());
+    assert!(from_html(&page(r#"{"@type": "Article", "name": "Ten tips"}"#)).is_empty());
+    assert!(from_html(&page(r#"{"@type": "Recipe"}"#)).is_empty());
+    assert!(from_html("").is_empty());
+}
