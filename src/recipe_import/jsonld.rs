@@ -6,10 +6,9 @@
 use scraper::{Html, Selector};
 use serde_json::{Map, Value};
 
-use super::Draft;
 use super::values::{clean, first_number, minutes, servings};
-use crate::domain::quantity::split_ingredient;
-use crate::domain::recipe::{Difficulty, Ingredient, Nutrition, RecipeContent};
+use super::{Draft, Found};
+use crate::domain::recipe::Nutrition;
 
 /// How deep a page's JSON-LD is searched for recipes (real pages nest two or three levels).
 const MAX_DEPTH: usize = 8;
@@ -113,52 +112,28 @@ fn text(object: &Map<String, Value>, key: &str) -> String {
 }
 
 fn draft(object: &Map<String, Value>) -> Option<Draft> {
-    let title = text(object, "name");
-    let ingredients: Vec<Ingredient> = lines(
-        object
-            .get("recipeIngredient")
-            .or_else(|| object.get("ingredients")),
-    )
-    .iter()
-    .map(|line| {
-        let (quantity, name) = split_ingredient(line);
-        Ingredient {
-            name: if name.is_empty() { line.clone() } else { name },
-            quantity,
-        }
-    })
-    .collect();
-    if title.is_empty() && ingredients.is_empty() {
-        return None;
-    }
-    let mut instructions = Vec::new();
+    let mut steps_found = Vec::new();
     if let Some(v) = object.get("recipeInstructions") {
-        steps(v, 0, &mut instructions);
+        steps(v, 0, &mut steps_found);
     }
     let time = |key: &str| object.get(key).and_then(Value::as_str).and_then(minutes);
-    let (prep, cook, total) = (time("prepTime"), time("cookTime"), time("totalTime"));
-    let preparation_time = prep
-        .or_else(|| total.map(|t| t.saturating_sub(cook.unwrap_or(0))))
-        .unwrap_or(0);
-    Some(Draft {
-        content: RecipeContent {
-            title,
-            description: text(object, "description"),
-            ingredients,
-            instructions,
-            preparation_time,
-            cooking_time: cook,
-            difficulty: Difficulty::default(),
-            servings: object.get("recipeYield").and_then(servings),
-            dietary_restrictions: Vec::new(),
-            allergies: Vec::new(),
-            estimated_cost: None,
-            nutritional_info: object.get("nutrition").and_then(nutrition),
-            tips: Vec::new(),
-            substitutions: Vec::new(),
-        },
+    Found {
+        title: text(object, "name"),
+        description: text(object, "description"),
+        lines: lines(
+            object
+                .get("recipeIngredient")
+                .or_else(|| object.get("ingredients")),
+        ),
+        steps: steps_found,
+        prep: time("prepTime"),
+        cook: time("cookTime"),
+        total: time("totalTime"),
+        servings: object.get("recipeYield").and_then(servings),
+        nutrition: object.get("nutrition").and_then(nutrition),
         image: object.get("image").and_then(image),
-    })
+    }
+    .draft()
 }
 
 /// Ingredient lines: a list of strings, or one string of lines.

@@ -4,11 +4,13 @@
 //! page, and fetches the image once the draft is saved.
 
 mod jsonld;
+mod microdata;
 mod values;
 
 use scraper::Html;
 
-use crate::domain::recipe::RecipeContent;
+use crate::domain::quantity::split_ingredient;
+use crate::domain::recipe::{Difficulty, Ingredient, Nutrition, RecipeContent};
 
 /// A recipe read from a page, not saved.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,10 +20,75 @@ pub struct Draft {
     pub image: Option<String>,
 }
 
-/// Every recipe the page holds, in page order (a page may hold several, or none).
+/// Every recipe the page holds, in page order (a page may hold several, or none): its JSON-LD,
+/// else its microdata.
 pub fn from_html(html: &str) -> Vec<Draft> {
     let page = Html::parse_document(html);
-    jsonld::recipes(&page)
+    let found = jsonld::recipes(&page);
+    if !found.is_empty() {
+        return found;
+    }
+    microdata::recipes(&page)
+}
+
+/// What a page says of one recipe, in whatever form it said it.
+#[derive(Debug, Default)]
+struct Found {
+    title: String,
+    description: String,
+    /// Ingredient lines as written ("200 g flour").
+    lines: Vec<String>,
+    steps: Vec<String>,
+    prep: Option<u32>,
+    cook: Option<u32>,
+    total: Option<u32>,
+    servings: Option<u32>,
+    nutrition: Option<Nutrition>,
+    image: Option<String>,
+}
+
+impl Found {
+    /// The draft; none when the page named neither a title nor an ingredient.
+    fn draft(self) -> Option<Draft> {
+        if self.title.is_empty() && self.lines.is_empty() {
+            return None;
+        }
+        let ingredients = self
+            .lines
+            .iter()
+            .map(|line| match split_ingredient(line) {
+                // "12" alone is still a line the parent wrote.
+                (_, name) if name.is_empty() => Ingredient {
+                    name: line.clone(),
+                    quantity: String::new(),
+                },
+                (quantity, name) => Ingredient { name, quantity },
+            })
+            .collect();
+        let preparation_time = self
+            .prep
+            .or_else(|| self.total.map(|t| t.saturating_sub(self.cook.unwrap_or(0))))
+            .unwrap_or(0);
+        Some(Draft {
+            content: RecipeContent {
+                title: self.title,
+                description: self.description,
+                ingredients,
+                instructions: self.steps,
+                preparation_time,
+                cooking_time: self.cook,
+                difficulty: Difficulty::default(),
+                servings: self.servings,
+                dietary_restrictions: Vec::new(),
+                allergies: Vec::new(),
+                estimated_cost: None,
+                nutritional_info: self.nutrition,
+                tips: Vec::new(),
+                substitutions: Vec::new(),
+            },
+            image: self.image,
+        })
+    }
 }
 
 #[cfg(test)]

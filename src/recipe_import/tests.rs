@@ -134,3 +134,52 @@ fn a_page_without_a_recipe_gives_none() {
     assert!(from_html(&page(r#"{"@type": "Recipe"}"#)).is_empty());
     assert!(from_html("").is_empty());
 }
+
+#[test]
+fn microdata_when_there_is_no_json_ld() {
+    let html = r#"<html><body>
+      <div itemscope itemtype="https://schema.org/Recipe">
+        <h1 itemprop="name">Banana bread</h1>
+        <img itemprop="image" src="https://example.org/bread.jpg" alt="">
+        <p itemprop="description">Uses up &lt;3&gt; brown bananas.</p>
+        <meta itemprop="prepTime" content="PT10M"><time itemprop="cookTime" datetime="PT1H">1 hour</time>
+        <span itemprop="recipeYield">Makes 8 slices</span>
+        <ul>
+          <li itemprop="recipeIngredient">3 ripe bananas</li>
+          <li itemprop="recipeIngredient">250 g self-raising flour</li>
+          <li itemprop="ingredients">100 g butter, melted</li>
+        </ul>
+        <div itemprop="recipeInstructions">
+          <ol><li>Mash the bananas.</li><li>Stir in the rest.</li><li>Bake for an hour.</li></ol>
+        </div>
+        <div itemprop="review" itemscope itemtype="https://schema.org/Review">
+          <span itemprop="name">Lovely</span>
+        </div>
+      </div></body></html>"#;
+    let found = from_html(html);
+    assert_eq!(found.len(), 1);
+    let r = &found[0].content;
+    assert_eq!(r.title, "Banana bread");
+    assert_eq!(r.description, "Uses up <3> brown bananas.");
+    assert_eq!(
+        (r.preparation_time, r.cooking_time, r.servings),
+        (10, Some(60), Some(8))
+    );
+    let names: Vec<&str> = r.ingredients.iter().map(|i| i.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["ripe bananas", "self-raising flour", "butter, melted"]
+    );
+    assert_eq!(
+        r.instructions,
+        [
+            "Mash the bananas.",
+            "Stir in the rest.",
+            "Bake for an hour."
+        ]
+    );
+    assert_eq!(
+        found[0].image.as_deref(),
+        Some("https://example.org/bread.jpg")
+    );
+}
