@@ -5,6 +5,7 @@
 
 mod jsonld;
 mod microdata;
+mod outline;
 mod values;
 
 use scraper::Html;
@@ -21,14 +22,24 @@ pub struct Draft {
 }
 
 /// Every recipe the page holds, in page order (a page may hold several, or none): its JSON-LD,
-/// else its microdata.
+/// else its microdata, else what its headings and lists say.
 pub fn from_html(html: &str) -> Vec<Draft> {
     let page = Html::parse_document(html);
     let found = jsonld::recipes(&page);
     if !found.is_empty() {
         return found;
     }
-    microdata::recipes(&page)
+    let found = microdata::recipes(&page);
+    if !found.is_empty() {
+        return found;
+    }
+    outline::from_page(&page).into_iter().collect()
+}
+
+/// A recipe pasted as text (title, ingredients, method, as copied from a book or a message);
+/// none when no ingredient can be told apart.
+pub fn from_text(text: &str) -> Option<Draft> {
+    outline::from_text(text)
 }
 
 /// What a page says of one recipe, in whatever form it said it.

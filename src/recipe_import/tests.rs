@@ -183,3 +183,89 @@ fn microdata_when_there_is_no_json_ld() {
         Some("https://example.org/bread.jpg")
     );
 }
+
+#[test]
+fn a_page_with_only_headings_and_lists() {
+    let html = r#"<html><head><title>Flapjacks | Nan's Kitchen</title></head><body>
+      <nav><ul><li>Home</li><li>Recipes</li></ul></nav>
+      <article>
+        <p>My nan's flapjacks, every Sunday.</p>
+        <h2>Ingredients</h2>
+        <ul><li>200 g porridge oats</li><li>100 g butter</li><li>3 tbsp golden syrup</li></ul>
+        <h2>Method</h2>
+        <ol><li><p>1. Melt the butter and syrup.</p></li><li>Stir in the oats.</li></ol>
+        <p>Bake at 180C for 20 minutes.</p>
+        <h2>Comments</h2><p>Great!</p>
+      </article></body></html>"#;
+    let found = from_html(html);
+    assert_eq!(found.len(), 1);
+    let r = &found[0].content;
+    assert_eq!(r.title, "Flapjacks");
+    assert_eq!(r.ingredients.len(), 3);
+    assert_eq!(r.ingredients[2].quantity, "3 tbsp");
+    assert_eq!(
+        r.instructions,
+        [
+            "Melt the butter and syrup.",
+            "Stir in the oats.",
+            "Bake at 180C for 20 minutes."
+        ]
+    );
+}
+
+#[test]
+fn pasted_text_with_and_without_headings() {
+    let with = "Grandma's lentil soup\n\
+                A warming soup for cold days.\n\
+                Serves 4\n\
+                Prep: 10 mins\n\
+                Cook time: 40 minutes\n\
+                \n\
+                Ingredients:\n\
+                - 1 onion, chopped\n\
+                • 200g red lentils\n\
+                * 1 litre vegetable stock\n\
+                \n\
+                Method\n\
+                1. Soften the onion.\n\
+                2) Add the lentils and stock.\n\
+                Step 3: Simmer for 30 minutes.\n";
+    let r = from_text(with).unwrap().content;
+    assert_eq!(r.title, "Grandma's lentil soup");
+    assert_eq!(r.description, "A warming soup for cold days.");
+    assert_eq!(
+        (r.servings, r.preparation_time, r.cooking_time),
+        (Some(4), 10, Some(40))
+    );
+    let lines: Vec<(&str, &str)> = r
+        .ingredients
+        .iter()
+        .map(|i| (i.quantity.as_str(), i.name.as_str()))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ("1", "onion, chopped"),
+            ("200g", "red lentils"),
+            ("1 litre", "vegetable stock")
+        ]
+    );
+    assert_eq!(
+        r.instructions,
+        [
+            "Soften the onion.",
+            "Add the lentils and stock.",
+            "Simmer for 30 minutes."
+        ]
+    );
+
+    let without = "Cheese on toast\n2 slices bread\n50 g cheddar\nToast the bread on one side.\n\
+                   Grate the cheese over the other side and grill until bubbling.";
+    let r = from_text(without).unwrap().content;
+    assert_eq!(r.title, "Cheese on toast");
+    assert_eq!(r.ingredients.len(), 2);
+    assert_eq!(r.instructions.len(), 2);
+
+    assert!(from_text("").is_none());
+    assert!(from_text("Just a title").is_none());
+}
