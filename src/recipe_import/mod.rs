@@ -1,8 +1,9 @@
 //! Recipes from anywhere (issue 31): the recipe of a web page, read into a draft a parent edits
 //! before saving it. Pages say what their recipe is in schema.org JSON-LD (what search engines
-//! read), in any of the shapes real sites write. Nothing here fetches: the use case brings the
-//! page, and fetches the image once the draft is saved.
+//! read), in any of the shapes real sites write. Reading is pure; `fetch` brings a page from
+//! the web, guarded, for the use case.
 
+pub mod fetch;
 mod jsonld;
 mod microdata;
 mod outline;
