@@ -116,6 +116,9 @@ pub struct RecipeSettings {
     pub ollama_url: String,
     pub ollama_model: String,
     pub timeout_secs: u64,
+    /// Whether a recipe may be imported from an address on the home network (a link must not
+    /// make the server a probe of the router).
+    pub import_allow_private: bool,
 }
 
 impl Default for RecipeSettings {
@@ -125,6 +128,7 @@ impl Default for RecipeSettings {
             ollama_url: "http://127.0.0.1:11434".into(),
             ollama_model: "llama3.2:3b".into(),
             timeout_secs: 600,
+            import_allow_private: false,
         }
     }
 }
@@ -881,6 +885,7 @@ mod tests {
             ("HIGHCHAIR_SERVER_LISTEN", "127.0.0.1:9001"),
             ("HIGHCHAIR_STORAGE_DATA_DIR", "/from/env"),
             ("HIGHCHAIR_AUTH_ALLOW_GUESTS", "false"),
+            ("HIGHCHAIR_RECIPES_IMPORT_ALLOW_PRIVATE", "true"),
             (
                 "HIGHCHAIR_SERVER_TRUSTED_PROXIES",
                 "10.0.0.0/8, 192.168.1.1",
@@ -891,6 +896,7 @@ mod tests {
         assert_eq!(s.storage.data_dir, PathBuf::from("/from/env"));
         assert_eq!(s.storage.cache_mb, 8, "file value kept where env is silent");
         assert!(!s.auth.allow_guests);
+        assert!(s.recipes.import_allow_private);
         assert_eq!(s.trusted_proxy_nets().len(), 2);
 
         sources.overrides = Overrides {
