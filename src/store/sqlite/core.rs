@@ -320,6 +320,26 @@ impl<'c> Tx<'c> {
         Ok(record)
     }
 
+    /// Writes `new` as the family's record at `key` if that is at version `expected`, 0 meaning
+    /// there is none yet (then `new` is created at version 1); otherwise nothing is written and
+    /// the answer is `Stale` with the record as it is (`absent()` when there is none). For
+    /// records a family has one of by key, made on their first save (a week of the plan, the
+    /// family's settings).
+    pub(crate) fn save_at<R: Row>(
+        &mut self,
+        key: &Value,
+        expected: u64,
+        new: R,
+        absent: impl FnOnce() -> R,
+    ) -> Result<R, Abort> {
+        match self.get::<R>(new.family(), key)? {
+            None if expected == 0 => self.insert(&new),
+            None => Err(Abort::Stale(Box::new(absent()))),
+            Some(current) if current.version() != expected => Err(Abort::Stale(Box::new(current))),
+            Some(current) => self.replace(&current, new),
+        }
+    }
+
     /// Writes `new` over the record `base` was read as. A record that changed since (another
     /// version) is not written: `Stale` with the current one. Photos follow the difference.
     pub(crate) fn replace<R: Row>(&mut self, base: &R, mut new: R) -> Result<R, Abort> {

@@ -90,28 +90,23 @@ impl FamilySettingsRepo {
         fields: SettingsFields,
         now: DateTime<Utc>,
     ) -> Result<FamilySettings, WriteError<FamilySettings>> {
+        let base = self
+            .get(family)
+            .await?
+            .unwrap_or_else(|| FamilySettings::defaults(family, now));
+        if base.version != expected {
+            return Err(WriteError::Stale(Box::new(base)));
+        }
+        // Made off the writer thread; the write checks the version is still the one it was
+        // made from.
+        let mut new = base;
+        new.apply(fields, now);
         Ok(self
             .core
             .commit(move |tx| {
-                let key: Value = family.into();
-                match tx.get::<FamilySettings>(family, &key)? {
-                    None if expected == 0 => {
-                        let mut new = FamilySettings::defaults(family, now);
-                        new.apply(fields, now);
-                        tx.insert(&new)
-                    }
-                    None => Err(Abort::Stale(Box::new(FamilySettings::defaults(
-                        family, now,
-                    )))),
-                    Some(current) if current.version != expected => {
-                        Err(Abort::Stale(Box::new(current)))
-                    }
-                    Some(current) => {
-                        let mut new = current.clone();
-                        new.apply(fields, now);
-                        tx.replace(&current, new)
-                    }
-                }
+                tx.save_at(&family.into(), expected, new, || {
+                    FamilySettings::defaults(family, now)
+                })
             })
             .await?)
     }

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use rusqlite::types::Value;
 
-use super::core::{Abort, Row, Shared};
+use super::core::{Row, Shared};
 use super::values::{get_json, get_name, get_time, get_u64, int, json, text, time};
 use crate::domain::change::{ChangeId, Kind};
 use crate::domain::ids::{FamilyId, RecipeId};
@@ -112,15 +112,9 @@ impl MealPlans {
         Ok(self
             .core
             .commit(move |tx| {
-                let key = week_key(week);
-                match tx.get::<MealPlan>(family, &key)? {
-                    None if expected == 0 => tx.insert(&new),
-                    None => Err(Abort::Stale(Box::new(MealPlan::empty(family, week, now)))),
-                    Some(current) if current.version != expected => {
-                        Err(Abort::Stale(Box::new(current)))
-                    }
-                    Some(current) => tx.replace(&current, new),
-                }
+                tx.save_at(&week_key(week), expected, new, || {
+                    MealPlan::empty(family, week, now)
+                })
             })
             .await?)
     }
