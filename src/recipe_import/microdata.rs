@@ -4,7 +4,7 @@
 
 use scraper::{ElementRef, Html, Selector};
 
-use super::values::{clean, minutes, servings};
+use super::values::{clean, minutes, servings_in};
 use super::{Draft, Found};
 
 /// Every Recipe item of the page, in page order.
@@ -107,7 +107,7 @@ fn draft(item: ElementRef<'_>) -> Option<Draft> {
         prep: time("prepTime"),
         cook: time("cookTime"),
         total: time("totalTime"),
-        servings: servings(&serde_json::Value::String(first(item, "recipeYield"))),
+        servings: servings_in(&first(item, "recipeYield")),
         nutrition: None,
         image: props(item, "image")
             .into_iter()

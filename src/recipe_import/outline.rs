@@ -4,7 +4,7 @@
 
 use scraper::{ElementRef, Html, Selector};
 
-use super::values::{clean, minutes, servings};
+use super::values::{clean, minutes, servings_in};
 use super::{Draft, Found};
 use crate::domain::quantity::split_ingredient;
 
@@ -136,7 +136,7 @@ fn meta(line: &str, found: &mut Found) -> bool {
     if ["serves", "makes", "yield", "servings"]
         .iter()
         .any(|w| lower.starts_with(w))
-        && let Some(n) = servings(&serde_json::Value::String(line.to_string()))
+        && let Some(n) = servings_in(line)
     {
         found.servings = Some(n);
         return true;

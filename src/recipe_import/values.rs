@@ -101,12 +101,23 @@ pub fn first_number(text: &str) -> Option<f64> {
 /// Servings of a `recipeYield` in any of its shapes: the first that names a number.
 pub fn servings(value: &Value) -> Option<u32> {
     match value {
-        Value::Number(n) => n.as_f64().map(|f| f.round() as u32),
-        Value::String(s) => first_number(s).map(|f| f.round() as u32),
+        Value::Number(n) => n.as_f64().and_then(servings_of),
+        Value::String(s) => servings_in(s),
         Value::Array(items) => items.iter().find_map(servings),
         _ => None,
     }
-    .filter(|n| (1..=crate::domain::recipe::RECIPE_SERVINGS_MAX).contains(n))
+}
+
+/// Servings a text names ("Serves 4-6" -> 4).
+pub fn servings_in(text: &str) -> Option<u32> {
+    first_number(text).and_then(servings_of)
+}
+
+fn servings_of(n: f64) -> Option<u32> {
+    let n = n.round();
+    (1.0..=f64::from(crate::domain::recipe::RECIPE_SERVINGS_MAX))
+        .contains(&n)
+        .then_some(n as u32)
 }
 
 /// A text as people read it: entities decoded, tags dropped, spaces collapsed.
