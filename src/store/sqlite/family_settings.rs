@@ -177,4 +177,31 @@ mod tests {
             Err(WriteError::NotFound)
         ));
     }
+
+    /// Two parents choose a list at once, both from version 0: one saves, the other is stale.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn two_first_saves_create_the_settings_once() {
+        let (_dir, core) = temp_core();
+        let settings = std::sync::Arc::new(FamilySettingsRepo::new(core.clone()));
+        let family = FamilyId::new();
+        let tasks: Vec<_> = [US, UK]
+            .into_iter()
+            .map(|fields| {
+                let settings = settings.clone();
+                tokio::spawn(async move { settings.save(family, 0, fields, Utc::now()).await })
+            })
+            .collect();
+        let mut saved = Vec::new();
+        for t in tasks {
+            match t.await.unwrap() {
+                Ok(s) => saved.push(s),
+                Err(WriteError::Stale(current)) => assert_eq!(current.version, 1),
+                Err(other) => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(saved.len(), 1);
+        assert_eq!(saved[0].version, 1);
+        assert_eq!(settings.get(family).await.unwrap().unwrap(), saved[0]);
+        assert_eq!(core.revision(family), 1);
+    }
 }
