@@ -50,6 +50,7 @@ pub enum Current {
     GroceryList(super::grocery::GroceryListDto),
     MealPlan(super::meal_plan::MealPlanDto),
     FamilySettings(super::family::FamilySettingsDto),
+    Recipe(super::recipes::RecipeDto),
 }
 
 #[derive(Debug, ApiResponse)]
@@ -202,6 +203,7 @@ fn stale(current: Stale) -> ApiError {
             "Your family's settings were",
             Current::FamilySettings((&s).into()),
         ),
+        Stale::Recipe(r) => ("This recipe was", Current::Recipe((*r).into())),
     };
     ApiError::Conflict(Json(ConflictBody {
         title: "Update conflict".into(),

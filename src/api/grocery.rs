@@ -4,11 +4,12 @@
 use chrono::{DateTime, Utc};
 use poem::web::Data;
 use poem_openapi::param::{Header, Path, Query};
-use poem_openapi::payload::{Json, PlainText};
+use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
 use super::children::Deleted;
 use super::etag::{Cached, family_answer, serde_bytes};
+use super::file::Exported;
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags};
 use crate::app::App;
@@ -225,17 +226,6 @@ pub enum ExportFormat {
 pub enum ListCreated {
     #[oai(status = 201)]
     Created(Json<GroceryListDto>),
-}
-
-#[derive(ApiResponse)]
-pub enum Exported {
-    /// The list as a file.
-    #[oai(status = 200)]
-    File(
-        PlainText<String>,
-        #[oai(header = "Content-Type")] String,
-        #[oai(header = "Content-Disposition")] String,
-    ),
 }
 
 /// A merged draft as the API sends it.
@@ -498,11 +488,7 @@ impl GroceryApi {
             ExportFormat::Md => Format::Markdown,
         };
         let (file, content_type, body) = grocery::export(&list.list, format);
-        Ok(Exported::File(
-            PlainText(body),
-            content_type.into(),
-            format!("attachment; filename=\"{file}\""),
-        ))
+        Ok(Exported::attachment(body, content_type, &file))
     }
 }
 

@@ -10,6 +10,7 @@ pub mod error;
 pub mod etag;
 pub mod events;
 pub mod family;
+pub mod file;
 pub mod food_safety;
 pub mod generation;
 pub mod grocery;

@@ -9,6 +9,7 @@ use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
 use super::children::Deleted;
 use super::etag::{Cached, family_answer, openapi_bytes};
+use super::file::Exported;
 use super::meals::MealDto;
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags};
@@ -17,7 +18,17 @@ use crate::domain::ids::{ChildId, RecipeId};
 use crate::domain::recipe::{
     self, Cost, Ingredient, Nutrition, RecipeContent, Source, Substitution,
 };
-use crate::service::recipes::{self, Checked};
+use crate::domain::text::file_stem;
+use crate::recipe_import::export;
+use crate::service::recipe_import::{self, Drafted, ImportFrom};
+use crate::service::recipes::{self, Checked, Edit, Provenance};
+
+/// JSON-LD's own type; browsers save it as the JSON it is.
+const JSON_LD: &str = "application/ld+json; charset=utf-8";
+
+fn json_text(value: &serde_json::Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Enum)]
 #[oai(rename_all = "lowercase")]
@@ -209,6 +220,28 @@ pub enum RecipeSource {
     Generated,
     /// The family's own dish, typed in.
     Own,
+    /// Read from a web page, pasted text or another Highchair's export.
+    Imported,
+}
+
+impl From<Source> for RecipeSource {
+    fn from(s: Source) -> Self {
+        match s {
+            Source::Generated => RecipeSource::Generated,
+            Source::Own => RecipeSource::Own,
+            Source::Imported => RecipeSource::Imported,
+        }
+    }
+}
+
+impl From<RecipeSource> for Source {
+    fn from(s: RecipeSource) -> Self {
+        match s {
+            RecipeSource::Generated => Source::Generated,
+            RecipeSource::Own => Source::Own,
+            RecipeSource::Imported => Source::Imported,
+        }
+    }
 }
 
 #[derive(Debug, Object)]
@@ -218,6 +251,12 @@ pub struct RecipeDto {
     pub source: RecipeSource,
     #[oai(flatten)]
     pub content: RecipeContentDto,
+    /// The page an imported recipe came from.
+    #[oai(nullable)]
+    pub source_url: Option<String>,
+    /// Its picture: `/api/media/{photoId}`.
+    #[oai(nullable)]
+    pub photo_id: Option<String>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub version: u64,
@@ -236,10 +275,9 @@ impl From<Checked> for RecipeDto {
             allergy_warnings: c.warnings,
             safety_notes: c.safety_notes,
             id: r.id.to_string(),
-            source: match r.source {
-                Source::Generated => RecipeSource::Generated,
-                Source::Own => RecipeSource::Own,
-            },
+            source: r.source.into(),
+            source_url: r.source_url,
+            photo_id: r.photo.map(|p| p.to_string()),
             content: r.content.into(),
             created_at: r.created_at,
             updated_at: r.updated_at,
@@ -248,7 +286,8 @@ impl From<Checked> for RecipeDto {
     }
 }
 
-/// A recipe to save: a generated one as it was shown, or the family's own.
+/// A recipe to save: a generated one as it was shown, the family's own, or an imported draft
+/// as the parent edited it.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct SaveRecipeRequest {
@@ -256,6 +295,72 @@ pub struct SaveRecipeRequest {
     pub source: RecipeSource,
     #[oai(flatten)]
     pub content: RecipeContentDto,
+    /// The page it came from (http or https).
+    #[oai(default)]
+    pub source_url: String,
+    /// An imported recipe's picture on the web: fetched once, kept as the family's photo.
+    /// Saved without one when it cannot be fetched or read.
+    #[oai(default)]
+    pub image_url: String,
+}
+
+/// A saved recipe as the parent changed it.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct UpdateRecipeRequest {
+    /// The version the change is based on; another answers 409 with the recipe as it is.
+    pub version: Option<u64>,
+    #[oai(flatten)]
+    pub content: RecipeContentDto,
+    #[oai(default)]
+    pub source_url: String,
+    /// Removes its picture.
+    #[oai(default)]
+    pub remove_photo: bool,
+}
+
+/// What to import: a page's address, its HTML, or a recipe as text (or a Highchair export).
+/// Exactly one.
+#[derive(Debug, Object)]
+pub struct ImportRequest {
+    pub url: Option<String>,
+    pub html: Option<String>,
+    pub text: Option<String>,
+}
+
+/// A recipe read from a page or a text, not saved: what the import form shows for editing.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ImportedRecipeDto {
+    #[oai(flatten)]
+    pub content: RecipeContentDto,
+    #[oai(nullable)]
+    pub source_url: Option<String>,
+    /// Its picture on the web, fetched when the recipe is saved.
+    #[oai(nullable)]
+    pub image_url: Option<String>,
+    /// What in it one of the family's children is allergic to.
+    pub allergy_warnings: Vec<String>,
+    /// Each child's choking and age notes.
+    pub safety_notes: Vec<String>,
+}
+
+/// Every recipe found, in page order.
+#[derive(Debug, Object)]
+pub struct ImportedDto {
+    pub recipes: Vec<ImportedRecipeDto>,
+}
+
+impl From<Drafted> for ImportedRecipeDto {
+    fn from(d: Drafted) -> Self {
+        ImportedRecipeDto {
+            content: d.content.into(),
+            source_url: d.source_url,
+            image_url: d.image_url,
+            allergy_warnings: d.warnings,
+            safety_notes: d.safety_notes,
+        }
+    }
 }
 
 #[derive(ApiResponse)]
@@ -326,19 +431,108 @@ impl RecipesApi {
         body: Json<SaveRecipeRequest>,
     ) -> Result<RecipeCreated, ApiError> {
         let me = user.require_to_save("save recipes")?;
-        let source = match body.0.source {
-            RecipeSource::Generated => Source::Generated,
-            RecipeSource::Own => Source::Own,
+        let body = body.0;
+        let provenance = Provenance {
+            source: body.source.into(),
+            source_url: body.source_url,
+            image_url: Some(body.image_url),
         };
-        let saved = recipes::save(
-            &app,
-            me.user.family_id,
-            me.user.id,
-            source,
-            body.0.content.into(),
-        )
-        .await?;
+        let saved = recipes::save(&app, &me.user, provenance, body.content.into()).await?;
         Ok(RecipeCreated::Created(Json(saved.into())))
+    }
+
+    /// Reads a recipe from a web page (`url`: the server fetches it, guarded), a page's HTML
+    /// (`html`) or a text (`text`: as copied from a book or a message, or a Highchair export).
+    /// Nothing is saved: the drafts come back checked against the children's allergies and
+    /// ages, to edit and save. A page may hold several recipes.
+    #[oai(
+        path = "/recipes/import",
+        method = "post",
+        operation_id = "importRecipe"
+    )]
+    async fn import(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        body: Json<ImportRequest>,
+    ) -> Result<Json<ImportedDto>, ApiError> {
+        let me = user.require_to_save("import recipes")?;
+        let from = match (body.0.url, body.0.html, body.0.text) {
+            (Some(url), None, None) => ImportFrom::Url(url),
+            (None, Some(html), None) => ImportFrom::Html(html),
+            (None, None, Some(text)) => ImportFrom::Text(text),
+            _ => {
+                return Err(crate::domain::Invalid::new(
+                    "Error importing recipe",
+                    "Please give the recipe's web address, its page or its text",
+                    "url",
+                )
+                .into());
+            }
+        };
+        let drafts = recipe_import::import(&app, me.user.family_id, from).await?;
+        Ok(Json(ImportedDto {
+            recipes: drafts.into_iter().map(Into::into).collect(),
+        }))
+    }
+
+    /// Every saved recipe of the family as one schema.org JSON-LD file; importing it into a
+    /// Highchair gives the same recipes.
+    #[oai(
+        path = "/recipes/export",
+        method = "get",
+        operation_id = "exportRecipes"
+    )]
+    async fn export_all(&self, app: Data<&App>, user: CurrentUser) -> Result<Exported, ApiError> {
+        let me = user.require_to_view("view recipes")?;
+        let list = recipes::list(&app, me.user.family_id).await?;
+        let saved: Vec<_> = list.into_iter().map(|c| c.recipe).collect();
+        Ok(Exported::attachment(
+            json_text(&export::all(&saved)),
+            JSON_LD,
+            "highchair-recipes.json",
+        ))
+    }
+
+    /// One saved recipe as a schema.org JSON-LD file.
+    #[oai(
+        path = "/recipes/:id/export",
+        method = "get",
+        operation_id = "exportRecipe"
+    )]
+    async fn export(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        id: Path<RecipeId>,
+    ) -> Result<Exported, ApiError> {
+        let me = user.require_to_view("view recipes")?;
+        let found = recipes::get(&app, me.user.family_id, id.0).await?.recipe;
+        Ok(Exported::attachment(
+            json_text(&export::recipe(&found)),
+            JSON_LD,
+            &format!("{}.json", file_stem(&found.content.title, "recipe")),
+        ))
+    }
+
+    /// Changes a saved recipe: its content, source address, or removes its picture.
+    #[oai(path = "/recipes/:id", method = "put", operation_id = "updateRecipe")]
+    async fn update(
+        &self,
+        app: Data<&App>,
+        user: CurrentUser,
+        id: Path<RecipeId>,
+        body: Json<UpdateRecipeRequest>,
+    ) -> Result<Json<RecipeDto>, ApiError> {
+        let me = user.require_to_save("save recipes")?;
+        let body = body.0;
+        let edit = Edit {
+            content: body.content.into(),
+            source_url: body.source_url,
+            remove_photo: body.remove_photo,
+        };
+        let saved = recipes::update(&app, me.user.family_id, id.0, body.version, edit).await?;
+        Ok(Json(saved.into()))
     }
 
     #[oai(path = "/recipes/:id", method = "get", operation_id = "getRecipe")]

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::change::first_version;
 use super::error::Invalid;
-use super::ids::{FamilyId, RecipeId, UserId};
+use super::ids::{FamilyId, MediaId, RecipeId, UserId};
 use super::tags;
 use super::text::{
     GENERAL_TEXT_MAX, char_len, field_label, sanitize, sanitize_line, too_long_message,
@@ -32,7 +32,7 @@ pub const QUANTITY_MAX: usize = 100;
 pub const MINUTES_MAX: u32 = 24 * 60;
 pub const RECIPE_SERVINGS_MAX: u32 = 100;
 
-const SAVE_TITLE: &str = "Error saving recipe";
+pub const SAVE_TITLE: &str = "Error saving recipe";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -315,6 +315,8 @@ pub enum Source {
     Generated,
     /// Typed in by a parent: the family's own dish.
     Own,
+    /// Read from a web page, pasted text or another Highchair's export.
+    Imported,
 }
 
 /// A recipe saved by a family.
@@ -326,6 +328,12 @@ pub struct Recipe {
     #[serde(default)]
     pub source: Source,
     pub content: RecipeContent,
+    /// The page an imported recipe came from.
+    #[serde(default)]
+    pub source_url: Option<String>,
+    /// Its picture, a photo of the family's.
+    #[serde(default)]
+    pub photo: Option<MediaId>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     #[serde(default = "first_version")]
@@ -346,11 +354,43 @@ impl Recipe {
             created_by,
             source,
             content,
+            source_url: None,
+            photo: None,
             created_at: now,
             updated_at: now,
             version: first_version(),
         }
     }
+}
+
+/// Longest source address kept (browsers handle longer ones; recipe pages never need them).
+pub const SOURCE_URL_MAX: usize = 2000;
+
+/// A recipe's source address, checked: an http or https address, or none when empty.
+pub fn source_url(text: &str) -> Result<Option<String>, Invalid> {
+    let url = text.trim();
+    if url.is_empty() {
+        return Ok(None);
+    }
+    let lower = url.to_ascii_lowercase();
+    let web = (lower.starts_with("https://") || lower.starts_with("http://"))
+        && url.len() > "http://".len()
+        && !url.chars().any(|c| c.is_whitespace() || c.is_control());
+    if !web {
+        return Err(Invalid::new(
+            SAVE_TITLE,
+            "The source must be a web address starting with http:// or https://",
+            "sourceUrl",
+        ));
+    }
+    if url.len() > SOURCE_URL_MAX {
+        return Err(Invalid::new(
+            SAVE_TITLE,
+            too_long_message(field_label("sourceUrl"), SOURCE_URL_MAX),
+            "sourceUrl",
+        ));
+    }
+    Ok(Some(url.to_string()))
 }
 
 /// What a parent asks the generator for, checked (spec sections 5, 7 and 9).

@@ -138,6 +138,31 @@ pub fn too_long_message(label: &str, max: usize) -> String {
     format!("{label} must be {max} characters or less")
 }
 
+/// A file name's stem from a title ("Sunday's roast!" -> "sunday-s-roast"), `fallback` when
+/// nothing is left. ASCII only: it goes in a `Content-Disposition` header.
+pub fn file_stem(title: &str, fallback: &str) -> String {
+    let stem = title
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect::<String>()
+        .split('-')
+        .filter(|p| !p.is_empty())
+        .take(12)
+        .collect::<Vec<_>>()
+        .join("-");
+    if stem.is_empty() {
+        fallback.into()
+    } else {
+        stem
+    }
+}
+
 /// How a message names an API field.
 pub fn field_label(field: &str) -> &'static str {
     match field {
@@ -160,6 +185,7 @@ pub fn field_label(field: &str) -> &'static str {
         "title" => "Title",
         "description" => "Description",
         "difficulty" => "Difficulty",
+        "sourceUrl" => "The source address",
         _ => "Input",
     }
 }
@@ -167,6 +193,13 @@ pub fn field_label(field: &str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_stems_are_ascii_words_joined_by_dashes() {
+        assert_eq!(file_stem("Sunday's roast!", "x"), "sunday-s-roast");
+        assert_eq!(file_stem("Épicerie du samedi", "x"), "picerie-du-samedi");
+        assert_eq!(file_stem("食料品", "grocery-list"), "grocery-list");
+    }
 
     #[test]
     fn sanitize_trims_and_removes_control_characters() {

@@ -61,13 +61,34 @@ const USER_AGENT: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KH
                           Chrome/124.0 Safari/537.36 Highchair-recipe-import";
 const ACCEPT_HTML: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 
+const ACCEPT_IMAGE: &str = "image/avif,image/webp,image/png,image/jpeg,image/*;q=0.8";
+
+/// A web page, as text.
 pub async fn fetch(url: &str, limits: &Limits) -> Result<Page, FetchError> {
-    tokio::time::timeout(limits.timeout, follow(url, limits))
+    let (url, body) = fetch_bytes(url, ACCEPT_HTML, limits).await?;
+    Ok(Page {
+        url,
+        html: String::from_utf8_lossy(&body).into_owned(),
+    })
+}
+
+/// A picture's bytes, as the page named it (the image pipeline decides whether it is one).
+pub async fn fetch_image(url: &str, limits: &Limits) -> Result<Vec<u8>, FetchError> {
+    Ok(fetch_bytes(url, ACCEPT_IMAGE, limits).await?.1)
+}
+
+/// Where the address led, and what it answered.
+async fn fetch_bytes(
+    url: &str,
+    accept: &str,
+    limits: &Limits,
+) -> Result<(String, Vec<u8>), FetchError> {
+    tokio::time::timeout(limits.timeout, follow(url, accept, limits))
         .await
         .unwrap_or(Err(FetchError::TimedOut))
 }
 
-async fn follow(url: &str, limits: &Limits) -> Result<Page, FetchError> {
+async fn follow(url: &str, accept: &str, limits: &Limits) -> Result<(String, Vec<u8>), FetchError> {
     let mut current = Url::parse(url.trim()).map_err(|_| FetchError::BadAddress)?;
     for _ in 0..=limits.max_redirects {
         if !matches!(current.scheme(), "http" | "https") {
@@ -97,7 +118,7 @@ async fn follow(url: &str, limits: &Limits) -> Result<Page, FetchError> {
             .map_err(|_| FetchError::Unreachable)?;
         let mut response = client
             .get(current.clone())
-            .header(ACCEPT, ACCEPT_HTML)
+            .header(ACCEPT, accept)
             .header(ACCEPT_LANGUAGE, "en-GB,en;q=0.9")
             .send()
             .await
@@ -148,12 +169,20 @@ async fn follow(url: &str, limits: &Limits) -> Result<Page, FetchError> {
             }
             body.extend_from_slice(&chunk);
         }
-        return Ok(Page {
-            url: current.to_string(),
-            html: String::from_utf8_lossy(&body).into_owned(),
-        });
+        return Ok((current.to_string(), body));
     }
     Err(FetchError::TooManyRedirects)
+}
+
+/// An address a page names, read against the page's own (`base`) when it is relative; only
+/// http and https addresses.
+pub fn resolve(base: Option<&str>, href: &str) -> Option<String> {
+    let href = href.trim();
+    let url = match base.and_then(|b| Url::parse(b).ok()) {
+        Some(base) => base.join(href).ok()?,
+        None => Url::parse(href).ok()?,
+    };
+    matches!(url.scheme(), "http" | "https").then(|| url.to_string())
 }
 
 /// The addresses to connect to: the literal one, or every one the name resolves to.

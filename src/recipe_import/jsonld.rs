@@ -6,9 +6,11 @@
 use scraper::{Html, Selector};
 use serde_json::{Map, Value};
 
+use serde::Deserialize;
+
 use super::values::{clean, first_number, minutes, servings};
-use super::{Draft, Found};
-use crate::domain::recipe::Nutrition;
+use super::{Draft, Found, HIGHCHAIR};
+use crate::domain::recipe::{Nutrition, RecipeContent};
 
 /// How deep a page's JSON-LD is searched for recipes (real pages nest two or three levels).
 const MAX_DEPTH: usize = 8;
@@ -29,13 +31,19 @@ pub fn recipes(page: &Html) -> Vec<Draft> {
             continue;
         }
         let text: String = script.text().collect();
-        if let Some(value) = parse_lenient(&text) {
-            let mut found = Vec::new();
-            collect(&value, 0, &mut found);
-            out.extend(found.into_iter().filter_map(draft));
-        }
+        out.extend(from_json(&text));
     }
     out
+}
+
+/// Every recipe in a JSON-LD document (a script's text, or a file such as Highchair's export).
+pub fn from_json(text: &str) -> Vec<Draft> {
+    let Some(value) = parse_lenient(text) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    collect(&value, 0, &mut found);
+    found.into_iter().filter_map(draft).collect()
 }
 
 /// JSON as pages write it: sometimes wrapped in a comment or CDATA, sometimes with a trailing
@@ -112,6 +120,19 @@ fn text(object: &Map<String, Value>, key: &str) -> String {
 }
 
 fn draft(object: &Map<String, Value>) -> Option<Draft> {
+    let source_url = object.get("isBasedOn").and_then(address);
+    let image = object.get("image").and_then(image);
+    // Highchair's own export keeps every field as it was, beside the schema.org ones.
+    if let Some(content) = object
+        .get(HIGHCHAIR)
+        .and_then(|v| RecipeContent::deserialize(v).ok())
+    {
+        return Some(Draft {
+            content,
+            image,
+            source_url,
+        });
+    }
     let mut steps_found = Vec::new();
     if let Some(v) = object.get("recipeInstructions") {
         steps(v, 0, &mut steps_found);
@@ -131,7 +152,8 @@ fn draft(object: &Map<String, Value>) -> Option<Draft> {
         total: time("totalTime"),
         servings: object.get("recipeYield").and_then(servings),
         nutrition: object.get("nutrition").and_then(nutrition),
-        image: object.get("image").and_then(image),
+        image,
+        source_url,
     }
     .draft()
 }
@@ -203,6 +225,16 @@ fn image(value: &Value) -> Option<String> {
         _ => return None,
     };
     (!url.is_empty()).then_some(url)
+}
+
+/// An address: a string, or a thing's `url` (`isBasedOn` is either).
+fn address(value: &Value) -> Option<String> {
+    let url = match value {
+        Value::String(s) => s.trim(),
+        Value::Object(o) => o.get("url").and_then(Value::as_str)?.trim(),
+        _ => return None,
+    };
+    (!url.is_empty()).then(|| url.to_string())
 }
 
 fn nutrition(value: &Value) -> Option<Nutrition> {

@@ -113,6 +113,7 @@ fn draft(item: ElementRef<'_>) -> Option<Draft> {
             .into_iter()
             .map(value)
             .find(|v| !v.is_empty()),
+        source_url: None,
     }
     .draft()
 }

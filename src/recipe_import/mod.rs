@@ -3,6 +3,7 @@
 //! read), in any of the shapes real sites write. Reading is pure; `fetch` brings a page from
 //! the web, guarded, for the use case.
 
+pub mod export;
 pub mod fetch;
 mod jsonld;
 mod microdata;
@@ -12,7 +13,12 @@ mod values;
 use scraper::Html;
 
 use crate::domain::quantity::split_ingredient;
-use crate::domain::recipe::{Difficulty, Ingredient, Nutrition, RecipeContent};
+use crate::domain::recipe::{
+    Difficulty, Ingredient, MINUTES_MAX, Nutrition, QUANTITY_MAX, RECIPE_INGREDIENTS_MAX,
+    RECIPE_SERVINGS_MAX, RecipeContent, STEPS_MAX, TITLE_MAX,
+};
+use crate::domain::tags::{TAG_MAX, TAGS_MAX};
+use crate::domain::text::{GENERAL_TEXT_MAX, sanitize, sanitize_line};
 
 /// A recipe read from a page, not saved.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,7 +26,13 @@ pub struct Draft {
     pub content: RecipeContent,
     /// The address of the page's picture of it.
     pub image: Option<String>,
+    /// The page it came from, when the recipe says so (`isBasedOn`).
+    pub source_url: Option<String>,
 }
+
+/// The key of Highchair's own fields in its JSON-LD export (`export`): the recipe exactly as
+/// saved, for another Highchair. Other readers skip a key they do not know.
+pub const HIGHCHAIR: &str = "highchairRecipe";
 
 /// Every recipe the page holds, in page order (a page may hold several, or none): its JSON-LD,
 /// else its microdata, else what its headings and lists say.
@@ -37,10 +49,94 @@ pub fn from_html(html: &str) -> Vec<Draft> {
     outline::from_page(&page).into_iter().collect()
 }
 
-/// A recipe pasted as text (title, ingredients, method, as copied from a book or a message);
-/// none when no ingredient can be told apart.
-pub fn from_text(text: &str) -> Option<Draft> {
-    outline::from_text(text)
+/// A recipe pasted as text (title, ingredients, method, as copied from a book or a message),
+/// or a JSON-LD file (Highchair's export) with any number of recipes; none when no ingredient
+/// can be told apart.
+pub fn from_text(text: &str) -> Vec<Draft> {
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        let found = jsonld::from_json(trimmed);
+        if !found.is_empty() {
+            return found;
+        }
+    }
+    outline::from_text(text).into_iter().collect()
+}
+
+/// A draft within what a saved recipe may hold, so that the parent can save it as it is or
+/// fill in what is missing: long texts end at a word ("…"), a long step is split at its
+/// sentences, lists keep their first entries, and values out of range are dropped.
+pub fn fit(mut c: RecipeContent) -> RecipeContent {
+    c.title = shorten(&sanitize_line(&c.title), TITLE_MAX);
+    c.description = shorten(&sanitize(&c.description), GENERAL_TEXT_MAX);
+    c.ingredients = c
+        .ingredients
+        .into_iter()
+        .map(|i| Ingredient {
+            name: shorten(&sanitize_line(&i.name), TITLE_MAX),
+            quantity: shorten(&sanitize_line(&i.quantity), QUANTITY_MAX),
+        })
+        .filter(|i| !i.name.is_empty())
+        .take(RECIPE_INGREDIENTS_MAX)
+        .collect();
+    c.instructions = steps_within(&c.instructions);
+    c.tips = steps_within(&c.tips);
+    c.substitutions.truncate(RECIPE_INGREDIENTS_MAX);
+    for list in [&mut c.dietary_restrictions, &mut c.allergies] {
+        *list = list
+            .iter()
+            .map(|t| shorten(&sanitize_line(t), TAG_MAX))
+            .filter(|t| !t.is_empty())
+            .take(TAGS_MAX)
+            .collect();
+    }
+    c.preparation_time = c.preparation_time.min(MINUTES_MAX);
+    c.cooking_time = c.cooking_time.filter(|m| *m <= MINUTES_MAX);
+    c.servings = c.servings.filter(|s| (1..=RECIPE_SERVINGS_MAX).contains(s));
+    c.nutritional_info = c.nutritional_info.filter(|n| {
+        [n.calories, n.protein, n.carbs, n.fat]
+            .iter()
+            .all(|v| v.is_finite() && (0.0..=100_000.0).contains(v))
+    });
+    c
+}
+
+/// Steps of at most `GENERAL_TEXT_MAX` characters, a long one split after its sentences; at
+/// most `STEPS_MAX`.
+fn steps_within(steps: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for step in steps {
+        let mut rest = sanitize(step);
+        while rest.chars().count() > GENERAL_TEXT_MAX {
+            let head: String = rest.chars().take(GENERAL_TEXT_MAX).collect();
+            let cut = head
+                .rfind(". ")
+                .map(|i| i + 1)
+                .filter(|i| *i > GENERAL_TEXT_MAX / 4)
+                .unwrap_or_else(|| head.rfind(' ').unwrap_or(head.len()));
+            out.push(head[..cut].trim().to_string());
+            rest = rest[cut..].trim().to_string();
+        }
+        if !rest.is_empty() {
+            out.push(rest);
+        }
+    }
+    out.retain(|s| !s.is_empty());
+    out.truncate(STEPS_MAX);
+    out
+}
+
+/// A text of at most `max` characters, ending at a word with "…" when it was longer.
+fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(max - 1).collect();
+    let cut = head
+        .rfind(' ')
+        .filter(|i| *i > max / 2)
+        .unwrap_or(head.len());
+    format!("{}…", head[..cut].trim_end())
 }
 
 /// What a page says of one recipe, in whatever form it said it.
@@ -57,6 +153,7 @@ struct Found {
     servings: Option<u32>,
     nutrition: Option<Nutrition>,
     image: Option<String>,
+    source_url: Option<String>,
 }
 
 impl Found {
@@ -99,6 +196,7 @@ impl Found {
                 substitutions: Vec::new(),
             },
             image: self.image,
+            source_url: self.source_url,
         })
     }
 }

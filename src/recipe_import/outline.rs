@@ -60,6 +60,8 @@ pub fn from_page(page: &Html) -> Option<Draft> {
             "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => section = section_of(&text),
             // A paragraph inside a list item is that item's.
             "p" if inside_li(e) => {}
+            // "Serves 4", "Prep: 10 mins" under the title.
+            "p" | "li" if section.is_none() && meta(&text, &mut found) => {}
             "li" | "p" => match section {
                 Some(Section::Ingredients) if name == "li" => found.lines.push(text),
                 Some(Section::Method) => found.steps.push(strip_number(&text)),

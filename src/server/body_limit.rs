@@ -12,11 +12,16 @@ use poem::{Body, Endpoint, IntoResponse, Request, Response, Result};
 
 use crate::api::error::error_response;
 use crate::config::LimitSettings;
+use crate::service::recipe_import::PAGE_MAX_BYTES;
 
 /// Routes that take photo uploads get `upload_mb`; everything else `body_kb`.
 const UPLOAD_PATHS: &[&str] = &["/api/media", "/api/profile/avatar"];
 /// Room for multipart headers around the file itself.
 const MULTIPART_OVERHEAD: u64 = 64 * 1024;
+/// A recipe import may carry a whole page: the page limit, twice over for the JSON escapes
+/// around its quotes and line breaks (the use case checks the page itself).
+const IMPORT_PATH: &str = "/api/recipes/import";
+const IMPORT_BYTES: u64 = 2 * PAGE_MAX_BYTES as u64 + 64 * 1024;
 
 pub(super) async fn limit<E: Endpoint>(
     ep: Arc<E>,
@@ -24,14 +29,23 @@ pub(super) async fn limit<E: Endpoint>(
     limits: LimitSettings,
 ) -> Result<Response> {
     let is_upload = UPLOAD_PATHS.contains(&req.uri().path());
+    let is_import = req.uri().path() == IMPORT_PATH;
     let max = if is_upload {
         limits.upload_bytes() + MULTIPART_OVERHEAD
+    } else if is_import {
+        IMPORT_BYTES.max(limits.body_bytes())
     } else {
         limits.body_bytes()
     };
     let too_large = || {
         let message = if is_upload {
             format!("Photos must be {} MB or smaller.", limits.upload_mb)
+        } else if is_import {
+            format!(
+                "The page is larger than {} MB, so Highchair did not read it. Paste the \
+                 recipe's text instead.",
+                PAGE_MAX_BYTES >> 20
+            )
         } else {
             format!("The request must be {} KB or smaller.", limits.body_kb)
         };

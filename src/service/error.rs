@@ -21,6 +21,8 @@ pub enum Stale {
     /// The week as it is now, with its warnings.
     MealPlan(Box<PlanView>),
     FamilySettings(FamilySettings),
+    /// The recipe as it is now, checked for the children.
+    Recipe(Box<super::recipes::Checked>),
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -12,6 +12,7 @@ use crate::domain::ids::{FamilyId, GroceryItemId, GroceryListId, RecipeId};
 use crate::domain::meal_plan::{Week, grocery_list_name, planned_ingredients};
 use crate::domain::quantity::Quantity;
 use crate::domain::recipe::Recipe;
+use crate::domain::text::file_stem;
 use crate::domain::{DomainError, required_version};
 use crate::generator::catalogue::{Catalogue, Unit};
 use crate::store::WriteError;
@@ -335,26 +336,7 @@ pub fn export(list: &GroceryList, format: Format) -> (String, &'static str, Stri
             checked: i.checked,
         })
         .collect();
-    let stem: String = list
-        .name
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect::<String>()
-        .split('-')
-        .filter(|p| !p.is_empty())
-        .collect::<Vec<_>>()
-        .join("-");
-    let stem = if stem.is_empty() {
-        "grocery-list".into()
-    } else {
-        stem
-    };
+    let stem = file_stem(&list.name, "grocery-list");
     match format {
         Format::Text => (
             format!("{stem}.txt"),

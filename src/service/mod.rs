@@ -17,6 +17,7 @@ pub mod housekeeping;
 pub mod meal_plan;
 pub mod meals;
 pub mod photos;
+pub mod recipe_import;
 pub mod recipes;
 pub mod sessions;
 pub mod share;
@@ -78,6 +79,8 @@ pub struct Limits {
     /// Recipe generation by visitors who are not signed in, per client IP, and by families.
     pub recipes_ip: AttemptLimiter,
     pub recipes_family: AttemptLimiter,
+    /// Recipe imports per family (each may fetch a page and a picture from the web).
+    pub imports_family: AttemptLimiter,
     /// PIN attempts on one co-parent link (spec: 3 per 15 minutes; a success clears it).
     pub share_link: AttemptLimiter,
     /// PIN attempts (and PIN set-ups) per client IP across every link.
@@ -119,6 +122,7 @@ impl Limits {
             forgot_ip: limit("forgot-ip", 5, 60),
             recipes_ip: limit("recipes-ip", 10, 60),
             recipes_family: limit("recipes-family", 60, 60),
+            imports_family: limit("imports-family", recipe_import::IMPORTS_PER_HOUR, 60),
             share_link: limit(
                 "share-link",
                 co_parent::PIN_WINDOW_FAILURES,
@@ -149,6 +153,8 @@ pub struct Services {
     jobs_wake: Arc<Notify>,
     /// Recipe generation jobs, one at a time.
     generation: Arc<Lane>,
+    /// Pages being read into recipes, one at a time (a big page's tree takes tens of MB).
+    imports: tokio::sync::Semaphore,
     /// The generator's last status check (see `generation::generator_status`).
     generator_status: tokio::sync::Mutex<Option<(Instant, crate::generator::Status)>>,
     /// Backups written while serving: their last outcome.
@@ -221,6 +227,7 @@ impl Services {
             images,
             jobs_wake,
             generation,
+            imports: tokio::sync::Semaphore::new(1),
             generator_status: tokio::sync::Mutex::new(None),
             backups: backups::Backups::default(),
             first_backup_after: tuning.first_backup_after,

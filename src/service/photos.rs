@@ -156,6 +156,20 @@ pub async fn upload(app: &Services, uploader: &User, bytes: Vec<u8>) -> AppResul
     .await
 }
 
+/// An imported recipe's picture, fetched from the web: a photo like a meal's, unattached until
+/// the recipe that uses it is saved.
+pub(crate) async fn keep(app: &Services, saver: &User, bytes: Vec<u8>) -> AppResult<MediaRecord> {
+    store(
+        app,
+        saver.family_id,
+        saver.is_guest,
+        bytes,
+        PHOTO_EDGE,
+        crate::domain::recipe::SAVE_TITLE,
+    )
+    .await
+}
+
 /// `PUT /api/profile/avatar`: replaces the profile picture. The new picture is attached and the
 /// old one removed in the same transaction as the account change.
 pub async fn set_avatar(app: &Services, user: UserId, bytes: Vec<u8>) -> AppResult<User> {

@@ -3,20 +3,22 @@
 
 use chrono::{NaiveDate, Utc};
 
-use super::{AppError, AppResult, Services};
+use super::{AppError, AppResult, Services, Stale};
 use crate::domain::DomainError;
 use crate::domain::child::Child;
+use crate::domain::error::required_version;
 use crate::domain::food_safety;
-use crate::domain::ids::{ChildId, FamilyId, RecipeId, UserId};
+use crate::domain::ids::{ChildId, FamilyId, RecipeId};
 use crate::domain::meal::{Meal, MealDraft};
-use crate::domain::recipe::{Recipe, RecipeContent, Source};
+use crate::domain::recipe::{self, Recipe, RecipeContent, Source};
 use crate::domain::recipe_guard::Guard;
+use crate::domain::user::User;
 use crate::generator::screen;
-use crate::store::WriteError;
 
 /// A saved recipe with what it contains that one of the family's children is allergic to
 /// (a recipe saved before an allergy was added, or the family's own dish), and each child's
 /// choking and age notes for it.
+#[derive(Debug, Clone)]
 pub struct Checked {
     pub recipe: Recipe,
     pub warnings: Vec<String>,
@@ -27,13 +29,13 @@ pub struct Checked {
 
 /// What a recipe is checked against: every allergy of the family's children (one guard),
 /// and each child for the food safety rules at their age today.
-struct Family {
-    guard: Guard,
-    children: Vec<Child>,
-    today: NaiveDate,
+pub(crate) struct Family {
+    pub(crate) guard: Guard,
+    pub(crate) children: Vec<Child>,
+    pub(crate) today: NaiveDate,
 }
 
-async fn family_of(app: &Services, family: FamilyId) -> AppResult<Family> {
+pub(crate) async fn family_of(app: &Services, family: FamilyId) -> AppResult<Family> {
     let children = app.store.children.list(family).await?;
     let allergies: Vec<String> = children.iter().flat_map(|c| c.allergies.clone()).collect();
     Ok(Family {
@@ -100,28 +102,86 @@ pub async fn get(app: &Services, family: FamilyId, id: RecipeId) -> AppResult<Ch
     Ok(check(&family_of(app, family).await?, recipe))
 }
 
-/// Saves a generated recipe or a family's own dish.
+/// Where a recipe to save comes from.
+#[derive(Debug, Clone, Default)]
+pub struct Provenance {
+    pub source: Source,
+    /// The page it came from.
+    pub source_url: String,
+    /// Its picture on the web (an imported recipe's): fetched once, into the family's photos.
+    pub image_url: Option<String>,
+}
+
+/// Saves a generated recipe, a family's own dish or an imported one. A picture that cannot be
+/// fetched or read leaves the recipe without one; the recipe is saved all the same.
 pub async fn save(
     app: &Services,
-    family: FamilyId,
-    user: UserId,
-    source: Source,
+    saver: &User,
+    provenance: Provenance,
     content: RecipeContent,
 ) -> AppResult<Checked> {
+    let family = saver.family_id;
     let content = content.validate()?;
-    let recipe = Recipe::create(family, user, source, content, Utc::now());
+    let mut recipe = Recipe::create(family, saver.id, provenance.source, content, Utc::now());
+    recipe.source_url = recipe::source_url(&provenance.source_url)?;
+    if let Some(url) = provenance.image_url.filter(|u| !u.trim().is_empty())
+        && let Some(bytes) = super::recipe_import::picture(app, family, &url).await
+    {
+        match super::photos::keep(app, saver, bytes).await {
+            Ok(photo) => recipe.photo = Some(photo.id),
+            Err(e) => tracing::info!(error = ?e, "an imported recipe's picture was not kept"),
+        }
+    }
+    let saved = app.store.recipes.insert(&recipe).await.map_err(|e| {
+        // A new recipe has no older copy to be stale against.
+        AppError::from_write_with(e, recipe::SAVE_TITLE, |_| {
+            Err(crate::store::StoreError::Corrupt("a new recipe was stale".into()).into())
+        })
+    })?;
+    Ok(check(&family_of(app, family).await?, saved))
+}
+
+/// What a parent changes in a saved recipe.
+#[derive(Debug, Clone)]
+pub struct Edit {
+    pub content: RecipeContent,
+    pub source_url: String,
+    /// Removes its picture.
+    pub remove_photo: bool,
+}
+
+/// Changes a saved recipe read at `version` (a stale one is refused with the recipe as it is).
+pub async fn update(
+    app: &Services,
+    family: FamilyId,
+    id: RecipeId,
+    version: Option<u64>,
+    edit: Edit,
+) -> AppResult<Checked> {
+    let version = required_version(version, recipe::SAVE_TITLE)?;
+    let content = edit.content.validate()?;
+    let source_url = recipe::source_url(&edit.source_url)?;
+    let now = Utc::now();
+    let checks = family_of(app, family).await?;
     let saved = app
         .store
         .recipes
-        .insert(&recipe)
+        .update(family, id, Some(version), |r| {
+            r.content = content.clone();
+            r.source_url = source_url.clone();
+            if edit.remove_photo {
+                r.photo = None;
+            }
+            r.updated_at = now;
+            Ok(())
+        })
         .await
-        .map_err(|e| match e {
-            WriteError::Rule(e) => e.into(),
-            WriteError::Store(e) => e.into(),
-            // A new recipe has no older copy, parent or photo to miss.
-            other => AppError::Store(crate::store::StoreError::Corrupt(format!("{other:?}"))),
+        .map_err(|e| {
+            AppError::from_write_with(e, recipe::SAVE_TITLE, |current| {
+                Ok(Stale::Recipe(Box::new(check(&checks, *current))))
+            })
         })?;
-    Ok(check(&family_of(app, family).await?, saved))
+    Ok(check(&checks, saved))
 }
 
 pub async fn delete(app: &Services, family: FamilyId, id: RecipeId) -> AppResult<()> {

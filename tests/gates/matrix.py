@@ -121,7 +121,9 @@ MATRIX = {
         "If-None-Match": [None, Src("etag", fn=media_etag)],
     },
     "GET /api/recipes/{id}": {"kind": "owner", "id": [Src("recipe")]},
+    "PUT /api/recipes/{id}": {"kind": "owner", "id": [Src("recipe")]},
     "DELETE /api/recipes/{id}": {"kind": "owner", "id": [Src("recipe")]},
+    "GET /api/recipes/{id}/export": {"kind": "owner", "id": [Src("recipe")]},
     "POST /api/recipes/{id}/log-meal": {"kind": "owner", "id": [Src("recipe")],
                                         "body_refs": {"childId": [Src("child")]}},
     # A job belongs to whoever started it, signed in or not: a signed-out caller gets 404
@@ -228,6 +230,9 @@ NO_PARAM_OPS = {
     "GET /api/recipes": {"kind": "scan", "If-None-Match": [None, Src("recipes_etag"), "*"]},
     "POST /api/recipes": {"kind": "own"},
     "POST /api/recipes/generate": {"kind": "own"},
+    # Reads the page, HTML or text in the body against the caller's own children.
+    "POST /api/recipes/import": {"kind": "own"},
+    "GET /api/recipes/export": {"kind": "scan"},
     "GET /api/grocery-lists": {"kind": "scan",
                                "If-None-Match": [None, Src("grocery_etag"), "*"]},
     "POST /api/grocery-lists": {"kind": "own"},

@@ -1,15 +1,9 @@
 //! Child food safety over HTTP: the food check of one child (allergens, choking, age rules).
 
-use chrono::{Datelike, Months, Utc};
+use chrono::Utc;
 use serde_json::{Value, json};
 
-use crate::harness::{TestServer, error, family, json, save_family_settings};
-
-/// The "YYYY-MM" of `n` months ago.
-fn months_ago(n: u32) -> String {
-    let d = Utc::now().date_naive() - Months::new(n);
-    format!("{:04}-{:02}", d.year(), d.month())
-}
+use crate::harness::{TestServer, error, family, json, months_ago, save_family_settings};
 
 async fn add_child(server: &TestServer, parent: &reqwest::Client, body: Value) -> String {
     json(

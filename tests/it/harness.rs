@@ -443,3 +443,10 @@ pub async fn signed_in_as(server: &TestServer, client: &reqwest::Client) -> Opti
     );
     body["user"]["email"].as_str().map(str::to_string)
 }
+
+/// The "YYYY-MM" of `n` months ago: a child's birth month for an age.
+pub fn months_ago(n: u32) -> String {
+    use chrono::{Datelike, Months};
+    let d = chrono::Utc::now().date_naive() - Months::new(n);
+    format!("{:04}-{:02}", d.year(), d.month())
+}

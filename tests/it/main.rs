@@ -4,6 +4,8 @@
 #[path = "../support/fake_ollama.rs"]
 mod fake_ollama;
 mod harness;
+#[path = "../support/recipe_pages.rs"]
+mod recipe_pages;
 
 mod accounts;
 mod admin_cli;
@@ -25,6 +27,7 @@ mod meal_plan;
 mod meals;
 mod photos;
 mod races;
+mod recipe_import;
 mod recipes;
 mod share;
 mod signin;

@@ -161,3 +161,23 @@ fn public_and_private_addresses() {
         assert!(!is_public(ip.parse().unwrap()), "{ip}");
     }
 }
+
+#[test]
+fn addresses_a_page_names_are_read_against_the_page() {
+    let page = Some("https://example.org/recipes/soup");
+    assert_eq!(
+        resolve(page, "/img/soup.jpg").as_deref(),
+        Some("https://example.org/img/soup.jpg")
+    );
+    assert_eq!(
+        resolve(page, "//cdn.example.net/a.jpg").as_deref(),
+        Some("https://cdn.example.net/a.jpg")
+    );
+    assert_eq!(
+        resolve(None, "https://example.org/a.jpg").as_deref(),
+        Some("https://example.org/a.jpg")
+    );
+    assert_eq!(resolve(None, "/a.jpg"), None);
+    assert_eq!(resolve(page, "data:image/png;base64,AAAA"), None);
+    assert_eq!(resolve(page, "javascript:alert(1)"), None);
+}

@@ -24,7 +24,9 @@ use crate::store::media::Variant;
 /// The format this build writes. Older formats are read and migrated; newer ones refused.
 /// 2 adds `records/family_settings` (a release that reads 1 would call that member unsafe
 /// instead of saying the archive is newer); a format 1 archive restores with the defaults.
-pub const FORMAT: u32 = 2;
+/// 3: recipes may be imported, with a source address and a picture (a release that reads 2
+/// would drop both, or refuse an imported recipe, instead of saying the archive is newer).
+pub const FORMAT: u32 = 3;
 pub const APP: &str = "highchair";
 pub const HEADER: &str = "highchair-backup.json";
 pub const MANIFEST: &str = "manifest.json";

@@ -186,6 +186,25 @@ mod tests {
         for i in 0..30 {
             meals.insert(&meal(gone, emma.id, i)).await.unwrap();
         }
+        // A recipe with a picture: the photos go first, the recipe after (its picture is
+        // then simply none).
+        let picture = upload(gone, Utc::now());
+        media
+            .insert(&picture, &[(Variant::Full, b"p")])
+            .await
+            .unwrap();
+        let mut recipe = crate::domain::recipe::Recipe::create(
+            gone,
+            crate::domain::ids::UserId::new(),
+            crate::domain::recipe::Source::Imported,
+            crate::domain::recipe::tests::content("Soup", &["Leek"]),
+            Utc::now(),
+        );
+        recipe.photo = Some(picture.id);
+        crate::store::sqlite::recipes::Recipes::new(core.clone())
+            .insert(&recipe)
+            .await
+            .unwrap();
         let stay = children.insert(&child(kept, "Stay")).await.unwrap();
         meals.insert(&meal(kept, stay.id, 1)).await.unwrap();
         let settings = FamilySettingsRepo::new(core.clone());
@@ -208,16 +227,18 @@ mod tests {
         assert!(batches.iter().all(|n| *n <= BATCH), "{batches:?}");
         assert_eq!(
             batches.iter().sum::<usize>(),
-            31 + 121 + 1,
-            "meals, children and settings"
+            31 + 1 + 121 + 1 + 1,
+            "meals, the recipe's picture, children, the recipe and settings"
         );
         assert!(settings.get(gone).await.unwrap().is_none());
         assert!(settings.get(kept).await.unwrap().is_some());
         assert!(children.list(gone).await.unwrap().is_empty());
-        assert!(
-            !core.blobs.path(photo.id, Variant::Full).exists(),
-            "photo files gone"
-        );
+        for gone_photo in [photo.id, picture.id] {
+            assert!(
+                !core.blobs.path(gone_photo, Variant::Full).exists(),
+                "photo files gone"
+            );
+        }
         assert_eq!(core.revision(gone), revision, "its revision is kept");
         assert_eq!(children.list(kept).await.unwrap().len(), 1);
         assert_eq!(meals.page(kept, None, None, 10).await.unwrap().0.len(), 1);

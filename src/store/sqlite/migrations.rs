@@ -254,6 +254,12 @@ const STEPS: &[&str] = &[
         created_at INTEGER NOT NULL,
         updated_at INTEGER NOT NULL
     ) WITHOUT ROWID;",
+    // 3: recipes from anywhere (issue 31): the page an imported recipe came from ('' for
+    // none), and its picture. A deleted family's photos go before its recipes: the recipe
+    // then simply has none.
+    "ALTER TABLE recipes ADD COLUMN source_url TEXT NOT NULL DEFAULT '';
+    ALTER TABLE recipes ADD COLUMN photo_id BLOB REFERENCES media (id) ON DELETE SET NULL;
+    CREATE INDEX recipes_by_photo ON recipes (photo_id) WHERE photo_id IS NOT NULL;",
 ];
 
 /// The schema version this build writes.

@@ -6,8 +6,9 @@ use rusqlite::types::Value;
 
 use super::core::{Row, Shared, rows};
 use super::values::{get_json, get_name, get_time, get_u64, int, json, name, text, time};
+use crate::domain::DomainError;
 use crate::domain::change::Kind;
-use crate::domain::ids::{FamilyId, RecipeId};
+use crate::domain::ids::{FamilyId, MediaId, RecipeId};
 use crate::domain::recipe::Recipe;
 use crate::store::{StoreError, WriteError};
 
@@ -24,9 +25,11 @@ impl Row for Recipe {
         "body",
         "created_at",
         "updated_at",
+        "source_url",
+        "photo_id",
     ];
     const SELECT: &'static str = "t.id, t.family_id, t.version, t.created_by, t.source, t.body, \
-        t.created_at, t.updated_at";
+        t.created_at, t.updated_at, t.source_url, t.photo_id";
 
     super::core::row_identity!(family);
     fn values(&self) -> Vec<Value> {
@@ -40,7 +43,12 @@ impl Row for Recipe {
             json(&self.content),
             time(self.created_at),
             time(self.updated_at),
+            text(self.source_url.as_deref().unwrap_or_default()),
+            self.photo.map_or(Value::Null, Value::from),
         ]
+    }
+    fn photos(&self) -> Vec<MediaId> {
+        self.photo.into_iter().collect()
     }
     fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
         Ok(Recipe {
@@ -52,6 +60,8 @@ impl Row for Recipe {
             content: get_json(r, 5)?,
             created_at: get_time(r, 6)?,
             updated_at: get_time(r, 7)?,
+            source_url: Some(r.get::<_, String>(8)?).filter(|u| !u.is_empty()),
+            photo: r.get(9)?,
         })
     }
 }
@@ -68,6 +78,18 @@ impl Recipes {
     /// Stores a new recipe (version 1), on disk when it returns.
     pub async fn insert(&self, recipe: &Recipe) -> Result<Recipe, WriteError<Recipe>> {
         self.core.insert(recipe).await
+    }
+
+    /// Changes a saved recipe at version `expected` (another is `WriteError::Stale`); its
+    /// photo follows.
+    pub async fn update(
+        &self,
+        family: FamilyId,
+        id: RecipeId,
+        expected: Option<u64>,
+        change: impl Fn(&mut Recipe) -> Result<(), DomainError> + Sync,
+    ) -> Result<Recipe, WriteError<Recipe>> {
+        self.core.update(family, id.into(), expected, &change).await
     }
 
     /// The family's recipe; another family's id is simply not found.
@@ -209,5 +231,64 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(title, "Satay noodles");
+    }
+
+    #[tokio::test]
+    async fn an_edit_keeps_or_drops_the_picture_and_a_stale_one_is_refused() {
+        use crate::store::media::Variant;
+        use crate::store::media::tests::upload;
+        let (_dir, core) = temp_core();
+        let recipes = Recipes::new(core.clone());
+        let media = crate::store::sqlite::media::Media::new(core.clone());
+        let family = FamilyId::new();
+        let picture = upload(family, chrono::Utc::now());
+        media
+            .insert(&picture, &[(Variant::Full, b"p")])
+            .await
+            .unwrap();
+        let mut recipe = Recipe::create(
+            family,
+            UserId::new(),
+            Source::Imported,
+            content("Satay", &["Chicken"]),
+            chrono::Utc::now(),
+        );
+        recipe.photo = Some(picture.id);
+        recipe.source_url = Some("https://example.org/satay".into());
+        recipes.insert(&recipe).await.unwrap();
+        let stored = media.get(family, picture.id).await.unwrap().unwrap();
+        assert!(stored.attached, "the picture is the recipe's now");
+        let back = recipes.get(family, recipe.id).await.unwrap().unwrap();
+        assert_eq!(back.source_url, recipe.source_url);
+        assert_eq!(back.source, Source::Imported);
+        let renamed = recipes
+            .update(family, recipe.id, Some(1), |r| {
+                r.content.title = "Satay skewers".into();
+                Ok(())
+            })
+            .await
+            .unwrap();
+        assert_eq!((renamed.version, renamed.photo), (2, Some(picture.id)));
+        let stale = recipes
+            .update(family, recipe.id, Some(1), |r| {
+                r.content.title = "Lost".into();
+                Ok(())
+            })
+            .await;
+        assert!(
+            matches!(stale, Err(WriteError::Stale(current)) if current.content.title == "Satay skewers")
+        );
+        recipes
+            .update(family, recipe.id, Some(2), |r| {
+                r.photo = None;
+                Ok(())
+            })
+            .await
+            .unwrap();
+        assert!(
+            media.get(family, picture.id).await.unwrap().is_none(),
+            "released"
+        );
+        assert!(!core.blobs.path(picture.id, Variant::Full).exists());
     }
 }

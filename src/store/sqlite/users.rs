@@ -450,6 +450,13 @@ impl Users {
 /// has already planned takes the entries in after its own); its co-parents' links and adult
 /// invites end, since nobody is left to share.
 fn bring(tx: &mut Tx<'_>, from: FamilyId, to: FamilyId, now: DateTime<Utc>) -> Result<(), Abort> {
+    // Recipes' pictures are the family's photos: they come along with them.
+    tx.conn
+        .prepare_cached(
+            "UPDATE media SET family_id = ?2 WHERE family_id = ?1 AND id IN
+             (SELECT photo_id FROM recipes WHERE family_id = ?1 AND photo_id IS NOT NULL)",
+        )?
+        .execute(params![from, to])?;
     for (table, kind) in [
         ("recipes", Kind::Recipe),
         ("grocery_lists", Kind::GroceryList),
@@ -733,13 +740,20 @@ pub(crate) mod tests {
         let ann = users.insert(&user("ann@example.org"), true).await.unwrap();
         let ben = users.insert(&user("ben@example.org"), false).await.unwrap();
         let now = Utc::now();
-        let recipe = crate::domain::recipe::Recipe::create(
+        let mut recipe = crate::domain::recipe::Recipe::create(
             ben.family_id,
             ben.id,
-            Source::Own,
+            Source::Imported,
             content("Soup", &["Leek"]),
             now,
         );
+        // An imported recipe's picture is a photo of the family's: it comes along.
+        let picture = crate::store::media::tests::upload(ben.family_id, now);
+        media
+            .insert(&picture, &[(crate::store::media::Variant::Full, b"p")])
+            .await
+            .unwrap();
+        recipe.photo = Some(picture.id);
         recipes.insert(&recipe).await.unwrap();
         let list = GroceryList::create(ben.family_id, "Market".into(), Vec::new(), now);
         lists.insert(&list).await.unwrap();
@@ -804,6 +818,20 @@ pub(crate) mod tests {
             media.get(ann.family_id, avatar.id).await.unwrap().is_some(),
             "avatar moved"
         );
+        assert!(
+            media
+                .get(ann.family_id, picture.id)
+                .await
+                .unwrap()
+                .is_some(),
+            "the recipe's picture moved"
+        );
+        let moved = recipes
+            .get(ann.family_id, recipe.id)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(moved.photo, Some(picture.id));
     }
 
     #[tokio::test]

@@ -680,6 +680,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/recipes/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reads a recipe from a web page (`url`: the server fetches it, guarded), a page's HTML
+         *     (`html`) or a text (`text`: as copied from a book or a message, or a Highchair export).
+         *     Nothing is saved: the drafts come back checked against the children's allergies and
+         *     ages, to edit and save. A page may hold several recipes.
+         */
+        post: operations["importRecipe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recipes/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every saved recipe of the family as one schema.org JSON-LD file; importing it into a
+         *     Highchair gives the same recipes.
+         */
+        get: operations["exportRecipes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recipes/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One saved recipe as a schema.org JSON-LD file. */
+        get: operations["exportRecipe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/recipes/{id}": {
         parameters: {
             query?: never;
@@ -688,7 +747,8 @@ export interface paths {
             cookie?: never;
         };
         get: operations["getRecipe"];
-        put?: never;
+        /** Changes a saved recipe: its content, source address, or removes its picture. */
+        put: operations["updateRecipe"];
         post?: never;
         delete: operations["deleteRecipe"];
         options?: never;
@@ -1406,7 +1466,7 @@ export interface components {
             expiresAt: string;
         };
         /** @description The record as it is now, after someone else changed it. */
-        Current: components["schemas"]["ChildDto"] | components["schemas"]["MealDto"] | components["schemas"]["Profile"] | components["schemas"]["GroceryListDto"] | components["schemas"]["MealPlanDto"] | components["schemas"]["FamilySettingsDto"];
+        Current: components["schemas"]["ChildDto"] | components["schemas"]["MealDto"] | components["schemas"]["Profile"] | components["schemas"]["GroceryListDto"] | components["schemas"]["MealPlanDto"] | components["schemas"]["FamilySettingsDto"] | components["schemas"]["RecipeDto"];
         /**
          * DeletePreviewDto
          * @description What deleting the child also removes.
@@ -1724,6 +1784,70 @@ export interface components {
              *     earlier release's files (`sled-before-<date>`), until the admin removes it.
              */
             previousStore?: string | null;
+        };
+        /**
+         * ImportRequest
+         * @description What to import: a page's address, its HTML, or a recipe as text (or a Highchair export).
+         *     Exactly one.
+         */
+        ImportRequest: {
+            url?: string;
+            html?: string;
+            text?: string;
+        };
+        /**
+         * ImportedDto
+         * @description Every recipe found, in page order.
+         */
+        ImportedDto: {
+            recipes: components["schemas"]["ImportedRecipeDto"][];
+        };
+        /**
+         * ImportedRecipeDto
+         * @description A recipe read from a page or a text, not saved: what the import form shows for editing.
+         */
+        ImportedRecipeDto: {
+            /** @default  */
+            title: string;
+            /** @default  */
+            description: string;
+            /** @default [] */
+            ingredients: components["schemas"]["IngredientLine"][];
+            /**
+             * @description The steps, in order.
+             * @default []
+             */
+            instructions: string[];
+            /**
+             * Format: uint32
+             * @description Minutes (0 when unknown).
+             * @default 0
+             */
+            preparationTime: number;
+            /** Format: uint32 */
+            cookingTime?: number | null;
+            /** @default easy */
+            difficulty: components["schemas"]["Difficulty"] & unknown;
+            /** Format: uint32 */
+            servings?: number | null;
+            /** @default [] */
+            dietaryRestrictions: string[];
+            /** @default [] */
+            allergies: string[];
+            estimatedCost?: (components["schemas"]["CostDto"] & unknown) | null;
+            /** @description Per serving. */
+            nutritionalInfo?: (components["schemas"]["NutritionDto"] & unknown) | null;
+            /** @default [] */
+            tips: string[];
+            /** @default [] */
+            substitutions: components["schemas"]["SubstitutionDto"][];
+            sourceUrl?: string | null;
+            /** @description Its picture on the web, fetched when the recipe is saved. */
+            imageUrl?: string | null;
+            /** @description What in it one of the family's children is allergic to. */
+            allergyWarnings: string[];
+            /** @description Each child's choking and age notes. */
+            safetyNotes: string[];
         };
         /** IngredientCatalogue */
         IngredientCatalogue: {
@@ -2381,6 +2505,10 @@ export interface components {
             tips: string[];
             /** @default [] */
             substitutions: components["schemas"]["SubstitutionDto"][];
+            /** @description The page an imported recipe came from. */
+            sourceUrl?: string | null;
+            /** @description Its picture: `/api/media/{photoId}`. */
+            photoId?: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2402,7 +2530,7 @@ export interface components {
          * @description Where a saved recipe came from.
          * @enum {string}
          */
-        RecipeSource: "generated" | "own";
+        RecipeSource: "generated" | "own" | "imported";
         /** ResetTarget */
         ResetTarget: {
             firstName: string;
@@ -2471,7 +2599,8 @@ export interface components {
         };
         /**
          * SaveRecipeRequest
-         * @description A recipe to save: a generated one as it was shown, or the family's own.
+         * @description A recipe to save: a generated one as it was shown, the family's own, or an imported draft
+         *     as the parent edited it.
          */
         SaveRecipeRequest: {
             /** @default generated */
@@ -2510,6 +2639,17 @@ export interface components {
             tips: string[];
             /** @default [] */
             substitutions: components["schemas"]["SubstitutionDto"][];
+            /**
+             * @description The page it came from (http or https).
+             * @default
+             */
+            sourceUrl: string;
+            /**
+             * @description An imported recipe's picture on the web: fetched once, kept as the family's photo.
+             *     Saved without one when it cannot be fetched or read.
+             * @default
+             */
+            imageUrl: string;
         };
         /** SessionInfo */
         SessionInfo: {
@@ -2631,6 +2771,58 @@ export interface components {
             /** @description False when a later tick of the item was already there (it stays). */
             applied: boolean;
             list: components["schemas"]["GroceryListDto"];
+        };
+        /**
+         * UpdateRecipeRequest
+         * @description A saved recipe as the parent changed it.
+         */
+        UpdateRecipeRequest: {
+            /**
+             * Format: uint64
+             * @description The version the change is based on; another answers 409 with the recipe as it is.
+             */
+            version?: number;
+            /** @default  */
+            title: string;
+            /** @default  */
+            description: string;
+            /** @default [] */
+            ingredients: components["schemas"]["IngredientLine"][];
+            /**
+             * @description The steps, in order.
+             * @default []
+             */
+            instructions: string[];
+            /**
+             * Format: uint32
+             * @description Minutes (0 when unknown).
+             * @default 0
+             */
+            preparationTime: number;
+            /** Format: uint32 */
+            cookingTime?: number | null;
+            /** @default easy */
+            difficulty: components["schemas"]["Difficulty"] & unknown;
+            /** Format: uint32 */
+            servings?: number | null;
+            /** @default [] */
+            dietaryRestrictions: string[];
+            /** @default [] */
+            allergies: string[];
+            estimatedCost?: (components["schemas"]["CostDto"] & unknown) | null;
+            /** @description Per serving. */
+            nutritionalInfo?: (components["schemas"]["NutritionDto"] & unknown) | null;
+            /** @default [] */
+            tips: string[];
+            /** @default [] */
+            substitutions: components["schemas"]["SubstitutionDto"][];
+            /** @default  */
+            sourceUrl: string;
+            /**
+             * @description Removes its picture.
+             * @default false
+             */
+            removePhoto: boolean;
         };
         /** @enum {string} */
         WarningKindDto: "allergen" | "choking" | "age";
@@ -8614,6 +8806,402 @@ export interface operations {
             };
         };
     };
+    importRecipe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["ImportRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ImportedDto"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused (for example a request from another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or not yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
+                };
+            };
+            /** @description The link has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or upload is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a supported image. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; `Retry-After` says how many seconds to wait. */
+            429: {
+                headers: {
+                    "RETRY-AFTER": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something failed on the server; nothing was saved. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A needed service (such as the recipe model) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The family's storage quota or the server's disk is full. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exportRecipes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    "CONTENT-TYPE": string;
+                    "CONTENT-DISPOSITION": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain; charset=utf-8": string;
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused (for example a request from another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or not yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
+                };
+            };
+            /** @description The link has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or upload is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a supported image. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; `Retry-After` says how many seconds to wait. */
+            429: {
+                headers: {
+                    "RETRY-AFTER": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something failed on the server; nothing was saved. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A needed service (such as the recipe model) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The family's storage quota or the server's disk is full. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exportRecipe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    "CONTENT-TYPE": string;
+                    "CONTENT-DISPOSITION": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain; charset=utf-8": string;
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused (for example a request from another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or not yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
+                };
+            };
+            /** @description The link has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or upload is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a supported image. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; `Retry-After` says how many seconds to wait. */
+            429: {
+                headers: {
+                    "RETRY-AFTER": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something failed on the server; nothing was saved. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A needed service (such as the recipe model) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The family's storage quota or the server's disk is full. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getRecipe: {
         parameters: {
             query?: never;
@@ -8624,6 +9212,140 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["RecipeDto"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has ended. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused (for example a request from another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, or not yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Someone else changed it first (`current` is the record as it is now), or it exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ConflictBody"];
+                };
+            };
+            /** @description The link has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or upload is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a supported image. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; `Retry-After` says how many seconds to wait. */
+            429: {
+                headers: {
+                    "RETRY-AFTER": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Something failed on the server; nothing was saved. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A needed service (such as the recipe model) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The family's storage quota or the server's disk is full. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateRecipe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["UpdateRecipeRequest"];
+            };
+        };
         responses: {
             200: {
                 headers: {
@@ -10222,7 +10944,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The list as a file. */
+            /** @description The file. */
             200: {
                 headers: {
                     "CONTENT-TYPE": string;
