@@ -8,6 +8,8 @@ import { readRecipes } from './reads';
 import { useRevalidate } from './revalidate';
 
 export type Recipe = Schemas['RecipeDto'];
+export type ImportedRecipe = Schemas['ImportedRecipeDto'];
+export type ImportBody = Schemas['ImportRequest'];
 export type RecipeContent = Schemas['RecipeContentDto'];
 export type Job = Schemas['JobDto'];
 export type GenerateBody = Schemas['GenerateBody'];
@@ -57,14 +59,45 @@ export function useRecipe(id: string) {
 export function useRecipeActions() {
   const revalidate = useRevalidate();
   return {
-    save: async (content: RecipeContent, source: 'generated' | 'own') => {
+    /** An imported recipe brings its page's address and picture (fetched once, when saved). */
+    save: async (
+      content: RecipeContent,
+      source: Recipe['source'],
+      from: { sourceUrl?: string; imageUrl?: string } = {},
+    ) => {
       const saved = await unwrap(
-        api.POST('/recipes', { body: { ...content, source } }),
+        api.POST('/recipes', {
+          body: {
+            ...content,
+            source,
+            sourceUrl: from.sourceUrl ?? '',
+            imageUrl: from.imageUrl ?? '',
+          },
+        }),
         'Error saving recipe',
       );
       await revalidate(['recipes']);
       return saved;
     },
+    update: async (
+      recipe: Recipe,
+      content: RecipeContent,
+      sourceUrl: string,
+      removePhoto = false,
+    ) => {
+      const saved = await unwrap(
+        api.PUT('/recipes/{id}', {
+          params: { path: { id: recipe.id } },
+          body: { ...content, version: recipe.version, sourceUrl, removePhoto },
+        }),
+        'Error saving recipe',
+      );
+      await revalidate(['recipes', 'recipe']);
+      return saved;
+    },
+    /** Reads a page, pasted HTML or text into drafts; nothing is saved. */
+    importRecipes: (body: ImportBody) =>
+      unwrap(api.POST('/recipes/import', { body }), 'Error importing recipe'),
     remove: async (id: string) => {
       await unwrap(
         api.DELETE('/recipes/{id}', { params: { path: { id } } }),

@@ -1,4 +1,4 @@
-import { ArrowLeft, TriangleAlert, Utensils } from 'lucide-react';
+import { ArrowLeft, Download, Pencil, Printer, TriangleAlert, Utensils } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 
@@ -6,6 +6,7 @@ import { ApiFailure } from '../api/client';
 import { FoodWarnings } from '../components/food-safety/FoodWarnings';
 import { SafetyNotes } from '../components/food-safety/SafetyNotes';
 import { RecipeDetails } from '../components/recipes/RecipeDetails';
+import { RecipeForm } from '../components/recipes/RecipeForm';
 import { Button } from '../components/ui/Button';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 import { FormActions } from '../components/ui/FormActions';
@@ -20,7 +21,7 @@ import { checkFoods, isAlarm, useFoodCheck } from '../hooks/useFoodCheck';
 import { useRecipe, useRecipeActions, type Recipe } from '../hooks/useRecipes';
 import { useSite } from '../hooks/useSite';
 import { MEAL_TYPES, fromLocalInput, toLocalInput } from '../lib/meals';
-import { routes } from '../routes';
+import { pathTo, routes } from '../routes';
 
 /** `/recipes/:id`: one saved recipe in full; log it as a child's meal, or delete it. */
 export default function RecipeView() {
@@ -36,6 +37,7 @@ export default function RecipeView() {
     onDone: () => void navigate(routes.recipes),
   });
   const [logging, setLogging] = useState(false);
+  const [editing, setEditing] = useState(false);
 
   return (
     <section className="mx-auto max-w-3xl px-4 py-10">
@@ -70,11 +72,28 @@ export default function RecipeView() {
               </div>
             ) : null}
             <SafetyNotes notes={recipe.safetyNotes} />
+            {recipe.photoId ? (
+              <img
+                src={`/api/media/${recipe.photoId}?size=medium`}
+                alt={recipe.title}
+                className="max-h-80 w-full rounded-box object-cover"
+              />
+            ) : null}
             <RecipeDetails recipe={recipe} currency={site?.currency ?? 'GBP'} as="h1" />
+            <RecipeSource url={recipe.sourceUrl} />
             <div className="card-actions mt-4">
               <Button onClick={() => setLogging(true)}>
                 <Utensils aria-hidden size={18} /> Log as a meal
               </Button>
+              <Button variant="outline" onClick={() => setEditing(true)}>
+                <Pencil aria-hidden size={18} /> Edit
+              </Button>
+              <Link to={pathTo(routes.recipePrint, { id })} className="btn btn-outline">
+                <Printer aria-hidden size={18} /> Print
+              </Link>
+              <a href={`/api/recipes/${id}/export`} download className="btn btn-ghost">
+                <Download aria-hidden size={18} /> Export
+              </a>
               <Button variant="outline" onClick={() => deletion.ask(id)}>
                 Delete
               </Button>
@@ -93,7 +112,72 @@ export default function RecipeView() {
           <LogMealForm recipe={recipe} onDone={() => setLogging(false)} />
         </Modal>
       ) : null}
+      {recipe ? (
+        <Modal open={editing} title="Edit Recipe" onClose={() => setEditing(false)} wide>
+          {editing ? <EditRecipe recipe={recipe} onDone={() => setEditing(false)} /> : null}
+        </Modal>
+      ) : null}
     </section>
+  );
+}
+
+/** Where an imported recipe came from: a link to the page, named by its site. */
+export function RecipeSource({ url }: { url?: string | null }) {
+  if (!url) return null;
+  let site = url;
+  try {
+    site = new URL(url).hostname;
+  } catch {
+    // Shown as it is.
+  }
+  return (
+    <p className="text-sm text-base-content/80">
+      Source:{' '}
+      <a
+        href={url}
+        className="link wrap-anywhere"
+        rel="noopener noreferrer nofollow"
+        target="_blank"
+      >
+        {site}
+      </a>
+    </p>
+  );
+}
+
+/** The saved recipe in the recipe form; its picture can be removed. */
+function EditRecipe({ recipe, onDone }: { recipe: Recipe; onDone: () => void }) {
+  const { update } = useRecipeActions();
+  const { toast } = useToast();
+  const fail = useFailure();
+  const [removePhoto, setRemovePhoto] = useState(false);
+  return (
+    <RecipeForm
+      start={{ content: recipe, sourceUrl: recipe.sourceUrl }}
+      onCancel={onDone}
+      onSave={async (content, sourceUrl) => {
+        try {
+          await update(recipe, content, sourceUrl, removePhoto);
+          toast({ variant: 'success', title: 'Recipe updated' });
+          onDone();
+          return undefined;
+        } catch (err) {
+          return fail(err, 'Error saving recipe');
+        }
+      }}
+    >
+      {recipe.photoId ? (
+        <label className="flex items-center gap-2">
+          <input
+            type="checkbox"
+            className="checkbox"
+            checked={removePhoto}
+            onChange={(e) => setRemovePhoto(e.target.checked)}
+          />
+          Remove the picture
+        </label>
+      ) : null}
+    </RecipeForm>
   );
 }
 

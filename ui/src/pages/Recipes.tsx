@@ -1,11 +1,21 @@
-import { ChefHat, ChevronLeft, ChevronRight, Plus, ShieldAlert, Trash2 } from 'lucide-react';
+import {
+  ChefHat,
+  ChevronLeft,
+  ChevronRight,
+  Download,
+  Import,
+  Plus,
+  ShieldAlert,
+  Trash2,
+} from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 
 import { useAuth } from '../auth/auth-context';
 import { SafetyNotes } from '../components/food-safety/SafetyNotes';
 import { IngredientPicker } from '../components/recipes/IngredientPicker';
-import { OwnRecipeForm } from '../components/recipes/OwnRecipeForm';
+import { ImportRecipe } from '../components/recipes/ImportRecipe';
+import { RecipeForm } from '../components/recipes/RecipeForm';
 import { RecipeDetails } from '../components/recipes/RecipeDetails';
 import { Button } from '../components/ui/Button';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
@@ -423,6 +433,7 @@ function MyRecipes() {
     done: () => ({ title: 'Recipe deleted' }),
   });
   const [adding, setAdding] = useState(false);
+  const [importing, setImporting] = useState(false);
 
   if (state.status === 'loading') return <Spinner label="Checking your session" />;
   if (!signedIn) {
@@ -444,7 +455,15 @@ function MyRecipes() {
   }
   return (
     <div>
-      <div className="mb-4 flex justify-end">
+      <div className="mb-4 flex flex-wrap justify-end gap-2">
+        {data && data.length > 0 ? (
+          <a href="/api/recipes/export" download className="btn btn-ghost">
+            <Download aria-hidden size={18} /> Export All
+          </a>
+        ) : null}
+        <Button variant="outline" onClick={() => setImporting(true)}>
+          <Import aria-hidden size={18} /> Import a Recipe
+        </Button>
         <Button variant="outline" onClick={() => setAdding(true)}>
           <Plus aria-hidden size={18} /> Add Your Own Recipe
         </Button>
@@ -480,7 +499,12 @@ function MyRecipes() {
                   </button>
                 </div>
                 <p className="text-sm text-base-content/70">
-                  Prep {r.preparationTime} min{r.source === 'own' ? ' · Our own recipe' : ''}
+                  Prep {r.preparationTime} min
+                  {r.source === 'own'
+                    ? ' · Our own recipe'
+                    : r.source === 'imported'
+                      ? ' · Imported'
+                      : ''}
                 </p>
                 {r.allergyWarnings.length > 0 ? (
                   <p className="badge badge-warning gap-1">
@@ -515,11 +539,11 @@ function MyRecipes() {
         confirmLabel="Delete"
       />
       <Modal open={adding} title="Add Your Own Recipe" onClose={() => setAdding(false)} wide>
-        <OwnRecipeForm
+        <RecipeForm
           onCancel={() => setAdding(false)}
-          onSave={async (content) => {
+          onSave={async (content, sourceUrl) => {
             try {
-              await save(content, 'own');
+              await save(content, 'own', { sourceUrl });
               toast({ variant: 'success', title: 'Recipe saved successfully! 🎉' });
               setAdding(false);
               return undefined;
@@ -528,6 +552,9 @@ function MyRecipes() {
             }
           }}
         />
+      </Modal>
+      <Modal open={importing} title="Import a Recipe" onClose={() => setImporting(false)} wide>
+        {importing ? <ImportRecipe onDone={() => setImporting(false)} /> : null}
       </Modal>
     </div>
   );

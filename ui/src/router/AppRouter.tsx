@@ -121,6 +121,7 @@ const pages: Record<RouteName, { page: Page; owner?: true; coParent?: true; read
   // Public: visitors may generate recipes (spec section 6); saving asks them to sign in.
   recipes: { page: page(() => import('../pages/Recipes')) },
   recipe: { page: page(() => import('../pages/RecipeView')), owner: true },
+  recipePrint: { page: page(() => import('../pages/RecipePrint')), owner: true },
   groceryList: {
     page: page(() => import('../pages/GroceryLists')),
     owner: true,
