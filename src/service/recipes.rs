@@ -158,9 +158,11 @@ pub async fn update(
     version: Option<u64>,
     edit: Edit,
 ) -> AppResult<Checked> {
-    let version = required_version(version, recipe::SAVE_TITLE)?;
     let content = edit.content.validate()?;
     let source_url = recipe::source_url(&edit.source_url)?;
+    // Another family's recipe is not found, with or without a version.
+    find(app, family, id).await?;
+    let version = required_version(version, recipe::SAVE_TITLE)?;
     let now = Utc::now();
     let checks = family_of(app, family).await?;
     let saved = app

@@ -297,6 +297,9 @@ BODY_VALUES = {
     "difficulty": DROP,
     "eatenAt": DROP,
     "instructions": ["Stir it well."],
+    # A recipe's cost needs a currency code; its source a web address.
+    "estimatedCost": DROP,
+    "sourceUrl": "https://example.org/matrix-probe",
     # A grocery list's items (a nested category must be one of the 15).
     "items": [{"name": "Rice", "quantity": "1", "category": "Other"}],
     # A meal plan's week: the caller's own recipe, for the caller's own child.
@@ -313,6 +316,8 @@ REF_FIELD = re.compile(r"(?i)(id|ids|photo|photos|media|avatar|image|token|curso
 # "METHOD /path field" of fields matching REF_FIELD that name no record. A line's id in a list or
 # a week names a line of the caller's own record; an id it does not have makes a new line.
 NOT_REFS = {
+    # Removes the recipe's own picture; names no record.
+    "PUT /api/recipes/{id} removePhoto",
     "POST /api/grocery-lists items.0.id",
     "PUT /api/grocery-lists/{id} items.0.id",
     "PUT /api/meal-plan entries.0.id",
