@@ -3,7 +3,6 @@
 //! (a WebPage's `mainEntity`); `@type` a string or a list ("Recipe", "schema:Recipe",
 //! "http://schema.org/Recipe").
 
-use scraper::{Html, Selector};
 use serde_json::{Map, Value};
 
 use serde::Deserialize;
@@ -16,24 +15,78 @@ use crate::domain::recipe::{Nutrition, RecipeContent};
 const MAX_DEPTH: usize = 8;
 
 /// Every recipe in the page's JSON-LD, in page order; scripts that are not JSON are skipped.
-pub fn recipes(page: &Html) -> Vec<Draft> {
-    let Ok(scripts) = Selector::parse("script") else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for script in page.select(&scripts) {
-        let is_jsonld = script.value().attr("type").is_some_and(|t| {
-            t.trim()
-                .to_ascii_lowercase()
-                .starts_with("application/ld+json")
-        });
-        if !is_jsonld {
-            continue;
+/// Read from the page's text, without building its tree: a script's content is raw text up to
+/// `</script`, so a scan finds it as a parser would, in a fraction of the time and memory (a
+/// 4.5 MB page's tree takes about 45 MB).
+pub fn recipes(html: &str) -> Vec<Draft> {
+    scripts(html).flat_map(from_json).collect()
+}
+
+/// The contents of the page's `<script type="application/ld+json">` elements, in order;
+/// commented-out markup is skipped.
+fn scripts(html: &str) -> impl Iterator<Item = &str> {
+    let mut rest = html;
+    std::iter::from_fn(move || {
+        loop {
+            let open = rest.find('<')?;
+            rest = &rest[open..];
+            if rest.starts_with("<!--") {
+                rest = rest.find("-->").map_or("", |end| &rest[end + 3..]);
+                continue;
+            }
+            // "<script" then a space or ">" ("<scripts" is another element).
+            let is_script = rest
+                .get(1..7)
+                .is_some_and(|t| t.eq_ignore_ascii_case("script"))
+                && rest[7..].starts_with(|c: char| c.is_ascii_whitespace() || c == '>');
+            if !is_script {
+                rest = &rest[1..];
+                continue;
+            }
+            let tag_end = tag_end(rest)?;
+            let (tag, body) = (&rest[..tag_end], &rest[tag_end + 1..]);
+            let close = find_ignore_case(body, "</script").unwrap_or(body.len());
+            let content = &body[..close];
+            rest = &body[close..];
+            if is_jsonld(tag) {
+                return Some(content);
+            }
         }
-        let text: String = script.text().collect();
-        out.extend(from_json(&text));
+    })
+}
+
+/// Where a start tag ends (its `>`), quoted attribute values skipped.
+fn tag_end(tag: &str) -> Option<usize> {
+    let mut quote: Option<char> = None;
+    for (i, c) in tag.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '>') => return Some(i),
+            _ => {}
+        }
     }
-    out
+    None
+}
+
+fn find_ignore_case(text: &str, needle: &str) -> Option<usize> {
+    let (hay, needle) = (text.as_bytes(), needle.as_bytes());
+    hay.windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle))
+}
+
+/// Whether a script tag's `type` is JSON-LD ("application/ld+json", any case, any parameters).
+fn is_jsonld(tag: &str) -> bool {
+    let lower = tag.to_ascii_lowercase();
+    let Some(at) = lower.find("type") else {
+        return false;
+    };
+    let value = lower[at + 4..]
+        .trim_start()
+        .strip_prefix('=')
+        .map(|v| v.trim_start().trim_start_matches(['"', '\'']));
+    value.is_some_and(|v| v.starts_with("application/ld+json"))
 }
 
 /// Every recipe in a JSON-LD document (a script's text, or a file such as Highchair's export).

@@ -37,11 +37,12 @@ pub const HIGHCHAIR: &str = "highchairRecipe";
 /// Every recipe the page holds, in page order (a page may hold several, or none): its JSON-LD,
 /// else its microdata, else what its headings and lists say.
 pub fn from_html(html: &str) -> Vec<Draft> {
-    let page = Html::parse_document(html);
-    let found = jsonld::recipes(&page);
+    let found = jsonld::recipes(html);
     if !found.is_empty() {
         return found;
     }
+    // Microdata and headings need the page's tree.
+    let page = Html::parse_document(html);
     let found = microdata::recipes(&page);
     if !found.is_empty() {
         return found;

@@ -269,3 +269,24 @@ fn pasted_text_with_and_without_headings() {
     assert!(from_text("").is_empty());
     assert!(from_text("Just a title").is_empty());
 }
+
+#[test]
+fn json_ld_is_found_in_the_page_text_as_a_parser_finds_it() {
+    let html = r#"<html><head>
+        <!-- <script type="application/ld+json">{"@type": "Recipe", "name": "Commented out",
+             "recipeIngredient": ["1 egg"]}</script> -->
+        <SCRIPT data-x='a > b' TYPE = 'application/ld+json'>{"@type": "Recipe", "name": "Upper case",
+            "recipeIngredient": ["1 egg"]}</SCRIPT>
+        <script type="application/json">{"@type": "Recipe", "name": "Not JSON-LD",
+            "recipeIngredient": ["1 egg"]}</script>
+        <scripts type="application/ld+json">{"@type": "Recipe", "name": "Not a script"}</scripts>
+        <script type=application/ld+json>{"@type": "Recipe", "name": "Unquoted",
+            "recipeIngredient": ["2 eggs"]}</script>
+        <script type="application/ld+json">{"@type": "Recipe", "name": "Unclosed",
+            "recipeIngredient": ["3 eggs"]}"#;
+    let titles: Vec<String> = from_html(html)
+        .into_iter()
+        .map(|d| d.content.title)
+        .collect();
+    assert_eq!(titles, ["Upper case", "Unquoted", "Unclosed"]);
+}

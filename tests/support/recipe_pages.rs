@@ -1,5 +1,6 @@
 //! The recipe pages of tests/fixtures/recipe-pages served on loopback, as sites serve them, with
-//! the pages a test cannot keep as files: `/huge.html` (a recipe in about 4.5 MB of page),
+//! the pages a test cannot keep as files: `/huge.html` (a recipe in about 4.5 MB of page;
+//! `/huge-microdata.html` the same with its recipe in microdata),
 //! `/too-large.html` (6 MB), `/loop` (a redirect to itself), `/hop/N` (N redirects, then
 //! `jsonld-plain.html`), `/blocked` (403, as a bot wall answers) and `/images/NAME.jpg` (a
 //! picture). Used by the integration tests, the browser test (as the `recipe_pages` example)
@@ -37,15 +38,20 @@ pub fn pages() -> Vec<(String, String)> {
 /// A recipe at the end of about 4.5 MB of page (navigation, comments, inline data), as the
 /// heaviest recipe blogs are: under the 5 MB an import reads.
 pub fn huge_page() -> String {
-    let recipe = std::fs::read_to_string(folder().join("jsonld-graph.html")).expect("a page");
-    let mut page = String::with_capacity(4_700_000);
+    huge_page_of("jsonld-graph.html")
+}
+
+/// The corpus page `name` at the end of about 4.5 MB of page.
+pub fn huge_page_of(name: &str) -> String {
+    let recipe = std::fs::read_to_string(folder().join(name)).expect("a page");
+    let mut page = String::with_capacity(4_800_000);
     page.push_str("<!DOCTYPE html><html><head><title>A very long page</title>");
     page.push_str("<script>window.__DATA__ = {\"ads\": [");
     for i in 0..20_000 {
         page.push_str(&format!("{{\"slot\": {i}, \"size\": [300, 250]}},"));
     }
     page.push_str("{}]};</script></head><body>");
-    for i in 0..9_000 {
+    for i in 0..14_000 {
         page.push_str(&format!(
             "<div class=\"comment\" id=\"c{i}\"><p class=\"author\">Reader {i}</p>\
              <p>We made this on Sunday and the children asked for seconds. Next time I will \
@@ -71,13 +77,15 @@ pub async fn serve() -> String {
 pub async fn serve_on(listener: TcpListener) -> String {
     let addr = listener.local_addr().expect("an address");
     let huge = Arc::new(huge_page());
+    let huge_microdata = Arc::new(huge_page_of("microdata-only.html"));
     let picture = Arc::new(picture());
     tokio::spawn(async move {
         loop {
             let Ok((mut socket, _)) = listener.accept().await else {
                 return;
             };
-            let (huge, picture) = (huge.clone(), picture.clone());
+            let (huge, huge_microdata, picture) =
+                (huge.clone(), huge_microdata.clone(), picture.clone());
             tokio::spawn(async move {
                 let mut head = vec![0u8; 8192];
                 let n = socket.read(&mut head).await.unwrap_or(0);
@@ -87,6 +95,12 @@ pub async fn serve_on(listener: TcpListener) -> String {
                 let (status, extra, kind, body): (&str, String, &str, Vec<u8>) = match path.as_str()
                 {
                     "/huge.html" => ("200 OK", String::new(), html, huge.as_bytes().to_vec()),
+                    "/huge-microdata.html" => (
+                        "200 OK",
+                        String::new(),
+                        html,
+                        huge_microdata.as_bytes().to_vec(),
+                    ),
                     "/too-large.html" => {
                         let mut page = b"<html><body>".to_vec();
                         page.resize(6 << 20, b' ');
