@@ -1,8 +1,9 @@
-import { ArrowLeft, Download, Pencil, Printer, TriangleAlert, Utensils } from 'lucide-react';
+import { ArrowLeft, Download, Pencil, Printer, Utensils } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 
 import { ApiFailure } from '../api/client';
+import { AllergyWarnings } from '../components/food-safety/AllergyWarnings';
 import { FoodWarnings } from '../components/food-safety/FoodWarnings';
 import { SafetyNotes } from '../components/food-safety/SafetyNotes';
 import { RecipeDetails } from '../components/recipes/RecipeDetails';
@@ -58,19 +59,7 @@ export default function RecipeView() {
       ) : (
         <div className="card mt-2 border border-base-300 bg-base-100">
           <div className="card-body">
-            {recipe.allergyWarnings.length > 0 ? (
-              <div role="alert" className="alert alert-warning items-start">
-                <TriangleAlert aria-hidden className="shrink-0" />
-                <div>
-                  <p className="font-semibold">Allergy warning</p>
-                  <ul className="list-disc pl-5">
-                    {recipe.allergyWarnings.map((w, k) => (
-                      <li key={k}>{w}</li>
-                    ))}
-                  </ul>
-                </div>
-              </div>
-            ) : null}
+            <AllergyWarnings warnings={recipe.allergyWarnings} />
             <SafetyNotes notes={recipe.safetyNotes} />
             {recipe.photoId ? (
               <img

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { ApiFailure } from '../../api/client';
 import { useFailure } from '../../hooks/useFailure';
 import { useRecipeActions, type ImportedRecipe } from '../../hooks/useRecipes';
+import { AllergyWarnings } from '../food-safety/AllergyWarnings';
 import { SafetyNotes } from '../food-safety/SafetyNotes';
 import { Button } from '../ui/Button';
 import { FormActions } from '../ui/FormActions';
@@ -252,19 +253,7 @@ export function ImportRecipe({ onDone }: { onDone: () => void }) {
 function DraftChecks({ draft }: { draft: ImportedRecipe }) {
   return (
     <div className="mt-2 space-y-2">
-      {draft.allergyWarnings.length > 0 ? (
-        <div role="alert" className="alert alert-warning items-start">
-          <TriangleAlert aria-hidden className="shrink-0" />
-          <div>
-            <p className="font-semibold">Allergy warning</p>
-            <ul className="list-disc pl-5">
-              {draft.allergyWarnings.map((w) => (
-                <li key={w}>{w}</li>
-              ))}
-            </ul>
-          </div>
-        </div>
-      ) : null}
+      <AllergyWarnings warnings={draft.allergyWarnings} />
       <SafetyNotes notes={draft.safetyNotes} />
     </div>
   );
