@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use poem::web::Data;
-use poem_openapi::param::{Header, Path};
+use poem_openapi::param::{Header, Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 
@@ -20,8 +20,15 @@ use crate::domain::recipe::{
 };
 use crate::domain::text::file_stem;
 use crate::recipe_import::export;
-use crate::service::recipe_import::{self, Drafted, ImportFrom};
+use crate::service::recipe_import::{self, Drafted};
 use crate::service::recipes::{self, Checked, Edit, Provenance};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum RecipeExportFormat {
+    Jsonld,
+    Html,
+}
 
 /// JSON-LD's own type; browsers save it as the JSON it is.
 const JSON_LD: &str = "application/ld+json; charset=utf-8";
@@ -319,8 +326,8 @@ pub struct UpdateRecipeRequest {
     pub remove_photo: bool,
 }
 
-/// What to import: a page's address, its HTML, or a recipe as text (or a Highchair export).
-/// Exactly one.
+/// What to import: a page's address (fetched), or its HTML or a recipe as text (or a
+/// Highchair export), with the page's address when known (not fetched: the draft's source).
 #[derive(Debug, Object)]
 pub struct ImportRequest {
     pub url: Option<String>,
@@ -457,20 +464,13 @@ impl RecipesApi {
         body: Json<ImportRequest>,
     ) -> Result<Json<ImportedDto>, ApiError> {
         let me = user.require_to_save("import recipes")?;
-        let from = match (body.0.url, body.0.html, body.0.text) {
-            (Some(url), None, None) => ImportFrom::Url(url),
-            (None, Some(html), None) => ImportFrom::Html(html),
-            (None, None, Some(text)) => ImportFrom::Text(text),
-            _ => {
-                return Err(crate::domain::Invalid::new(
-                    "Error importing recipe",
-                    "Please give the recipe's web address, its page or its text",
-                    "url",
-                )
-                .into());
-            }
+        let body = body.0;
+        let request = recipe_import::ImportRequest {
+            url: body.url,
+            html: body.html,
+            text: body.text,
         };
-        let drafts = recipe_import::import(&app, me.user.family_id, from).await?;
+        let drafts = recipe_import::import(&app, &me.user, request).await?;
         Ok(Json(ImportedDto {
             recipes: drafts.into_iter().map(Into::into).collect(),
         }))
@@ -494,7 +494,9 @@ impl RecipesApi {
         ))
     }
 
-    /// One saved recipe as a schema.org JSON-LD file.
+    /// One saved recipe as a file: schema.org JSON-LD (`format=jsonld`, the default), or a
+    /// page to print or keep (`format=html`: plain HTML with the children's warnings and notes,
+    /// and the JSON-LD inside).
     #[oai(
         path = "/recipes/:id/export",
         method = "get",
@@ -505,14 +507,23 @@ impl RecipesApi {
         app: Data<&App>,
         user: CurrentUser,
         id: Path<RecipeId>,
+        format: Query<Option<RecipeExportFormat>>,
     ) -> Result<Exported, ApiError> {
         let me = user.require_to_view("view recipes")?;
-        let found = recipes::get(&app, me.user.family_id, id.0).await?.recipe;
-        Ok(Exported::attachment(
-            json_text(&export::recipe(&found)),
-            JSON_LD,
-            &format!("{}.json", file_stem(&found.content.title, "recipe")),
-        ))
+        let found = recipes::get(&app, me.user.family_id, id.0).await?;
+        let stem = file_stem(&found.recipe.content.title, "recipe");
+        Ok(match format.0.unwrap_or(RecipeExportFormat::Jsonld) {
+            RecipeExportFormat::Jsonld => Exported::attachment(
+                json_text(&export::recipe(&found.recipe)),
+                JSON_LD,
+                &format!("{stem}.json"),
+            ),
+            RecipeExportFormat::Html => Exported::attachment(
+                export::html(&found.recipe, &found.warnings, &found.safety_notes),
+                "text/html; charset=utf-8",
+                &format!("{stem}.html"),
+            ),
+        })
     }
 
     /// Changes a saved recipe: its content, source address, or removes its picture.

@@ -373,8 +373,11 @@ pub fn source_url(text: &str) -> Result<Option<String>, Invalid> {
         return Ok(None);
     }
     let lower = url.to_ascii_lowercase();
-    let web = (lower.starts_with("https://") || lower.starts_with("http://"))
-        && url.len() > "http://".len()
+    let host = lower
+        .strip_prefix("https://")
+        .or_else(|| lower.strip_prefix("http://"));
+    // A host right after the scheme ("https://" alone, or "https:///path", is none).
+    let web = host.is_some_and(|h| h.starts_with(|c: char| c.is_alphanumeric() || c == '['))
         && !url.chars().any(|c| c.is_whitespace() || c.is_control());
     if !web {
         return Err(Invalid::new(
@@ -487,6 +490,29 @@ fn free_list(entries: &[String], field: &str, max: usize) -> Result<Vec<String>,
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    #[test]
+    fn a_source_is_a_web_address_with_a_host() {
+        assert_eq!(source_url("  ").unwrap(), None);
+        assert_eq!(
+            source_url(" https://example.org/soup ").unwrap().as_deref(),
+            Some("https://example.org/soup")
+        );
+        assert!(source_url("HTTP://Example.org").is_ok());
+        for bad in [
+            "https://",
+            "https:///soup",
+            "javascript:alert(1)",
+            "ftp://example.org",
+            "example.org",
+            "https://exa mple.org",
+        ] {
+            let err = source_url(bad).unwrap_err();
+            assert_eq!(err.field.as_deref(), Some("sourceUrl"), "{bad}");
+        }
+        let long = format!("https://example.org/{}", "a".repeat(SOURCE_URL_MAX));
+        assert!(source_url(&long).unwrap_err().message.contains("2000"));
+    }
 
     pub fn fields(ingredients: &[&str]) -> GenerateFields {
         GenerateFields {

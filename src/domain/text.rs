@@ -77,11 +77,18 @@ pub fn strip_markup(input: &str) -> String {
             .chars()
             .next()
             .is_some_and(|c| c.is_ascii_alphabetic() || c == '/' || c == '!');
+        if !opens_tag {
+            out.push('<');
+            rest = after;
+            continue;
+        }
         match after.find('>') {
-            Some(end) if opens_tag => rest = &after[end + 1..],
-            _ => {
+            Some(end) => rest = &after[end + 1..],
+            // No '>' anywhere after: no later '<' closes a tag either (one pass, not one per '<').
+            None => {
                 out.push('<');
-                rest = after;
+                out.push_str(after);
+                return out;
             }
         }
     }

@@ -90,6 +90,103 @@ fn item(r: &Recipe) -> Value {
     Value::Object(o)
 }
 
+/// One recipe as a page to print or keep: plain HTML (no style, no script to run) with its
+/// JSON-LD inside, so that a recipe app reading the page finds the recipe too. The children's
+/// allergy warnings and notes are on it: the paper goes to whoever cooks.
+pub fn html(recipe: &Recipe, warnings: &[String], notes: &[String]) -> String {
+    let c = &recipe.content;
+    let mut page = String::new();
+    let mut line = |text: String| {
+        page.push_str(&text);
+        page.push('\n');
+    };
+    line("<!DOCTYPE html>".into());
+    line("<html lang=\"en\">".into());
+    line("<head>".into());
+    line("<meta charset=\"utf-8\">".into());
+    line("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">".into());
+    line(format!("<title>{}</title>", escape(&c.title)));
+    // "</" cannot end the script early once written "<\/", which JSON reads as "</".
+    let data = serde_json::to_string(&self::recipe(recipe))
+        .unwrap_or_default()
+        .replace("</", "<\\/");
+    line(format!(
+        "<script type=\"application/ld+json\">{data}</script>"
+    ));
+    line("</head>".into());
+    line("<body>".into());
+    line(format!("<h1>{}</h1>", escape(&c.title)));
+    let mut about = Vec::new();
+    if let Some(s) = c.servings {
+        about.push(format!("Serves {s}"));
+    }
+    if c.preparation_time > 0 {
+        about.push(format!("Prep {} min", c.preparation_time));
+    }
+    if let Some(m) = c.cooking_time {
+        about.push(format!("Cook {m} min"));
+    }
+    if !about.is_empty() {
+        line(format!("<p>{}</p>", escape(&about.join(" · "))));
+    }
+    if !c.description.is_empty() {
+        line(format!("<p>{}</p>", escape(&c.description)));
+    }
+    let list = |tag: &str, items: &[String]| {
+        let items: String = items
+            .iter()
+            .map(|i| format!("<li>{}</li>", escape(i)))
+            .collect();
+        format!("<{tag}>{items}</{tag}>")
+    };
+    if !warnings.is_empty() {
+        line("<h2>Allergy warning</h2>".into());
+        line(list("ul", warnings));
+    }
+    if !notes.is_empty() {
+        line("<h2>For the children</h2>".into());
+        line(list("ul", notes));
+    }
+    line("<h2>Ingredients</h2>".into());
+    let ingredients: Vec<String> = c
+        .ingredients
+        .iter()
+        .map(|i| format!("{} {}", i.quantity, i.name).trim().to_string())
+        .collect();
+    line(list("ul", &ingredients));
+    line("<h2>Method</h2>".into());
+    line(list("ol", &c.instructions));
+    if !c.tips.is_empty() {
+        line("<h2>Tips</h2>".into());
+        line(list("ul", &c.tips));
+    }
+    if let Some(url) = &recipe.source_url {
+        line(format!(
+            "<p>Source: <a href=\"{0}\">{0}</a></p>",
+            escape(url)
+        ));
+    }
+    line("</body>".into());
+    line("</html>".into());
+    page
+}
+
+/// Text as HTML shows it.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// ISO 8601, as schema.org times are written ("PT1H30M").
 fn duration(minutes: u32) -> String {
     match (minutes / 60, minutes % 60) {
@@ -134,6 +231,30 @@ mod tests {
         let mut r = Recipe::create(FamilyId::new(), UserId::new(), Source::Own, c, Utc::now());
         r.source_url = Some("https://example.org/soup".into());
         r
+    }
+
+    #[test]
+    fn the_print_page_escapes_the_recipe_keeps_the_warnings_and_imports_back() {
+        let mut r = saved();
+        r.content.title = "Fish & chips <script>alert(1)</script>".into();
+        r.content.instructions = vec!["Serve </script><b>hot</b>.".into()];
+        let page = html(
+            &r,
+            &["Fish contains fish".into()],
+            &["For Leo (9 months): mash a portion".into()],
+        );
+        assert!(!page.contains("<script>alert"), "{page}");
+        assert!(!page.contains("<b>hot"), "{page}");
+        assert!(
+            page.contains("<title>Fish &amp; chips &lt;script&gt;"),
+            "{page}"
+        );
+        assert!(page.contains("<h2>Allergy warning</h2>\n<ul><li>Fish contains fish</li></ul>"));
+        assert!(page.contains("For Leo (9 months): mash a portion"));
+        // Its JSON-LD, found by the importer, is the recipe as saved.
+        let read = from_html(&page);
+        assert_eq!(read.len(), 1);
+        assert_eq!(read[0].content, r.content);
     }
 
     #[test]

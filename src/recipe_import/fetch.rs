@@ -218,12 +218,17 @@ pub fn is_public(ip: IpAddr) -> bool {
         "198.51.100.0/24",
         "203.0.113.0/24",
         "224.0.0.0/3",
-        // IPv6: unspecified, loopback, IPv4-mapped (checked as IPv4 below), NAT64 well-known,
-        // discard, documentation, unique-local, link-local, multicast.
-        "::/128",
+        // IPv6: unspecified, loopback, IPv4-compatible (deprecated; "::127.0.0.1"),
+        // IPv4-mapped (checked as IPv4 below), NAT64 well-known and local, discard, Teredo and
+        // 6to4 (both carry an IPv4 address), documentation, unique-local, link-local,
+        // multicast.
+        "::/96",
         "::1/128",
         "64:ff9b::/96",
+        "64:ff9b:1::/48",
         "100::/64",
+        "2001::/32",
+        "2002::/16",
         "2001:db8::/32",
         "fc00::/7",
         "fe80::/10",

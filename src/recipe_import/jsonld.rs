@@ -76,17 +76,59 @@ fn find_ignore_case(text: &str, needle: &str) -> Option<usize> {
         .position(|w| w.eq_ignore_ascii_case(needle))
 }
 
-/// Whether a script tag's `type` is JSON-LD ("application/ld+json", any case, any parameters).
+/// Whether a script tag's `type` attribute is JSON-LD ("application/ld+json", any case, any
+/// parameters); other attributes ("data-type", an id naming a type) are skipped.
 fn is_jsonld(tag: &str) -> bool {
-    let lower = tag.to_ascii_lowercase();
-    let Some(at) = lower.find("type") else {
-        return false;
-    };
-    let value = lower[at + 4..]
-        .trim_start()
-        .strip_prefix('=')
-        .map(|v| v.trim_start().trim_start_matches(['"', '\'']));
-    value.is_some_and(|v| v.starts_with("application/ld+json"))
+    attribute(tag, "type").is_some_and(|t| {
+        t.trim()
+            .to_ascii_lowercase()
+            .starts_with("application/ld+json")
+    })
+}
+
+/// The value of a start tag's attribute, as the tokenizer reads it: names are separated by
+/// spaces, values are quoted or end at a space.
+fn attribute<'a>(tag: &'a str, wanted: &str) -> Option<&'a str> {
+    // Past "<script".
+    let mut rest = tag.get(7..)?;
+    loop {
+        rest = rest.trim_start_matches(|c: char| c.is_ascii_whitespace() || c == '/');
+        if rest.is_empty() {
+            return None;
+        }
+        let name_end = rest
+            .find(|c: char| c.is_ascii_whitespace() || c == '=' || c == '/')
+            .unwrap_or(rest.len());
+        let name = &rest[..name_end];
+        rest = rest[name_end..].trim_start();
+        let value = if let Some(after) = rest.strip_prefix('=') {
+            let after = after.trim_start();
+            let (value, next) = match after.chars().next() {
+                Some(q @ ('"' | '\'')) => {
+                    let body = &after[1..];
+                    let end = body.find(q).unwrap_or(body.len());
+                    (&body[..end], body.get(end + 1..).unwrap_or(""))
+                }
+                _ => {
+                    let end = after
+                        .find(|c: char| c.is_ascii_whitespace())
+                        .unwrap_or(after.len());
+                    (&after[..end], &after[end..])
+                }
+            };
+            rest = next;
+            value
+        } else {
+            ""
+        };
+        if name.eq_ignore_ascii_case(wanted) {
+            return Some(value);
+        }
+        if name.is_empty() {
+            // Not a name at all ("=" alone): skip a character.
+            rest = rest.get(1..).unwrap_or("");
+        }
+    }
 }
 
 /// Every recipe in a JSON-LD document (a script's text, or a file such as Highchair's export).

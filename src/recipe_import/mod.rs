@@ -103,23 +103,26 @@ pub fn fit(mut c: RecipeContent) -> RecipeContent {
 }
 
 /// Steps of at most `GENERAL_TEXT_MAX` characters, a long one split after its sentences; at
-/// most `STEPS_MAX`.
+/// most `STEPS_MAX`. One pass over the text, however long.
 fn steps_within(steps: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     for step in steps {
-        let mut rest = sanitize(step);
-        while rest.chars().count() > GENERAL_TEXT_MAX {
-            let head: String = rest.chars().take(GENERAL_TEXT_MAX).collect();
+        let cleaned = sanitize(step);
+        let mut rest = cleaned.as_str();
+        while !rest.is_empty() && out.len() < STEPS_MAX {
+            let Some((limit, _)) = rest.char_indices().nth(GENERAL_TEXT_MAX) else {
+                out.push(rest.to_string());
+                break;
+            };
+            let head = &rest[..limit];
             let cut = head
                 .rfind(". ")
                 .map(|i| i + 1)
                 .filter(|i| *i > GENERAL_TEXT_MAX / 4)
-                .unwrap_or_else(|| head.rfind(' ').unwrap_or(head.len()));
-            out.push(head[..cut].trim().to_string());
-            rest = rest[cut..].trim().to_string();
-        }
-        if !rest.is_empty() {
-            out.push(rest);
+                .or_else(|| head.rfind(' ').filter(|i| *i > 0))
+                .unwrap_or(limit);
+            out.push(rest[..cut].trim().to_string());
+            rest = rest[cut..].trim_start();
         }
     }
     out.retain(|s| !s.is_empty());
@@ -158,9 +161,10 @@ struct Found {
 }
 
 impl Found {
-    /// The draft; none when the page named neither a title nor an ingredient.
+    /// The draft; none when the page named neither an ingredient nor a step (a list of
+    /// recipes names only their titles).
     fn draft(self) -> Option<Draft> {
-        if self.title.is_empty() && self.lines.is_empty() {
+        if self.lines.is_empty() && self.steps.is_empty() {
             return None;
         }
         let ingredients = self

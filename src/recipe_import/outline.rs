@@ -105,7 +105,8 @@ pub fn from_text(text: &str) -> Option<Draft> {
             section = Some(s);
             continue;
         }
-        if meta(&line, &mut found) {
+        // "Serves 4", "Prep: 10 mins" outside the method: there, "Cook for 20 minutes" is a step.
+        if section != Some(Section::Method) && meta(&line, &mut found) {
             continue;
         }
         if found.title.is_empty() {

@@ -280,6 +280,8 @@ fn json_ld_is_found_in_the_page_text_as_a_parser_finds_it() {
         <script type="application/json">{"@type": "Recipe", "name": "Not JSON-LD",
             "recipeIngredient": ["1 egg"]}</script>
         <scripts type="application/ld+json">{"@type": "Recipe", "name": "Not a script"}</scripts>
+        <script data-type="text/plain" id='schema-type' type="application/ld+json">{"@type": "Recipe",
+            "name": "Other attributes first", "recipeIngredient": ["1 egg"]}</script>
         <script type=application/ld+json>{"@type": "Recipe", "name": "Unquoted",
             "recipeIngredient": ["2 eggs"]}</script>
         <script type="application/ld+json">{"@type": "Recipe", "name": "Unclosed",
@@ -288,5 +290,102 @@ fn json_ld_is_found_in_the_page_text_as_a_parser_finds_it() {
         .into_iter()
         .map(|d| d.content.title)
         .collect();
-    assert_eq!(titles, ["Upper case", "Unquoted", "Unclosed"]);
+    assert_eq!(
+        titles,
+        [
+            "Upper case",
+            "Other attributes first",
+            "Unquoted",
+            "Unclosed"
+        ]
+    );
+}
+
+#[test]
+fn a_list_of_recipe_titles_is_no_recipe() {
+    let html = page(
+        r#"{"@type": "ItemList", "itemListElement": [
+            {"@type": "ListItem", "item": {"@type": "Recipe", "name": "Soup", "url": "/soup"}},
+            {"@type": "ListItem", "item": {"@type": "Recipe", "name": "Stew", "url": "/stew"}}]}"#,
+    );
+    assert!(from_html(&html).is_empty());
+}
+
+#[test]
+fn pasted_method_lines_that_name_a_time_stay_steps() {
+    let text = "Porridge\nServes 2\nIngredients\n80g oats\n500ml milk\nMethod\n\
+                Cook for 5 minutes, stirring.\nServe warm.";
+    let r = &from_text(text)[0].content;
+    assert_eq!(
+        r.instructions,
+        ["Cook for 5 minutes, stirring.", "Serve warm."]
+    );
+    assert_eq!((r.servings, r.cooking_time), (Some(2), None));
+}
+
+#[test]
+fn a_draft_is_fitted_to_what_a_saved_recipe_holds() {
+    let long_sentences = "Stir the pot gently. ".repeat(120);
+    let draft = RecipeContent {
+        title: format!("{} soup", "Very ".repeat(60)),
+        description: "word ".repeat(400),
+        ingredients: (0..150)
+            .map(|i| Ingredient {
+                name: format!("food {i}"),
+                quantity: "1".into(),
+            })
+            .collect(),
+        instructions: vec![long_sentences.clone(), "x".repeat(2500)],
+        preparation_time: 5000,
+        cooking_time: Some(3000),
+        servings: Some(0),
+        nutritional_info: Some(Nutrition {
+            calories: f64::NAN,
+            ..Nutrition::default()
+        }),
+        ..RecipeContent::default()
+    };
+    let fitted = fit(draft);
+    assert!(fitted.title.chars().count() <= 200 && fitted.title.ends_with('…'));
+    assert!(fitted.description.chars().count() <= 1000);
+    assert_eq!(fitted.ingredients.len(), 100);
+    // The long step is split after its sentences; the one without spaces at the limit.
+    assert!(
+        fitted
+            .instructions
+            .iter()
+            .all(|s| s.chars().count() <= 1000)
+    );
+    assert!(fitted.instructions[0].ends_with("gently."));
+    assert!(fitted.instructions.iter().all(|s| !s.is_empty()));
+    assert_eq!(fitted.instructions.last().unwrap(), &"x".repeat(500));
+    assert_eq!(
+        (
+            fitted.preparation_time,
+            fitted.cooking_time,
+            fitted.servings
+        ),
+        (24 * 60, None, None)
+    );
+    assert!(fitted.nutritional_info.is_none());
+    // What `fit` gives can be saved as it is.
+    let mut saveable = fitted.clone();
+    saveable.instructions.truncate(60);
+    assert!(saveable.validate().is_ok());
+}
+
+#[test]
+fn texts_made_to_be_slow_are_read_in_one_pass() {
+    // A 5 MB paste of '&'s, '<'s or one endless step: each would take minutes if every '&'
+    // or '<' looked through the rest of the text.
+    for text in [
+        "&".repeat(5 << 20),
+        "<a".repeat(5 << 19),
+        "a ".repeat(5 << 19),
+    ] {
+        let pasted = format!("Title\nIngredients\n1 egg\nMethod\n{text}");
+        let found = fit(from_text(&pasted)[0].content.clone());
+        let steps = &found.instructions;
+        assert!(steps.len() <= 60 && steps.iter().all(|s| s.chars().count() <= 1000));
+    }
 }

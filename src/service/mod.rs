@@ -154,7 +154,7 @@ pub struct Services {
     /// Recipe generation jobs, one at a time.
     generation: Arc<Lane>,
     /// Pages being read into recipes, one at a time (a big page's tree takes tens of MB).
-    imports: tokio::sync::Semaphore,
+    imports: Arc<tokio::sync::Semaphore>,
     /// The generator's last status check (see `generation::generator_status`).
     generator_status: tokio::sync::Mutex<Option<(Instant, crate::generator::Status)>>,
     /// Backups written while serving: their last outcome.
@@ -227,7 +227,7 @@ impl Services {
             images,
             jobs_wake,
             generation,
-            imports: tokio::sync::Semaphore::new(1),
+            imports: Arc::new(tokio::sync::Semaphore::new(1)),
             generator_status: tokio::sync::Mutex::new(None),
             backups: backups::Backups::default(),
             first_backup_after: tuning.first_backup_after,

@@ -3,12 +3,12 @@
 //! allergies and ages as a generated recipe is. Nothing is saved here; `recipes::save` keeps
 //! the one chosen, with its picture fetched once into the family's photos.
 
-use super::recipes::{allergy_reasons, family_of, safety_notes};
+use super::recipes::{Family, allergy_reasons, family_of, safety_notes};
 use super::{AppResult, Services};
 use crate::domain::DomainError;
 use crate::domain::error::Invalid;
-use crate::domain::ids::FamilyId;
 use crate::domain::recipe::RecipeContent;
+use crate::domain::user::User;
 use crate::recipe_import::fetch::{self, FetchError, Limits};
 use crate::recipe_import::{self, Draft};
 
@@ -19,16 +19,25 @@ pub const PAGE_MAX_BYTES: usize = 5 << 20;
 
 const TITLE: &str = "Error importing recipe";
 
-/// What the parent gave.
-#[derive(Debug, Clone)]
-pub enum ImportFrom {
-    /// A page's address: the server fetches it.
+/// What the parent gave: a page's address alone (the server fetches it), or a page's HTML or
+/// a text, with the page's address when they know it (not fetched: the draft's source, and
+/// what the page's relative picture address is read against).
+#[derive(Debug, Clone, Default)]
+pub struct ImportRequest {
+    pub url: Option<String>,
+    pub html: Option<String>,
+    pub text: Option<String>,
+}
+
+/// The request, checked: what to read.
+enum ImportFrom {
     Url(String),
-    /// A page's HTML, as the parent saved or copied it.
     Html(String),
-    /// A recipe as text, or a JSON-LD file (Highchair's export).
     Text(String),
 }
+
+/// Drafts an import may give (a page of one hundred recipes is a list, not a recipe page).
+pub const DRAFTS_MAX: usize = 50;
 
 /// A recipe read from what was given, checked for the family's children. Not saved.
 #[derive(Debug, Clone)]
@@ -45,23 +54,21 @@ pub struct Drafted {
 /// Every recipe in what was given, in order (a page may hold several). Errors say what went
 /// wrong: an address that is not a web page's or is on the home network, a page that cannot
 /// be reached or whose site refuses, too large a page, or no recipe in it.
-pub async fn import(app: &Services, family: FamilyId, from: ImportFrom) -> AppResult<Vec<Drafted>> {
-    let size = match &from {
-        ImportFrom::Url(url) if url.trim().is_empty() => {
-            return Err(Invalid::new(TITLE, "Please enter the recipe's web address", "url").into());
-        }
-        ImportFrom::Url(_) => 0,
-        ImportFrom::Html(text) | ImportFrom::Text(text) => text.len(),
-    };
-    if size > PAGE_MAX_BYTES {
-        return Err(too_large().into());
+pub async fn import(
+    app: &Services,
+    importer: &User,
+    request: ImportRequest,
+) -> AppResult<Vec<Drafted>> {
+    if importer.is_guest {
+        return Err(DomainError::not_allowed(
+            TITLE,
+            "Guests cannot import recipes. Sign up for an account to bring in your family's \
+             recipes.",
+        )
+        .into());
     }
-    if let ImportFrom::Html(t) | ImportFrom::Text(t) = &from
-        && t.trim().is_empty()
-    {
-        let field = field_of(&from);
-        return Err(Invalid::new(TITLE, "Please paste the recipe or its page", field).into());
-    }
+    let family = importer.family_id;
+    let (from, base) = what_to_read(request)?;
     app.limits
         .imports_family
         .check(&family.to_string())
@@ -74,17 +81,32 @@ pub async fn import(app: &Services, family: FamilyId, from: ImportFrom) -> AppRe
                 .map_err(fetch_failed)?;
             (Some(page.url), ImportFrom::Html(page.html))
         }
-        other => (None, other),
+        other => (base, other),
     };
-    // One page at a time: a large page's tree takes tens of MB, and a Pi has little.
-    let _turn = app.imports.acquire().await.map_err(|_| unavailable())?;
-    let drafts = tokio::task::spawn_blocking(move || match from {
-        ImportFrom::Html(html) => recipe_import::from_html(&html),
-        ImportFrom::Text(text) => recipe_import::from_text(&text),
-        ImportFrom::Url(_) => Vec::new(),
+    let checks = family_of(app, family).await?;
+    // One page at a time: a page without JSON-LD has its tree built (45 MB for 4.5 MB). The
+    // turn goes with the work, so a request given up on still holds it until the work ends.
+    let turn = app
+        .imports
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| unavailable())?;
+    let drafts = tokio::task::spawn_blocking(move || {
+        let _turn = turn;
+        let found = match from {
+            ImportFrom::Html(html) => recipe_import::from_html(&html),
+            ImportFrom::Text(text) => recipe_import::from_text(&text),
+            ImportFrom::Url(_) => Vec::new(),
+        };
+        found
+            .into_iter()
+            .take(DRAFTS_MAX)
+            .map(|d| drafted(d, page_url.as_deref(), &checks))
+            .collect::<Vec<_>>()
     })
     .await
-    .map_err(|_| unavailable())?;
+    .map_err(|_| unreadable())?;
     if drafts.is_empty() {
         return Err(Invalid::new(
             "No recipe found",
@@ -94,21 +116,64 @@ pub async fn import(app: &Services, family: FamilyId, from: ImportFrom) -> AppRe
         )
         .into());
     }
-    let checks = family_of(app, family).await?;
-    Ok(drafts
-        .into_iter()
-        .map(|d| drafted(d, page_url.as_deref(), &checks))
-        .collect())
+    Ok(drafts)
 }
 
-fn drafted(d: Draft, page_url: Option<&str>, checks: &super::recipes::Family) -> Drafted {
+/// Exactly one of an address, a page and a text; a page or a text may bring the page's
+/// address (checked, never fetched).
+fn what_to_read(request: ImportRequest) -> AppResult<(ImportFrom, Option<String>)> {
+    let given = |v: Option<String>| v.filter(|t| !t.trim().is_empty());
+    let (url, html, text) = (given(request.url), request.html, request.text);
+    let pasted = match (html, text) {
+        (Some(html), None) => Some(ImportFrom::Html(html)),
+        (None, Some(text)) => Some(ImportFrom::Text(text)),
+        (None, None) => None,
+        (Some(_), Some(_)) => return Err(one_way().into()),
+    };
+    let Some(pasted) = pasted else {
+        let url =
+            url.ok_or_else(|| Invalid::new(TITLE, "Please enter the recipe's web address", "url"))?;
+        return Ok((ImportFrom::Url(url), None));
+    };
+    let (ImportFrom::Html(t) | ImportFrom::Text(t)) = &pasted else {
+        return Err(one_way().into());
+    };
+    if t.len() > PAGE_MAX_BYTES {
+        return Err(too_large().into());
+    }
+    if t.trim().is_empty() {
+        let field = field_of(&pasted);
+        return Err(Invalid::new(TITLE, "Please paste the recipe or its page", field).into());
+    }
+    let base = match url {
+        Some(url) => Some(
+            fetch::resolve(None, &url).ok_or_else(|| Invalid::new(TITLE, BAD_ADDRESS, "url"))?,
+        ),
+        None => None,
+    };
+    Ok((pasted, base))
+}
+
+fn one_way() -> Invalid {
+    Invalid::new(
+        TITLE,
+        "Please give the recipe's web address, its page or its text",
+        "url",
+    )
+}
+
+const BAD_ADDRESS: &str = "Please enter a web address starting with http:// or https://";
+
+/// A draft fitted to what a saved recipe holds, checked for each child. Its source is the page
+/// it was read from, else the one the recipe names (`isBasedOn`: an export's).
+fn drafted(d: Draft, page_url: Option<&str>, checks: &Family) -> Drafted {
     let content = recipe_import::fit(d.content);
     Drafted {
         warnings: allergy_reasons(&checks.guard, &content),
         safety_notes: safety_notes(&checks.children, &content, checks.today),
-        source_url: d
-            .source_url
-            .or(page_url.map(str::to_string))
+        source_url: page_url
+            .map(str::to_string)
+            .or(d.source_url)
             .and_then(|u| fetch::resolve(None, &u)),
         image_url: d.image.and_then(|i| fetch::resolve(page_url, &i)),
         content,
@@ -117,7 +182,12 @@ fn drafted(d: Draft, page_url: Option<&str>, checks: &super::recipes::Family) ->
 
 /// A recipe's picture from the web, for `recipes::save`: its bytes, or none when it cannot be
 /// had (the recipe is saved without it). Counts as an import.
-pub(crate) async fn picture(app: &Services, family: FamilyId, url: &str) -> Option<Vec<u8>> {
+pub(crate) async fn picture(app: &Services, saver: &User, url: &str) -> Option<Vec<u8>> {
+    // Guests import nothing, so they have no picture to fetch.
+    if saver.is_guest {
+        return None;
+    }
+    let family = saver.family_id;
     app.limits.imports_family.check(&family.to_string()).ok()?;
     let max = usize::try_from(app.settings().limits.upload_bytes()).unwrap_or(usize::MAX);
     match fetch::fetch_image(url, &limits(app, max)).await {
@@ -161,18 +231,22 @@ fn unavailable() -> DomainError {
     DomainError::unavailable(TITLE, "The server is shutting down. Please try again.")
 }
 
+/// The reading failed in a way no page should cause: said, not a 500.
+fn unreadable() -> DomainError {
+    tracing::error!("reading a page for a recipe import failed");
+    DomainError::unavailable(
+        TITLE,
+        "Highchair could not read that page. Please paste the recipe's text instead.",
+    )
+}
+
 /// Why the page could not be had, in the parent's words, with the other way to bring it.
 fn fetch_failed(e: FetchError) -> DomainError {
     const PASTE: &str = "Open the page in your browser and paste the recipe instead.";
     let unreachable =
         |why: &str| DomainError::unavailable("Page not reachable", format!("{why} {PASTE}"));
     match e {
-        FetchError::BadAddress => Invalid::new(
-            TITLE,
-            "Please enter a web address starting with http:// or https://",
-            "url",
-        )
-        .into(),
+        FetchError::BadAddress => Invalid::new(TITLE, BAD_ADDRESS, "url").into(),
         FetchError::NotAllowed => Invalid::new(
             "Address not allowed",
             "That address is on this server's own network, so Highchair does not fetch it. \

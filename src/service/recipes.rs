@@ -125,7 +125,7 @@ pub async fn save(
     let mut recipe = Recipe::create(family, saver.id, provenance.source, content, Utc::now());
     recipe.source_url = recipe::source_url(&provenance.source_url)?;
     if let Some(url) = provenance.image_url.filter(|u| !u.trim().is_empty())
-        && let Some(bytes) = super::recipe_import::picture(app, family, &url).await
+        && let Some(bytes) = super::recipe_import::picture(app, saver, &url).await
     {
         match super::photos::keep(app, saver, bytes).await {
             Ok(photo) => recipe.photo = Some(photo.id),

@@ -123,7 +123,8 @@ MATRIX = {
     "GET /api/recipes/{id}": {"kind": "owner", "id": [Src("recipe")]},
     "PUT /api/recipes/{id}": {"kind": "owner", "id": [Src("recipe")]},
     "DELETE /api/recipes/{id}": {"kind": "owner", "id": [Src("recipe")]},
-    "GET /api/recipes/{id}/export": {"kind": "owner", "id": [Src("recipe")]},
+    "GET /api/recipes/{id}/export": {"kind": "owner", "id": [Src("recipe")],
+                                     "format": [None, "html"]},
     "POST /api/recipes/{id}/log-meal": {"kind": "owner", "id": [Src("recipe")],
                                         "body_refs": {"childId": [Src("child")]}},
     # A job belongs to whoever started it, signed in or not: a signed-out caller gets 404

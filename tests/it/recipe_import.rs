@@ -128,9 +128,9 @@ async fn failures_say_what_went_wrong_and_offer_pasting() {
     )
     .await;
     assert_eq!(huge["recipes"][0]["title"], "One-pot chicken and rice");
-    // Exactly one of url, html and text.
+    // A page or a text, not both.
     let (_, message, _) = error(
-        import(&server, &parent, json!({"url": site, "text": "x"})).await,
+        import(&server, &parent, json!({"html": "x", "text": "x"})).await,
         400,
     )
     .await;
@@ -219,6 +219,50 @@ async fn pasted_pages_and_texts_give_the_same_drafts() {
     );
     let (_, message, _) = error(import(&server, &parent, json!({"html": "  "})).await, 400).await;
     assert_eq!(message, "Please paste the recipe or its page");
+    // A pasted page may say where it came from: its source, and what its picture's address is
+    // read against (nothing is fetched).
+    let page =
+        std::fs::read_to_string(recipe_pages::folder().join("jsonld-relative-image.html")).unwrap();
+    let found = json(
+        import(
+            &server,
+            &parent,
+            json!({"html": page, "url": "https://wedges.example.org/recipes/1"}),
+        )
+        .await,
+        200,
+    )
+    .await;
+    let r = &found["recipes"][0];
+    assert_eq!(r["sourceUrl"], "https://wedges.example.org/recipes/1");
+    assert_eq!(
+        r["imageUrl"],
+        "https://wedges.example.org/images/wedges.jpg"
+    );
+    let (_, message, field) = error(
+        import(&server, &parent, json!({"text": text, "url": "wedges"})).await,
+        400,
+    )
+    .await;
+    assert_eq!(field.as_deref(), Some("url"));
+    assert_eq!(
+        message,
+        "Please enter a web address starting with http:// or https://"
+    );
+    // Guests try the app; they do not make the server fetch pages.
+    let guest = server.new_client();
+    let resp = guest
+        .post(server.url("/api/auth/guest"))
+        .json(&json!({"firstName": "Kim"}))
+        .send()
+        .await
+        .unwrap();
+    assert!(resp.status().is_success(), "{}", resp.status());
+    let (_, message, _) = error(import(&server, &guest, json!({"text": text})).await, 403).await;
+    assert!(
+        message.starts_with("Guests cannot import recipes"),
+        "{message}"
+    );
 }
 
 #[tokio::test]

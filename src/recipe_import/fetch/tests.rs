@@ -153,6 +153,10 @@ fn public_and_private_addresses() {
         "fe80::1",
         "::ffff:192.168.0.1",
         "64:ff9b::a00:1",
+        "64:ff9b:1::a00:1",
+        "::127.0.0.1",
+        "2002:c0a8:1::1",
+        "2001:0:4136:e378::1",
     ];
     for ip in public {
         assert!(is_public(ip.parse().unwrap()), "{ip}");

@@ -142,7 +142,11 @@ impl Kind {
             }
             Kind::Recipes => {
                 let recipe: Recipe = decode(stored)?;
-                owned(recipe.family, recipe.id.as_bytes())
+                // An imported recipe's picture, checked like a meal's photo.
+                Loaded {
+                    photos: recipe.photo.into_iter().collect(),
+                    ..owned(recipe.family, recipe.id.as_bytes())
+                }
             }
             Kind::GroceryLists => {
                 let list: GroceryList = decode(stored)?;

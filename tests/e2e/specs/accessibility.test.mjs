@@ -198,7 +198,35 @@ const FAMILY_SCREENS = [
       await page.getByRole('link', { name: 'View Recipe' }).first().waitFor();
     },
   },
+  {
+    route: 'recipes',
+    name: 'my recipes, Import a Recipe dialog (paste)',
+    path: '/recipes',
+    heading: 'Chef-Quality Recipes',
+    act: async (page) => {
+      await page.getByRole('tab', { name: 'My Recipes' }).click();
+      await page.getByRole('button', { name: 'Import a Recipe' }).click();
+      await dialog(page, 'Import a Recipe').getByRole('tab', { name: 'Paste' }).click();
+      await dialog(page, 'Import a Recipe').getByLabel('The recipe, or its page').waitFor();
+    },
+  },
   { route: 'recipe', name: 'a saved recipe', path: (data) => `/recipes/${data.recipe}`, heading: 'Sunday Lentil Soup' },
+  {
+    route: 'recipe',
+    name: 'a saved recipe, Edit Recipe dialog',
+    path: (data) => `/recipes/${data.recipe}`,
+    heading: 'Sunday Lentil Soup',
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Edit' }).click();
+      await dialog(page, 'Edit Recipe').waitFor();
+    },
+  },
+  {
+    route: 'recipePrint',
+    name: 'a saved recipe, print view',
+    path: (data) => `/recipes/${data.recipe}/print`,
+    heading: 'Sunday Lentil Soup',
+  },
   {
     route: 'groceryList',
     name: 'grocery lists',

@@ -729,7 +729,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One saved recipe as a schema.org JSON-LD file. */
+        /**
+         * One saved recipe as a file: schema.org JSON-LD (`format=jsonld`, the default), or a
+         *     page to print or keep (`format=html`: plain HTML with the children's warnings and notes,
+         *     and the JSON-LD inside).
+         */
         get: operations["exportRecipe"];
         put?: never;
         post?: never;
@@ -1787,8 +1791,8 @@ export interface components {
         };
         /**
          * ImportRequest
-         * @description What to import: a page's address, its HTML, or a recipe as text (or a Highchair export).
-         *     Exactly one.
+         * @description What to import: a page's address (fetched), or its HTML or a recipe as text (or a
+         *     Highchair export), with the page's address when known (not fetched: the draft's source).
          */
         ImportRequest: {
             url?: string;
@@ -2526,6 +2530,8 @@ export interface components {
              */
             safetyNotes: string[];
         };
+        /** @enum {string} */
+        RecipeExportFormat: "jsonld" | "html";
         /**
          * @description Where a saved recipe came from.
          * @enum {string}
@@ -9071,7 +9077,9 @@ export interface operations {
     };
     exportRecipe: {
         parameters: {
-            query?: never;
+            query?: {
+                format?: components["schemas"]["RecipeExportFormat"];
+            };
             header?: never;
             path: {
                 id: string;

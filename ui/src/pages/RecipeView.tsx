@@ -140,13 +140,16 @@ function EditRecipe({ recipe, onDone }: { recipe: Recipe; onDone: () => void }) 
   const { toast } = useToast();
   const fail = useFailure();
   const [removePhoto, setRemovePhoto] = useState(false);
+  // The recipe as the form opened on it: a change the other parent saves meanwhile makes this
+  // save stale (409), instead of being overwritten.
+  const [base] = useState(recipe);
   return (
     <RecipeForm
-      start={{ content: recipe, sourceUrl: recipe.sourceUrl }}
+      start={{ content: base, sourceUrl: base.sourceUrl }}
       onCancel={onDone}
       onSave={async (content, sourceUrl) => {
         try {
-          await update(recipe, content, sourceUrl, removePhoto);
+          await update(base, content, sourceUrl, removePhoto);
           toast({ variant: 'success', title: 'Recipe updated' });
           onDone();
           return undefined;
@@ -155,7 +158,7 @@ function EditRecipe({ recipe, onDone }: { recipe: Recipe; onDone: () => void }) 
         }
       }}
     >
-      {recipe.photoId ? (
+      {base.photoId ? (
         <label className="flex items-center gap-2">
           <input
             type="checkbox"

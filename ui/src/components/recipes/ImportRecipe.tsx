@@ -59,8 +59,14 @@ export function ImportRecipe({ onDone }: { onDone: () => void }) {
     }
     setBusy(true);
     try {
+      // A pasted page keeps the address typed before it (the recipe's source; never fetched).
+      const address = /^https?:\/\/\S/i.test(url.trim()) ? url.trim() : undefined;
       const body =
-        way === 'url' ? { url: url.trim() } : text.startsWith('<') ? { html: text } : { text };
+        way === 'url'
+          ? { url: url.trim() }
+          : text.startsWith('<')
+            ? { html: text, url: address }
+            : { text, url: address };
       const found = await importRecipes(body);
       setDrafts(found.recipes);
       setEditing(found.recipes.length === 1 ? 0 : null);
@@ -92,11 +98,17 @@ export function ImportRecipe({ onDone }: { onDone: () => void }) {
 
   const saveAll = async () => {
     setBusy(true);
+    let left = drafts;
     try {
-      for (const draft of drafts) await keep(draft);
+      for (const draft of drafts) {
+        await keep(draft);
+        // Saved ones leave the list, so trying again after a failure saves each once.
+        left = left.filter((d) => d !== draft);
+      }
       toast({ variant: 'success', title: `${drafts.length} recipes saved 🎉` });
       onDone();
     } catch (err) {
+      setDrafts(left);
       fail(err, 'Error saving recipe');
     } finally {
       setBusy(false);
@@ -173,7 +185,10 @@ export function ImportRecipe({ onDone }: { onDone: () => void }) {
           role="tab"
           aria-selected={way === 'url'}
           className={`tab ${way === 'url' ? 'tab-active' : 'text-base-content/80'}`}
-          onClick={() => setWay('url')}
+          onClick={() => {
+            setWay('url');
+            setProblem(null);
+          }}
         >
           <Link2 aria-hidden size={16} className="mr-1" /> From a web address
         </button>
@@ -182,7 +197,10 @@ export function ImportRecipe({ onDone }: { onDone: () => void }) {
           role="tab"
           aria-selected={way === 'paste'}
           className={`tab ${way === 'paste' ? 'tab-active' : 'text-base-content/80'}`}
-          onClick={() => setWay('paste')}
+          onClick={() => {
+            setWay('paste');
+            setProblem(null);
+          }}
         >
           <ClipboardPaste aria-hidden size={16} className="mr-1" /> Paste
         </button>
@@ -235,7 +253,15 @@ export function ImportRecipe({ onDone }: { onDone: () => void }) {
             <p className="font-semibold">{problem.title}</p>
             <p>{problem.message}</p>
             {way === 'url' && problem.title !== 'Error importing recipe' ? (
-              <Button variant="outline" size="sm" className="mt-2" onClick={() => setWay('paste')}>
+              <Button
+                variant="outline"
+                size="sm"
+                className="mt-2"
+                onClick={() => {
+                  setWay('paste');
+                  setProblem(null);
+                }}
+              >
                 Paste the recipe instead
               </Button>
             ) : null}
