@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 
 import { assertAccessible } from '../lib/axe.mjs';
 import { DESKTOP, PHONE, launch, openPage, screenshot } from '../lib/browser.mjs';
+import { expectEventually } from '../lib/eventually.mjs';
 import { startRecipePages } from '../lib/recipe-pages.mjs';
 import { startServer } from '../lib/server.mjs';
 
@@ -76,11 +77,19 @@ test('a recipe imported by its address warns for Leo, saves with its picture, an
     await title.fill('Satay skewers');
     await dialog.getByRole('button', { name: 'Save Recipe' }).click();
     await page.getByText('Recipe saved successfully! 🎉').waitFor();
+    await page.getByRole('list', { name: 'My recipes' }).waitFor();
+    await screenshot(page, 'recipe-import-saved');
 
     // In My Recipes, marked imported and with its warning; its page shows the picture and source.
     const card = page.getByRole('list', { name: 'My recipes' }).getByRole('listitem').filter({ hasText: 'Satay skewers' });
     await card.getByText('Imported').waitFor();
     await card.getByText('Allergy warning').waitFor();
+    // The card shows the recipe's picture (spec: cards show the image).
+    const thumb = card.locator('img');
+    await thumb.waitFor();
+    await expectEventually(async () =>
+      assert.ok(await thumb.evaluate((img) => img.complete && img.naturalWidth > 0), 'the card picture loads'),
+    );
     await card.getByRole('link', { name: 'View Recipe' }).click();
     await page.getByRole('heading', { level: 1, name: 'Satay skewers' }).waitFor();
     const picture = page.getByRole('img', { name: 'Satay skewers' });

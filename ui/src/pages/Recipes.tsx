@@ -486,6 +486,16 @@ function MyRecipes() {
         >
           {data.map((r) => (
             <li key={r.id} className="card min-w-0 border border-base-300 bg-base-100">
+              {r.photoId ? (
+                <figure>
+                  <img
+                    src={`/api/media/${r.photoId}?size=medium`}
+                    alt=""
+                    loading="lazy"
+                    className="h-40 w-full object-cover"
+                  />
+                </figure>
+              ) : null}
               <div className="card-body gap-2">
                 <div className="flex items-start justify-between gap-2">
                   <h2 className="card-title min-w-0 wrap-anywhere">{r.title}</h2>

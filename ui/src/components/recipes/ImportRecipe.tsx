@@ -136,6 +136,11 @@ export function ImportRecipe({ onDone }: { onDone: () => void }) {
         }}
       >
         <DraftChecks draft={draft} />
+        {draft.allergyWarnings.length + draft.safetyNotes.length > 0 ? (
+          <p className="text-sm text-base-content/70">
+            Checked as imported; the saved recipe is checked again with your changes.
+          </p>
+        ) : null}
       </RecipeForm>
     );
   }
