@@ -106,10 +106,13 @@ pub fn html(recipe: &Recipe, warnings: &[String], notes: &[String]) -> String {
     line("<meta charset=\"utf-8\">".into());
     line("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">".into());
     line(format!("<title>{}</title>", escape(&c.title)));
-    // "</" cannot end the script early once written "<\/", which JSON reads as "</".
+    // The recipe's own texts cannot end or change the script: "<", ">" and "&" are written
+    // as JSON escapes, which JSON reads back as they were.
     let data = serde_json::to_string(&self::recipe(recipe))
         .unwrap_or_default()
-        .replace("</", "<\\/");
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026");
     line(format!(
         "<script type=\"application/ld+json\">{data}</script>"
     ));

@@ -111,7 +111,18 @@ impl TestServer {
         settings.limits.min_free_disk_mb = 0;
         configure(&mut settings);
         settings.validate().expect("test settings are valid");
-        let app = App::with_tuning(settings, tuning).expect("store opens");
+        // After a restart, the last connection tasks of the server stopped a moment ago may
+        // still hold its store for a few milliseconds: wait for them, briefly.
+        let mut tries = 0;
+        let app = loop {
+            match App::with_tuning(settings.clone(), tuning.clone()) {
+                Err(highchair::store::OpenError::InUse(_)) if tries < 100 => {
+                    tries += 1;
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                opened => break opened.expect("store opens"),
+            }
+        };
         let listener =
             highchair::server::connections::bind("127.0.0.1:0".parse().unwrap()).expect("bind");
         let url = format!("http://{}", listener.local_addr().unwrap());
