@@ -122,36 +122,34 @@ pub async fn import(
 /// Exactly one of an address, a page and a text; a page or a text may bring the page's
 /// address (checked, never fetched).
 fn what_to_read(request: ImportRequest) -> AppResult<(ImportFrom, Option<String>)> {
-    let given = |v: Option<String>| v.filter(|t| !t.trim().is_empty());
-    let (url, html, text) = (given(request.url), request.html, request.text);
-    let pasted = match (html, text) {
-        (Some(html), None) => Some(ImportFrom::Html(html)),
-        (None, Some(text)) => Some(ImportFrom::Text(text)),
-        (None, None) => None,
+    let url = request.url.filter(|u| !u.trim().is_empty());
+    let (pasted, is_html) = match (request.html, request.text) {
+        (Some(html), None) => (html, true),
+        (None, Some(text)) => (text, false),
         (Some(_), Some(_)) => return Err(one_way().into()),
+        (None, None) => {
+            let url = url.ok_or_else(|| {
+                Invalid::new(TITLE, "Please enter the recipe's web address", "url")
+            })?;
+            return Ok((ImportFrom::Url(url), None));
+        }
     };
-    let Some(pasted) = pasted else {
-        let url =
-            url.ok_or_else(|| Invalid::new(TITLE, "Please enter the recipe's web address", "url"))?;
-        return Ok((ImportFrom::Url(url), None));
-    };
-    let (ImportFrom::Html(t) | ImportFrom::Text(t)) = &pasted else {
-        return Err(one_way().into());
-    };
-    if t.len() > PAGE_MAX_BYTES {
+    if pasted.len() > PAGE_MAX_BYTES {
         return Err(too_large().into());
     }
-    if t.trim().is_empty() {
-        let field = field_of(&pasted);
+    if pasted.trim().is_empty() {
+        let field = if is_html { "html" } else { "text" };
         return Err(Invalid::new(TITLE, "Please paste the recipe or its page", field).into());
     }
-    let base = match url {
-        Some(url) => Some(
-            fetch::resolve(None, &url).ok_or_else(|| Invalid::new(TITLE, BAD_ADDRESS, "url"))?,
-        ),
-        None => None,
+    let base = url
+        .map(|u| fetch::resolve(None, &u).ok_or_else(|| Invalid::new(TITLE, BAD_ADDRESS, "url")))
+        .transpose()?;
+    let from = if is_html {
+        ImportFrom::Html(pasted)
+    } else {
+        ImportFrom::Text(pasted)
     };
-    Ok((pasted, base))
+    Ok((from, base))
 }
 
 fn one_way() -> Invalid {
