@@ -6,6 +6,7 @@ import { BrowserRouter } from 'react-router-dom';
 import { SWRConfig } from 'swr';
 
 import { AuthProvider, preloadSession } from './auth/AuthProvider';
+import { initI18n } from './i18n';
 import { ToastProvider } from './components/ui/Toast';
 import { AppRouter, preloadPage, preloadPageReads } from './router/AppRouter';
 
@@ -58,22 +59,28 @@ if (root) {
     })
     .catch(() => undefined);
   const app = createRoot(root);
+  // The language's catalogue comes first (a small chunk, fetched beside the session): a screen
+  // drawn before it would flash its keys. Failed (offline with none kept), English is built in
+  // as the fallback and the screen still opens.
+  const ready = initI18n().catch((err: unknown) => console.warn('Language not loaded', err));
   // A transition: React renders the first screen in small steps, so a slow phone can still
   // answer a tap meanwhile (Lighthouse's blocking time).
-  startTransition(() =>
-    app.render(
-      <StrictMode>
-        <PreloadPage />
-        <SWRConfig value={{ shouldRetryOnError: false }}>
-          <ToastProvider>
-            <AuthProvider>
-              <BrowserRouter>
-                <AppRouter />
-              </BrowserRouter>
-            </AuthProvider>
-          </ToastProvider>
-        </SWRConfig>
-      </StrictMode>,
+  void ready.then(() =>
+    startTransition(() =>
+      app.render(
+        <StrictMode>
+          <PreloadPage />
+          <SWRConfig value={{ shouldRetryOnError: false }}>
+            <ToastProvider>
+              <AuthProvider>
+                <BrowserRouter>
+                  <AppRouter />
+                </BrowserRouter>
+              </AuthProvider>
+            </ToastProvider>
+          </SWRConfig>
+        </StrictMode>,
+      ),
     ),
   );
 }

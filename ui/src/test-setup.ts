@@ -1,6 +1,20 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
 import { afterEach } from 'vitest';
+
+import en from './locales/en.json';
+
+// The spec's English, loaded at once: screens are tested in the words the spec gives them.
+void i18n.use(initReactI18next).init({
+  lng: 'en',
+  fallbackLng: 'en',
+  resources: { en: { translation: en } },
+  interpolation: { escapeValue: false },
+  react: { useSuspense: false },
+  initAsync: false,
+});
 
 // jsdom has no object URLs; photo previews only need a string.
 if (!URL.createObjectURL) {

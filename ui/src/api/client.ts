@@ -1,5 +1,7 @@
+import i18n from 'i18next';
 import createClient from 'openapi-fetch';
 
+import { currentLanguage } from '../i18n';
 import type { components, paths } from './schema';
 
 /** The typed API client. Types are generated from the server's OpenAPI document. */
@@ -8,6 +10,14 @@ export const api = createClient<paths>({
   credentials: 'same-origin',
   // Looked up per call, so tests can replace `fetch`.
   fetch: (request: Request) => globalThis.fetch(request),
+});
+
+// The server words its messages (errors, warnings, generated recipes) in the UI's language.
+api.use({
+  onRequest({ request }) {
+    request.headers.set('Accept-Language', currentLanguage());
+    return request;
+  },
 });
 
 export type Schemas = components['schemas'];
@@ -30,7 +40,7 @@ export class ApiFailure extends Error {
     fallbackTitle: string,
     raw: unknown = body,
   ) {
-    super(body?.message ?? 'An unexpected error occurred');
+    super(body?.message ?? i18n.t('common.unexpectedError'));
     this.status = status;
     this.title = body?.title ?? fallbackTitle;
     this.field = body?.field ?? undefined;
@@ -58,7 +68,7 @@ export async function unwrap<T>(
   try {
     result = await call;
   } catch {
-    throw new ApiFailure(0, { message: 'Please try again later.' }, fallbackTitle);
+    throw new ApiFailure(0, { message: i18n.t('common.tryAgainLater') }, fallbackTitle);
   }
   if (result.response.ok) {
     return result.data as T;
@@ -130,11 +140,12 @@ export async function uploadImage<P extends keyof Uploads>(
         method: UPLOAD_METHOD[path],
         body: form,
         credentials: 'same-origin',
+        headers: { 'Accept-Language': currentLanguage() },
         signal,
       }),
     );
   } catch {
-    throw new ApiFailure(0, { message: 'Please try again later.' }, fallbackTitle);
+    throw new ApiFailure(0, { message: i18n.t('common.tryAgainLater') }, fallbackTitle);
   }
   const body: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {

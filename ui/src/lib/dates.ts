@@ -1,31 +1,34 @@
 /**
- * Every date and time a screen shows, from one place: in the browser's locale (en-GB when it
- * names none that Intl knows), so a UK family reads "23 Nov 2026, 18:30" on every screen, a
- * co-parent's included, and an American one "Nov 23, 2026, 6:30 PM". Each format is made once:
- * a formatter per call is slow on a phone with fifty meals to label.
+ * Every date, time and number a screen shows, from one place: in the chosen language (i18n),
+ * with the browser's region when it names one of that language, so a UK family reads
+ * "23 Nov 2026, 18:30", an American one "Nov 23, 2026, 6:30 PM" and a French one
+ * "23 nov. 2026, 18:30". A language the browser does not name takes its usual region (fr-FR).
+ * Each format is made once: a formatter per call is slow on a phone with fifty meals to label.
  */
+import { LANGUAGES, currentLanguage } from '../i18n';
 
 let chosen: { asked: string; locale: string } | null = null;
 
-/** The locale dates follow (worked out once per language list: every date on a screen asks). */
+/** The locale dates and numbers follow (worked out once per language: every date asks). */
 export function dateLocale(): string {
+  const language = currentLanguage();
   const asked =
     typeof navigator === 'undefined' ? [] : [...(navigator.languages ?? []), navigator.language];
-  const key = asked.join(',');
-  if (chosen?.asked !== key) chosen = { asked: key, locale: pickLocale(asked) };
+  const key = `${language}|${asked.join(',')}`;
+  if (chosen?.asked !== key) chosen = { asked: key, locale: pickLocale(language, asked) };
   return chosen.locale;
 }
 
-function pickLocale(asked: readonly string[]): string {
+function pickLocale(language: keyof typeof LANGUAGES, asked: readonly string[]): string {
   for (const tag of asked) {
-    if (!tag) continue;
+    if (!tag || tag.toLowerCase().split('-')[0] !== language) continue;
     try {
       if (Intl.DateTimeFormat.supportedLocalesOf(tag).length > 0) return tag;
     } catch {
       // Not a language tag Intl reads.
     }
   }
-  return 'en-GB';
+  return LANGUAGES[language].locale;
 }
 
 const STYLES = {

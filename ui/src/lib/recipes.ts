@@ -1,5 +1,7 @@
 /** Helpers for the recipe screens: money, the form's comma lists, typed ingredient lines. */
 
+import { dateLocale } from './dates';
+
 export const SERVINGS = [1, 2, 3, 4, 5, 6, 8, 10] as const;
 export const COUNTS = [1, 2, 3, 4, 5] as const;
 
@@ -15,13 +17,14 @@ export function difficultyLabel(value: string): string {
   return DIFFICULTIES.find((d) => d.value === value)?.label ?? value;
 }
 
-/** One formatter per currency, made once (a grocery list formats every item's price). */
+/** One formatter per locale and currency, made once (a list formats every item's price). */
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 function moneyFormat(currency: string): Intl.NumberFormat {
-  let format = moneyFormats.get(currency);
+  const locale = dateLocale();
+  let format = moneyFormats.get(`${locale}|${currency}`);
   if (!format) {
-    format = new Intl.NumberFormat('en-GB', { style: 'currency', currency });
-    moneyFormats.set(currency, format);
+    format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    moneyFormats.set(`${locale}|${currency}`, format);
   }
   return format;
 }

@@ -1,5 +1,6 @@
 import { X } from 'lucide-react';
 import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { ToastContext, type ToastInput } from './toast-context';
 
@@ -13,6 +14,7 @@ const STYLE = { success: 'alert-success', info: 'alert-info', error: 'alert-erro
 
 /** Shows toasts (spec section 8): destructive unless marked as a success or a note. */
 export function ToastProvider({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
   const [toasts, setToasts] = useState<ShownToast[]>([]);
   const next = useRef(1);
 
@@ -43,21 +45,21 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       {/* At the top on a phone: at the bottom they covered the buttons a thumb reaches for
           (a form's submit button, a sheet's Save). */}
       <div className="toast toast-top toast-center z-[100] w-full max-w-md px-3 sm:toast-bottom sm:toast-end">
-        {toasts.map((t) => (
+        {toasts.map((shown) => (
           <div
-            key={t.id}
-            role={t.variant === 'success' || t.variant === 'info' ? 'status' : 'alert'}
-            className={`alert shadow-lg ${STYLE[t.variant ?? 'error']} items-start`}
+            key={shown.id}
+            role={shown.variant === 'success' || shown.variant === 'info' ? 'status' : 'alert'}
+            className={`alert shadow-lg ${STYLE[shown.variant ?? 'error']} items-start`}
           >
             <div className="flex-1 text-left">
-              <p className="font-semibold">{t.title}</p>
-              {t.description ? <p className="text-sm opacity-90">{t.description}</p> : null}
+              <p className="font-semibold">{shown.title}</p>
+              {shown.description ? <p className="text-sm opacity-90">{shown.description}</p> : null}
             </div>
             <button
               type="button"
               className="btn btn-ghost btn-xs btn-circle"
-              aria-label="Dismiss"
-              onClick={() => dismiss(t.id)}
+              aria-label={t('common.dismiss')}
+              onClick={() => dismiss(shown.id)}
             >
               <X size={14} aria-hidden />
             </button>

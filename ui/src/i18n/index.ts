@@ -1,0 +1,120 @@
+/**
+ * The UI's languages (react-i18next). One catalogue per language in `src/locales`, in the
+ * i18next JSON v4 format Weblate reads (docs/translating.md). Each is its own chunk, fetched
+ * when chosen and kept by the service worker, so a family's language opens offline too.
+ *
+ * Which language: the one kept with the account (chosen on the profile page), else the one
+ * chosen last on this browser, else the browser's own, else the server's default (config).
+ * A co-parent has no account: their pages follow their own browser.
+ */
+import i18n, { type BackendModule, type ResourceKey } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+
+import { LANGUAGES, isLanguage, type Language } from './languages';
+
+export { LANGUAGES, isLanguage, type Language };
+
+/** The browser's last choice, so a reload opens in it before the session is read. */
+const STORAGE_KEY = 'highchair.language';
+
+const catalogues = import.meta.glob<ResourceKey>('../locales/*.json', { import: 'default' });
+
+/** Loads a language's catalogue on demand (a chunk of its own; en is not in the first one). */
+const backend: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read(language, _namespace, callback) {
+    const load = catalogues[`../locales/${language}.json`];
+    if (!load) {
+      callback(new Error(`No catalogue for ${language}`), false);
+      return;
+    }
+    load().then(
+      (resources) => callback(null, resources),
+      (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), false),
+    );
+  },
+};
+
+/** The first of the browser's languages the UI speaks, if any. */
+export function browserLanguage(): Language | undefined {
+  if (typeof navigator === 'undefined') return undefined;
+  for (const tag of [...(navigator.languages ?? []), navigator.language]) {
+    const base = tag?.toLowerCase().split('-')[0];
+    if (isLanguage(base)) return base;
+  }
+  return undefined;
+}
+
+function storedLanguage(): Language | undefined {
+  try {
+    const stored = globalThis.localStorage?.getItem(STORAGE_KEY) ?? undefined;
+    return isLanguage(stored) ? stored : undefined;
+  } catch {
+    return undefined; // Storage refused (private mode): the browser's language it is.
+  }
+}
+
+function remember(language: Language | undefined) {
+  try {
+    if (language) globalThis.localStorage?.setItem(STORAGE_KEY, language);
+    else globalThis.localStorage?.removeItem(STORAGE_KEY);
+  } catch {
+    // Not kept: the account or the browser decides again next time.
+  }
+}
+
+/** The language shown now. */
+export function currentLanguage(): Language {
+  const language = i18n.resolvedLanguage ?? i18n.language;
+  return isLanguage(language) ? language : 'en';
+}
+
+/** Starts i18next in the browser's (or last chosen) language; resolves once its catalogue is in. */
+export function initI18n(): Promise<unknown> {
+  const language = storedLanguage() ?? browserLanguage() ?? 'en';
+  setDocumentLanguage(language);
+  i18n.on('languageChanged', (lng) => {
+    if (isLanguage(lng)) setDocumentLanguage(lng);
+  });
+  return i18n
+    .use(backend)
+    .use(initReactI18next)
+    .init({
+      lng: language,
+      fallbackLng: 'en',
+      supportedLngs: Object.keys(LANGUAGES),
+      load: 'languageOnly',
+      interpolation: { escapeValue: false }, // React escapes.
+      react: { useSuspense: false },
+      returnNull: false,
+    });
+}
+
+/** Sets the page's language: screen readers, hyphenation of long German words, fonts. */
+function setDocumentLanguage(language: Language) {
+  if (typeof document !== 'undefined') document.documentElement.lang = LANGUAGES[language].locale;
+}
+
+/**
+ * The language the account keeps (null: none chosen), or, with none, the server's default
+ * when the browser speaks none of the UI's languages.
+ */
+export function followAccount(account: Language | null | undefined, serverDefault?: Language) {
+  const wanted = account ?? storedLanguage() ?? browserLanguage() ?? serverDefault;
+  if (account) remember(account);
+  if (wanted && wanted !== currentLanguage()) void i18n.changeLanguage(wanted);
+}
+
+/** A choice made on this browser (the profile page saves it with the account too). */
+export function chooseLanguage(language: Language) {
+  remember(language);
+  return i18n.changeLanguage(language);
+}
+
+/** Forgets this browser's choice (sign-out: the next person's account or browser decides). */
+export function forgetLanguageChoice() {
+  remember(undefined);
+}
+
+export default i18n;
