@@ -13,7 +13,7 @@ Rules (shared/DESIGN.md, Layout): arrows point down only, server -> api -> servi
 import os, re, sys
 
 src = sys.argv[1]
-LOW = {"store", "domain", "auth", "service", "family", "events", "jobs", "generator", "media",
+LOW = {"i18n", "store", "domain", "auth", "service", "family", "events", "jobs", "generator", "media",
        "recipe_import"}
 POEM_OK = {"server", "api", "admin", "ui_assets"}
 HIGH = {"api", "server", "app", "cli", "admin", "ui_assets"}

@@ -44,6 +44,9 @@ pub struct ServerSettings {
     /// host of `public_url` (`*.example.org` allows its subdomains). Others get 400, so a
     /// DNS-rebinding page cannot reach the server under its own name.
     pub allowed_hosts: Vec<String>,
+    /// The language (en, fr, de, es) for a browser that asks for none of them, API clients
+    /// that ask for none, and the CLI. Parents choose their own on the profile page.
+    pub language: crate::i18n::Lang,
 }
 
 impl Default for ServerSettings {
@@ -54,6 +57,7 @@ impl Default for ServerSettings {
             trusted_proxies: Vec::new(),
             contact_email: String::new(),
             allowed_hosts: Vec::new(),
+            language: crate::i18n::Lang::En,
         }
     }
 }

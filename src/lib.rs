@@ -3,6 +3,9 @@
 //! `App::new(settings)` opens the store; `serve(app, listener, shutdown)` runs the HTTP server.
 //! `main.rs` only parses the command line (see `cli`).
 
+// First: its `t!` and `t_plural!` are then in scope everywhere below.
+#[macro_use]
+pub mod i18n;
 pub mod admin;
 pub mod api;
 pub mod app;

@@ -9,6 +9,7 @@ mod addresses;
 mod admin_socket;
 mod body_limit;
 pub mod connections;
+mod language;
 mod origin;
 mod request_log;
 mod security_headers;
@@ -65,6 +66,7 @@ pub fn endpoint(
         .catch_all_error(api::error::api_error_response);
 
     let proxies = app.settings().trusted_proxy_nets();
+    let language = app.settings().server.language;
     let limits = app.settings().limits.clone();
     let sites = std::sync::Arc::new(origin::Sites::new(
         &app.settings().server.public_url,
@@ -80,6 +82,7 @@ pub fn endpoint(
         .around(move |ep, req| origin::check(ep, req, sites.clone()))
         .around(move |ep, req| api::client::resolve(ep, req, proxies.clone()))
         .around(security_headers::add)
+        .around(move |ep, req| language::answer_in(ep, req, language))
         .with(CatchPanic::new().with_handler(|_| api::ApiError::internal().into_response()))
         .around(request_log::log)
         .map_to_response()

@@ -60,8 +60,8 @@ impl Endpoint for UiEndpoint {
         if !matches!(*req.method(), Method::GET | Method::HEAD) {
             let mut resp = error_response(
                 StatusCode::METHOD_NOT_ALLOWED,
-                "Method not allowed",
-                "Pages can only be fetched with GET.",
+                t!("Method not allowed"),
+                t!("Pages can only be fetched with GET."),
             );
             resp.headers_mut()
                 .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
@@ -122,8 +122,8 @@ fn serve_file(req: &Request, name: &str, status: StatusCode) -> Response {
     let Some(stored) = raw.as_ref().or(gzipped.as_ref()) else {
         return error_response(
             StatusCode::NOT_FOUND,
-            "Not found",
-            "The web interface is not built into this binary.",
+            t!("Not found"),
+            t!("The web interface is not built into this binary."),
         );
     };
     let etag = format!("\"{}\"", hex::encode(&stored.metadata.sha256_hash()[..12]));
@@ -156,8 +156,8 @@ fn serve_file(req: &Request, name: &str, status: StatusCode) -> Response {
                 tracing::error!(file = name, "a built-in file does not decompress");
                 return error_response(
                     StatusCode::INTERNAL_SERVER_ERROR,
-                    "Internal error",
-                    "A built-in file is damaged.",
+                    t!("Internal error"),
+                    t!("A built-in file is damaged."),
                 );
             }
         },

@@ -85,7 +85,7 @@ fn failure(err: AppError, email: &str) -> Failure {
             format!("there is no account with the e-mail {email}"),
         ),
         AppError::Domain(DomainError::Invalid(invalid)) => {
-            Failure::new(EXIT_INVALID, invalid.message)
+            Failure::new(EXIT_INVALID, invalid.message.here())
         }
         AppError::Domain(other) => Failure::new(EXIT_FAILURE, other.to_string()),
         AppError::Stale(_) => Failure::new(
@@ -162,7 +162,7 @@ pub async fn promote(app: &App, email: &str) -> Result<UserSummary, Failure> {
             Ok(())
         })
         .await
-        .map_err(|e| failure(AppError::from_write(e, "Update failed"), email))?;
+        .map_err(|e| failure(AppError::from_write(e, &t!("Update failed")), email))?;
     tracing::info!(user.id = %user.id, "account promoted to admin");
     Ok(UserSummary::from(&user))
 }

@@ -283,7 +283,7 @@ impl AuthApi {
     ) -> Result<AcceptedResponse, ApiError> {
         let message = accounts::forgot_password(&app, &client.key(), &body.0.email).await?;
         Ok(AcceptedResponse::Accepted(Json(Notice {
-            message: message.to_string(),
+            message: message.here(),
         })))
     }
 

@@ -279,7 +279,7 @@ impl ChildrenApi {
     ) -> Result<Json<AllergenCheck>, ApiError> {
         let me = user.require_to_view("check a meal")?;
         let child = id.0;
-        let foods = crate::domain::tags::clean(&body.0.foods, "Error saving meal", "foods")?;
+        let foods = crate::domain::tags::clean(&body.0.foods, &t!("Error saving meal"), "foods")?;
         let found =
             crate::service::meals::allergen_check(&app, me.user.family_id, child, &foods).await?;
         Ok(Json(AllergenCheck {
@@ -303,7 +303,8 @@ impl ChildrenApi {
         body: Json<FoodsRequest>,
     ) -> Result<Json<FoodCheckDto>, ApiError> {
         let me = user.require_to_view("check foods")?;
-        let foods = crate::domain::tags::clean(&body.0.foods, "Error checking foods", "foods")?;
+        let foods =
+            crate::domain::tags::clean(&body.0.foods, &t!("Error checking foods"), "foods")?;
         let (child, check) = children::food_check(&app, me.user.family_id, id.0, &foods).await?;
         Ok(Json(FoodCheckDto::new(&child, &check)))
     }

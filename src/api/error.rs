@@ -7,23 +7,30 @@ use poem_openapi::{ApiResponse, Object, Union};
 
 use crate::domain::error::human_duration;
 use crate::domain::{DomainError, Invalid};
+use crate::i18n::Text;
 use crate::service::{AppError, Stale};
 
-/// Every error the API returns has this shape; `title` and `message` are the spec's toast texts.
+/// Every error the API returns has this shape; `title` and `message` are the spec's toast texts,
+/// in the request's language.
 #[derive(Debug, Clone, Object, serde::Serialize, serde::Deserialize)]
 pub struct ErrorBody {
     pub title: String,
     pub message: String,
+    /// The title in English, the same in every language: for a client that acts on a kind of
+    /// error ("Invalid PIN", "Access blocked") rather than only showing it.
+    pub code: String,
     /// The request field the error is about, when there is one.
     #[oai(nullable)]
     pub field: Option<String>,
 }
 
 impl ErrorBody {
-    pub fn new(title: impl Into<String>, message: impl Into<String>) -> Self {
+    /// Worded in the language of the request being answered.
+    pub fn new(title: Text, message: Text) -> Self {
         Self {
-            title: title.into(),
-            message: message.into(),
+            code: title.key().to_string(),
+            title: title.here(),
+            message: message.here(),
             field: None,
         }
     }
@@ -34,6 +41,8 @@ impl ErrorBody {
 pub struct ConflictBody {
     pub title: String,
     pub message: String,
+    /// As `ErrorBody::code`.
+    pub code: String,
     #[oai(nullable)]
     pub field: Option<String>,
     #[oai(nullable)]
@@ -96,15 +105,15 @@ pub enum ApiError {
 impl ApiError {
     pub fn not_found() -> Self {
         ApiError::NotFound(Json(ErrorBody::new(
-            "Not found",
-            "It may have been removed, or the link is wrong.",
+            t!("Not found"),
+            t!("It may have been removed, or the link is wrong."),
         )))
     }
 
     pub fn internal() -> Self {
         ApiError::Internal(Json(ErrorBody::new(
-            "Something went wrong",
-            "The server could not finish that. Nothing was changed; please try again.",
+            t!("Something went wrong"),
+            t!("The server could not finish that. Nothing was changed; please try again."),
         )))
     }
 
@@ -112,8 +121,11 @@ impl ApiError {
         let secs = retry_after.as_secs() + u64::from(retry_after.subsec_nanos() > 0);
         ApiError::TooManyRequests(
             Json(ErrorBody::new(
-                "Too many attempts",
-                format!("Please try again after {}", human_duration(retry_after)),
+                t!("Too many attempts"),
+                t!(
+                    "Please try again after {{duration}}",
+                    duration = human_duration(retry_after)
+                ),
             )),
             secs.max(1),
         )
@@ -123,8 +135,9 @@ impl ApiError {
 impl From<Invalid> for ApiError {
     fn from(err: Invalid) -> Self {
         ApiError::BadRequest(Json(ErrorBody {
-            title: err.title,
-            message: err.message,
+            code: err.title.key().to_string(),
+            title: err.title.here(),
+            message: err.message.here(),
             field: err.field,
         }))
     }
@@ -132,13 +145,14 @@ impl From<Invalid> for ApiError {
 
 impl From<DomainError> for ApiError {
     fn from(err: DomainError) -> Self {
-        let body = |title: String, message: String| Json(ErrorBody::new(title, message));
+        let body = |title: Text, message: Text| Json(ErrorBody::new(title, message));
         match err {
             DomainError::Invalid(invalid) => invalid.into(),
             DomainError::NotFound => ApiError::not_found(),
             DomainError::Missing(what) => ApiError::NotFound(Json(ErrorBody {
-                title: what.title,
-                message: what.message,
+                code: what.title.key().to_string(),
+                title: what.title.here(),
+                message: what.message.here(),
                 field: what.field,
             })),
             DomainError::NotSignedIn { title, message } => {
@@ -146,8 +160,9 @@ impl From<DomainError> for ApiError {
             }
             DomainError::NotAllowed { title, message } => ApiError::Forbidden(body(title, message)),
             DomainError::Conflict { title, message } => ApiError::Conflict(Json(ConflictBody {
-                title,
-                message,
+                code: title.key().to_string(),
+                title: title.here(),
+                message: message.here(),
                 field: None,
                 current: None,
             })),
@@ -193,31 +208,70 @@ impl From<AppError> for ApiError {
 
 /// 409 'Update conflict' with the record as it is now; nothing was changed.
 fn stale(current: Stale) -> ApiError {
-    let (what, current) = match current {
-        Stale::Child(c) => ("This child's profile was", Current::Child(c.into())),
-        Stale::Meal(m) => ("This meal was", Current::Meal(m.into())),
-        Stale::Profile(u) => ("This profile was", Current::Profile((&u).into())),
-        Stale::GroceryList(l) => ("This list was", Current::GroceryList((&*l).into())),
-        Stale::MealPlan(view) => ("This meal plan was", Current::MealPlan((&*view).into())),
+    // Whole sentences, one per record: translators may need each worded its own way.
+    let (message, current) = match current {
+        Stale::Child(c) => (
+            t!(
+                "This child's profile was changed elsewhere while you were editing. The latest \
+                version is shown; your changes were not saved."
+            ),
+            Current::Child(c.into()),
+        ),
+        Stale::Meal(m) => (
+            t!(
+                "This meal was changed elsewhere while you were editing. The latest version is \
+                shown; your changes were not saved."
+            ),
+            Current::Meal(m.into()),
+        ),
+        Stale::Profile(u) => (
+            t!(
+                "This profile was changed elsewhere while you were editing. The latest version \
+                is shown; your changes were not saved."
+            ),
+            Current::Profile((&u).into()),
+        ),
+        Stale::GroceryList(l) => (
+            t!(
+                "This list was changed elsewhere while you were editing. The latest version is \
+                shown; your changes were not saved."
+            ),
+            Current::GroceryList((&*l).into()),
+        ),
+        Stale::MealPlan(view) => (
+            t!(
+                "This meal plan was changed elsewhere while you were editing. The latest version \
+                is shown; your changes were not saved."
+            ),
+            Current::MealPlan((&*view).into()),
+        ),
         Stale::FamilySettings(s) => (
-            "Your family's settings were",
+            t!(
+                "Your family's settings were changed elsewhere while you were editing. The \
+                latest version is shown; your changes were not saved."
+            ),
             Current::FamilySettings((&s).into()),
         ),
-        Stale::Recipe(r) => ("This recipe was", Current::Recipe((*r).into())),
-    };
-    ApiError::Conflict(Json(ConflictBody {
-        title: "Update conflict".into(),
-        message: format!(
-            "{what} changed elsewhere while you were editing. The latest version is shown; \
-             your changes were not saved."
+        Stale::Recipe(r) => (
+            t!(
+                "This recipe was changed elsewhere while you were editing. The latest version \
+                is shown; your changes were not saved."
+            ),
+            Current::Recipe((*r).into()),
         ),
+    };
+    let title = t!("Update conflict");
+    ApiError::Conflict(Json(ConflictBody {
+        code: title.key().to_string(),
+        title: title.here(),
+        message: message.here(),
         field: Some("version".into()),
         current: Some(Box::new(current)),
     }))
 }
 
 /// A JSON error response outside poem-openapi (middleware, fallbacks).
-pub fn error_response(status: StatusCode, title: &str, message: &str) -> Response {
+pub fn error_response(status: StatusCode, title: Text, message: Text) -> Response {
     json_error(status, &ErrorBody::new(title, message))
 }
 
@@ -240,48 +294,53 @@ pub async fn api_error_response(err: poem::Error) -> Response {
         ParseRequestPayloadError,
     };
     let (title, message, field) = if let Some(e) = err.downcast_ref::<ParseRequestPayloadError>() {
-        ("Invalid request", describe_payload_error(&e.reason), None)
+        (
+            t!("Invalid request"),
+            describe_payload_error(&e.reason),
+            None,
+        )
     } else if let Some(e) = err.downcast_ref::<ParseParamError>() {
         (
-            "Invalid request",
-            format!("The parameter `{}` is not valid.", e.name),
+            t!("Invalid request"),
+            t!("The parameter `{{name}}` is not valid.", name = e.name),
             Some(e.name.to_string()),
         )
     } else if err.is::<ParsePathError>() {
         return ApiError::not_found().into_response();
     } else if let Some(e) = err.downcast_ref::<ParseMultipartError>() {
         (
-            "Invalid request",
-            format!("The upload could not be read: {}", e.reason),
+            t!("Invalid request"),
+            t!(
+                "The upload could not be read: {{reason}}",
+                reason = &e.reason
+            ),
             None,
         )
     } else if err.is::<ContentTypeError>() {
         (
-            "Unsupported content type",
-            "This endpoint does not accept that Content-Type (JSON for data, multipart/form-data for photos)."
-                .to_string(),
+            t!("Unsupported content type"),
+            t!(
+                "This endpoint does not accept that Content-Type (JSON for data, \
+                multipart/form-data for photos)."
+            ),
             None,
         )
     } else {
         match status {
-            StatusCode::NOT_FOUND => (
-                "Not found",
-                "There is no such API endpoint.".to_string(),
-                None,
-            ),
+            StatusCode::NOT_FOUND => (t!("Not found"), t!("There is no such API endpoint."), None),
             StatusCode::METHOD_NOT_ALLOWED => (
-                "Method not allowed",
-                "This endpoint does not accept that method.".to_string(),
+                t!("Method not allowed"),
+                t!("This endpoint does not accept that method."),
                 None,
             ),
             StatusCode::PAYLOAD_TOO_LARGE => (
-                "Request too large",
-                "The request body is larger than this server accepts.".to_string(),
+                t!("Request too large"),
+                t!("The request body is larger than this server accepts."),
                 None,
             ),
             s if s.is_client_error() => (
-                "Invalid request",
-                "The request could not be understood.".to_string(),
+                t!("Invalid request"),
+                t!("The request could not be understood."),
                 None,
             ),
             _ => {
@@ -302,15 +361,25 @@ pub async fn api_error_response(err: poem::Error) -> Response {
 
 /// Makes poem-openapi's payload errors readable. Request DTOs use lenient field types and the
 /// domain validates values, so what reaches here is a body that is not JSON or has a wrong type.
-fn describe_payload_error(reason: &str) -> String {
+/// The reason is the parser's own words (English), named as they are.
+fn describe_payload_error(reason: &str) -> Text {
     let reason = reason.trim_end_matches('.');
     if reason.contains(" at line ") && reason.contains(" column ") {
-        return format!("The request body is not valid JSON ({reason}).");
+        return t!(
+            "The request body is not valid JSON ({{reason}}).",
+            reason = reason
+        );
     }
     if reason.contains("Expected input type") || reason.contains("expects an input value") {
-        return format!("The request body has a value of the wrong type ({reason}).");
+        return t!(
+            "The request body has a value of the wrong type ({{reason}}).",
+            reason = reason
+        );
     }
-    format!("The request body is not valid ({reason}).")
+    t!(
+        "The request body is not valid ({{reason}}).",
+        reason = reason
+    )
 }
 
 #[cfg(test)]
@@ -323,11 +392,15 @@ mod tests {
             "Expected input type \"string\", found [1]. (occurred while parsing \"ContactRequest\")",
         );
         assert!(
-            msg.starts_with("The request body has a value of the wrong type"),
+            msg.to_string()
+                .starts_with("The request body has a value of the wrong type"),
             "{msg}"
         );
         let msg = describe_payload_error("expected value at line 1 column 2");
-        assert!(msg.starts_with("The request body is not valid JSON"));
+        assert!(
+            msg.to_string()
+                .starts_with("The request body is not valid JSON")
+        );
     }
 
     #[test]

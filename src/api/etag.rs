@@ -17,7 +17,7 @@ use crate::service::Services;
 pub const LIST_CACHE: &str = "private, no-cache";
 
 /// The answer depends on whether the client takes gzip: caches must keep the two apart.
-const VARY: &str = "Accept-Encoding";
+const VARY: &str = "Accept-Encoding, Accept-Language";
 
 /// Answers shorter than this go as they are: gzip would save less than its own framing costs.
 const GZIP_FROM: usize = 1024;
@@ -94,6 +94,9 @@ pub async fn family_answer<T: Type + Send + Sync>(
     render: impl AsyncFnOnce() -> Result<Vec<u8>, ApiError>,
 ) -> Result<Cached<T>, ApiError> {
     let gzip = accepts_gzip(req);
+    // Warnings and notes in the answer are worded in the request's language: each language
+    // is its own answer, with its own ETag.
+    let query = &format!("{}|{query}", crate::i18n::scope::current());
     let Some(pages) = req.data::<Arc<PageCache>>() else {
         tracing::error!("no answer cache among the request's data (server::endpoint adds it)");
         return Err(ApiError::internal());

@@ -287,8 +287,8 @@ enum Woke {
 
 fn user_gone() -> ApiError {
     crate::domain::DomainError::not_signed_in(
-        "Authentication required",
-        "You must be logged in to follow changes",
+        t!("Authentication required"),
+        t!("You must be logged in to follow changes"),
     )
     .into()
 }

@@ -5,6 +5,8 @@
 
 use std::time::Duration;
 
+use crate::i18n::Text;
+
 use chrono::{DateTime, Utc};
 use futures_util::stream::{BoxStream, StreamExt};
 use poem::web::Data;
@@ -30,7 +32,7 @@ use crate::domain::recipe_guard::Withheld;
 use crate::service::generation::{self, JobView, Requester, Stage, Viewer};
 
 const KEEP_ALIVE: Duration = Duration::from_secs(20);
-const GENERATE_TITLE: &str = "Error generating recipes";
+const GENERATE_TITLE: Text = t!("Error generating recipes");
 
 /// What a parent asks the generator for (spec section 7's function body).
 #[derive(Debug, Object)]
@@ -164,46 +166,57 @@ impl From<JobView> for JobDto {
 /// were left out for an allergen or a restriction.
 pub(crate) fn failure_body(failure: &Failure, withheld: usize) -> ErrorBody {
     let message = match failure {
-        Failure::ModelMissing { model } => format!(
-            "The recipe model {model} is not installed on this server. Ask the person who runs Highchair to install it, or switch to the built-in generator."
+        Failure::ModelMissing { model } => t!(
+            "The recipe model {{model}} is not installed on this server. Ask the person who runs \
+             Highchair to install it, or switch to the built-in generator.",
+            model = model
         ),
         Failure::Unreachable => {
-            "The recipe model cannot be reached right now. Please try again later.".into()
+            t!("The recipe model cannot be reached right now. Please try again later.")
         }
-        Failure::Timeout { secs } => {
-            format!("The recipe model did not finish within {secs} seconds. Please try again.")
-        }
+        Failure::Timeout { secs } => t!(
+            "The recipe model did not finish within {{secs}} seconds. Please try again.",
+            secs = *secs
+        ),
         Failure::Unusable => {
-            "We couldn't generate recipes with those ingredients. Please try again.".into()
+            t!("We couldn't generate recipes with those ingredients. Please try again.")
         }
-        Failure::AllWithheld => format!(
-            "No recipes were generated: {withheld} suggestion{} contained an allergen or broke a dietary restriction.",
-            if withheld == 1 { "" } else { "s" }
+        Failure::AllWithheld => t_plural!(
+            "No recipes were generated: {{count}} suggestion contained an allergen or broke a \
+             dietary restriction.",
+            "No recipes were generated: {{count}} suggestions contained an allergen or broke a \
+             dietary restriction.",
+            withheld
         ),
         Failure::NothingToMake {
             notes,
             all_left_out,
         } => {
-            let mut m = if *all_left_out {
-                "No recipes were generated: every ingredient you chose was left out. Please choose others.".to_string()
+            let why = if *all_left_out {
+                t!(
+                    "No recipes were generated: every ingredient you chose was left out. Please \
+                    choose others."
+                )
             } else {
-                "No recipes were generated: please add a main ingredient such as a vegetable, a protein, a grain or a fruit.".to_string()
+                t!(
+                    "No recipes were generated: please add a main ingredient such as a vegetable, \
+                    a protein, a grain or a fruit."
+                )
             };
-            for n in notes {
-                m.push(' ');
-                m.push_str(n);
+            // The notes say which ingredients were left out and why (the generator's words).
+            if notes.is_empty() {
+                why
+            } else {
+                t!("{{why}} {{notes}}", why = why, notes = notes.join(" "))
             }
-            m
         }
         Failure::Interrupted => {
-            "The server restarted while these recipes were being made. Please try again.".into()
+            t!("The server restarted while these recipes were being made. Please try again.")
         }
         Failure::QueueFull => {
-            "Many recipes are being made right now. Please try again in a few minutes.".into()
+            t!("Many recipes are being made right now. Please try again in a few minutes.")
         }
-        Failure::Broke => {
-            "Something went wrong while making these recipes. Please try again.".into()
-        }
+        Failure::Broke => t!("Something went wrong while making these recipes. Please try again."),
     };
     ErrorBody::new(GENERATE_TITLE, message)
 }

@@ -1,5 +1,6 @@
 //! `/api/media`: photo uploads and the photos themselves (only for their family).
 
+use crate::i18n::Text;
 use poem::web::Data;
 use poem_openapi::param::{Header, Path, Query};
 use poem_openapi::payload::{Binary, Json};
@@ -44,11 +45,11 @@ pub struct UploadForm {
 }
 
 /// Reads the `file` part of an upload form.
-pub(super) async fn upload_bytes(form: UploadForm, title: &str) -> Result<Vec<u8>, ApiError> {
+pub(super) async fn upload_bytes(form: UploadForm, title: &Text) -> Result<Vec<u8>, ApiError> {
     let missing = || {
         DomainError::not_readable(
             title,
-            "Please choose an image file (JPEG, PNG, WebP or GIF).",
+            t!("Please choose an image file (JPEG, PNG, WebP or GIF)."),
         )
     };
     let file = form.file.ok_or_else(missing)?;
@@ -105,7 +106,7 @@ impl MediaApi {
         form: UploadForm,
     ) -> Result<Uploaded, ApiError> {
         let me = user.require_to_save("upload photos")?;
-        let bytes = upload_bytes(form, "Photo upload failed").await?;
+        let bytes = upload_bytes(form, &t!("Photo upload failed")).await?;
         let record = photos::upload(&app, &me.user, bytes).await?;
         let urls = PhotoUrls::new(MEDIA_BASE, record.id);
         Ok(Uploaded::Created(Json(MediaDto {

@@ -8,6 +8,7 @@ use super::session::CurrentUser;
 use super::{ApiError, ApiTags};
 use crate::app::App;
 use crate::domain::user::User;
+use crate::i18n::Lang;
 use crate::service::{accounts, photos};
 
 /// A user as the UI sees them. No hash, no token, ever.
@@ -25,8 +26,32 @@ pub struct Profile {
     /// The profile picture, when one is set.
     #[oai(nullable)]
     pub avatar_url: Option<String>,
+    /// The language chosen for the screens; none: the browser's (then the server's default).
+    #[oai(nullable)]
+    pub language: Option<Language>,
     /// +1 with every change; send it back with an update.
     pub version: u64,
+}
+
+/// A language the UI and the server speak.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum Language {
+    En,
+    Fr,
+    De,
+    Es,
+}
+
+impl From<Lang> for Language {
+    fn from(lang: Lang) -> Self {
+        match lang {
+            Lang::En => Language::En,
+            Lang::Fr => Language::Fr,
+            Lang::De => Language::De,
+            Lang::Es => Language::Es,
+        }
+    }
 }
 
 /// The role shown on the profile.
@@ -55,6 +80,7 @@ impl From<&User> for Profile {
             avatar_url: user
                 .avatar
                 .map(|id| super::media::PhotoUrls::new(super::media::MEDIA_BASE, id).url),
+            language: user.language.map(Into::into),
             version: user.version,
         }
     }
@@ -65,6 +91,8 @@ impl From<&User> for Profile {
 pub struct ProfileUpdate {
     pub first_name: Option<String>,
     pub last_name: Option<String>,
+    /// en, fr, de or es; empty for none (the browser's language); absent: unchanged.
+    pub language: Option<String>,
     /// Required: the version this change was made on (400 without it); a stale one answers
     /// 409 with the current profile.
     pub version: Option<u64>,
@@ -91,12 +119,12 @@ impl ProfileApi {
         form: super::media::UploadForm,
     ) -> Result<Json<Profile>, ApiError> {
         let me = user.require_to_save("upload photos")?;
-        let bytes = super::media::upload_bytes(form, "Upload failed").await?;
+        let bytes = super::media::upload_bytes(form, &t!("Upload failed")).await?;
         let updated = photos::set_avatar(&app, me.user.id, bytes).await?;
         Ok(Json(Profile::from(&updated)))
     }
 
-    /// Changes first and last name.
+    /// Changes first and last name, and the language of the screens.
     #[oai(path = "/profile", method = "patch", operation_id = "updateProfile")]
     async fn update(
         &self,
@@ -112,6 +140,7 @@ impl ProfileApi {
             body.version,
             body.first_name,
             body.last_name,
+            body.language,
         )
         .await?;
         Ok(Json(Profile::from(&updated)))

@@ -592,8 +592,8 @@ impl RecipesApi {
         let recipe = id.0;
         let child = body.0.child_id.trim().parse::<ChildId>().map_err(|_| {
             crate::domain::Invalid::new(
-                "Error saving meal",
-                "Please choose one of your children",
+                t!("Error saving meal"),
+                t!("Please choose one of your children"),
                 "childId",
             )
         })?;

@@ -99,8 +99,8 @@ impl CurrentUser {
     pub fn require_to_view(self, action: &str) -> Result<SignedIn, DomainError> {
         self.0.ok_or_else(|| {
             DomainError::not_signed_in(
-                "Authentication required",
-                format!("You must be logged in to {action}"),
+                t!("Authentication required"),
+                t!("You must be logged in to {{action}}", action = action),
             )
         })
     }
@@ -109,8 +109,8 @@ impl CurrentUser {
     pub fn require_to_save(self, action: &str) -> Result<SignedIn, DomainError> {
         self.0.ok_or_else(|| {
             DomainError::not_signed_in(
-                "Authentication error",
-                format!("You must be logged in to {action}"),
+                t!("Authentication error"),
+                t!("You must be logged in to {{action}}", action = action),
             )
         })
     }

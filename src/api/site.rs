@@ -22,6 +22,8 @@ pub struct SiteInfo {
     pub currency: String,
     /// Estimated price of one grocery item.
     pub grocery_item_estimate: f64,
+    /// The language for a browser that asks for none the UI speaks (`[server] language`).
+    pub default_language: super::profile::Language,
     /// Where the contact page says messages can also be e-mailed; empty when not set.
     pub contact_email: String,
     /// The rules the server checks, for the forms to check the same before sending.
@@ -98,6 +100,7 @@ impl SiteApi {
             allow_guests: s.auth.allow_guests,
             currency: s.money.currency.clone(),
             grocery_item_estimate: s.money.grocery_item_estimate,
+            default_language: s.server.language.into(),
             contact_email: s.server.contact_email.clone(),
             rules: rules(),
         })

@@ -1,5 +1,6 @@
 //! Child profiles (spec sections 3, 5 and 9).
 
+use crate::i18n::Text;
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -56,34 +57,35 @@ pub struct ChildFields {
     pub birth_month: Option<String>,
 }
 
-pub const SAVE_TITLE: &str = "Error saving child profile";
-pub const UPDATE_TITLE: &str = "Error updating child profile";
+pub const SAVE_TITLE: Text = t!("Error saving child profile");
+pub const UPDATE_TITLE: Text = t!("Error updating child profile");
 
 impl ChildDraft {
     /// `title` is the toast title of the operation (saving or updating).
     /// `today` bounds the birth month (not in the future, at most 18 years back).
-    pub fn validate(self, title: &str, today: NaiveDate) -> Result<ChildFields, Invalid> {
+    pub fn validate(self, title: &Text, today: NaiveDate) -> Result<ChildFields, Invalid> {
         let name = sanitize_line(&self.name);
         if name.is_empty() {
             return Err(Invalid::new(
-                "Name is required",
-                "Please enter the child's name",
+                t!("Name is required"),
+                t!("Please enter the child's name"),
                 "name",
             ));
         }
         if char_len(&name) > NAME_MAX {
             return Err(Invalid::new(
                 title,
-                too_long_message("Name", NAME_MAX),
+                too_long_message(t!("Name"), NAME_MAX),
                 "name",
             ));
         }
-        let age = parse_age(&self.age)
-            .map_err(|()| Invalid::new(title, "Age must be a whole number from 0 to 18", "age"))?;
+        let age = parse_age(&self.age).map_err(|()| {
+            Invalid::new(title, t!("Age must be a whole number from 0 to 18"), "age")
+        })?;
         let birth_month = parse_birth_month(self.birth_month.as_deref(), today).map_err(|()| {
             Invalid::new(
                 title,
-                "Birth month must be a month in the last 18 years, like 2025-03",
+                t!("Birth month must be a month in the last 18 years, like 2025-03"),
                 "birthMonth",
             )
         })?;
@@ -183,18 +185,18 @@ mod tests {
             birth_month: Some(m.into()),
             ..draft("Baby", None)
         };
-        let ok = with(" 2026-02 ").validate(SAVE_TITLE, day()).unwrap();
+        let ok = with(" 2026-02 ").validate(&SAVE_TITLE, day()).unwrap();
         assert_eq!(ok.birth_month.as_deref(), Some("2026-02"));
         assert_eq!(months_old("2026-02", day()), Some(9));
         assert_eq!(months_old("2026-11", day()), Some(0));
         for bad in ["2026-12", "2007-11", "2026-13", "Feb 2026", "2026"] {
-            let e = with(bad).validate(SAVE_TITLE, day()).unwrap_err();
+            let e = with(bad).validate(&SAVE_TITLE, day()).unwrap_err();
             assert_eq!(e.field.as_deref(), Some("birthMonth"), "{bad}");
         }
-        assert!(with("2007-12").validate(SAVE_TITLE, day()).is_ok());
+        assert!(with("2007-12").validate(&SAVE_TITLE, day()).is_ok());
         assert_eq!(
             draft("Baby", None)
-                .validate(SAVE_TITLE, day())
+                .validate(&SAVE_TITLE, day())
                 .unwrap()
                 .birth_month,
             None
@@ -214,26 +216,29 @@ mod tests {
     #[test]
     fn valid_child_is_cleaned() {
         let f = draft("  Emma  Rose ", Some(4.0))
-            .validate(SAVE_TITLE, day())
+            .validate(&SAVE_TITLE, day())
             .unwrap();
         assert_eq!(f.name, "Emma Rose");
         assert_eq!(f.age, Some(4));
         assert_eq!(f.dietary_restrictions, ["Vegetarian"]);
         assert_eq!(f.allergies, ["Peanuts", "Milk"]);
         assert_eq!(
-            draft("Baby", None).validate(SAVE_TITLE, day()).unwrap().age,
+            draft("Baby", None)
+                .validate(&SAVE_TITLE, day())
+                .unwrap()
+                .age,
             None
         );
         assert_eq!(
             draft("Newborn", Some(0.0))
-                .validate(SAVE_TITLE, day())
+                .validate(&SAVE_TITLE, day())
                 .unwrap()
                 .age,
             Some(0)
         );
         assert_eq!(
             draft("Teen", Some(18.0))
-                .validate(SAVE_TITLE, day())
+                .validate(&SAVE_TITLE, day())
                 .unwrap()
                 .age,
             Some(18)
@@ -242,9 +247,9 @@ mod tests {
 
     #[test]
     fn spec_messages() {
-        let e = draft("  ", None).validate(SAVE_TITLE, day()).unwrap_err();
+        let e = draft("  ", None).validate(&SAVE_TITLE, day()).unwrap_err();
         assert_eq!(
-            (e.title.as_str(), e.message.as_str()),
+            (e.title.to_string().as_str(), e.message.to_string().as_str()),
             ("Name is required", "Please enter the child's name")
         );
         for bad in [
@@ -257,13 +262,13 @@ mod tests {
                 age: bad,
                 ..draft("Emma", None)
             }
-            .validate(UPDATE_TITLE, day())
+            .validate(&UPDATE_TITLE, day())
             .unwrap_err();
             assert_eq!(e.title, UPDATE_TITLE);
             assert_eq!(e.field.as_deref(), Some("age"));
         }
         let e = draft(&"n".repeat(101), None)
-            .validate(SAVE_TITLE, day())
+            .validate(&SAVE_TITLE, day())
             .unwrap_err();
         assert_eq!(e.message, "Name must be 100 characters or less");
     }
@@ -284,7 +289,7 @@ mod tests {
         let mk = |n: &str| {
             Child::create(
                 owner,
-                draft(n, None).validate(SAVE_TITLE, day()).unwrap(),
+                draft(n, None).validate(&SAVE_TITLE, day()).unwrap(),
                 now,
             )
         };

@@ -3,6 +3,7 @@
 //! UUID v4 (never time-ordered); the PIN is stored only as a salted PBKDF2 hash (`PinHash`,
 //! made in `auth::pin`).
 
+use crate::i18n::Text;
 use std::fmt;
 
 use chrono::{DateTime, Duration, Utc};
@@ -34,20 +35,20 @@ pub const PIN_BACKOFF_MAX_SECS: i64 = 30;
 pub const SHARE_SESSION_HOURS: i64 = 24;
 
 // The spec's toast titles (section 8).
-pub const INVITE_TITLE: &str = "Error inviting co-parent";
-pub const PIN_TITLE: &str = "Error generating PIN";
-pub const DELETE_TITLE: &str = "Error deleting co-parent";
-pub const SETUP_TITLE: &str = "Error setting up PIN";
-pub const WEAK_PIN_TITLE: &str = "Weak PIN";
-pub const BLOCKED_TITLE: &str = "Access blocked";
+pub const INVITE_TITLE: Text = t!("Error inviting co-parent");
+pub const PIN_TITLE: Text = t!("Error generating PIN");
+pub const DELETE_TITLE: Text = t!("Error deleting co-parent");
+pub const SETUP_TITLE: Text = t!("Error setting up PIN");
+pub const WEAK_PIN_TITLE: Text = t!("Weak PIN");
+pub const BLOCKED_TITLE: Text = t!("Access blocked");
 
-const MISSING_TITLE: &str = "Missing information";
-const MISSING_MESSAGE: &str = "Please provide both name and email";
-const NAME_TITLE: &str = "Invalid name";
-const NAME_MESSAGE: &str =
-    "Please enter a valid name (letters, spaces, hyphens, and apostrophes only)";
-const EMAIL_TITLE: &str = "Invalid email";
-const EMAIL_MESSAGE: &str = "Please enter a valid email address";
+const MISSING_TITLE: Text = t!("Missing information");
+const MISSING_MESSAGE: Text = t!("Please provide both name and email");
+const NAME_TITLE: Text = t!("Invalid name");
+const NAME_MESSAGE: Text =
+    t!("Please enter a valid name (letters, spaces, hyphens, and apostrophes only)");
+const EMAIL_TITLE: Text = t!("Invalid email");
+const EMAIL_MESSAGE: Text = t!("Please enter a valid email address");
 
 /// The secret in a co-parent's link: a random UUID v4. Only a v4 parses, so anything else
 /// (a record id, junk) is refused before the store is asked.
@@ -126,37 +127,41 @@ impl Pin {
     /// project's rule).
     pub fn choose(pin: &str, confirm: &str) -> Result<Pin, Invalid> {
         let text = pin.trim();
-        let weak = |message: &str| Invalid::new(WEAK_PIN_TITLE, message, "pin");
+        let weak = |message: Text| Invalid::new(WEAK_PIN_TITLE, message, "pin");
         if text.chars().count() < PIN_LEN {
-            return Err(weak("PIN must be at least 6 characters long"));
+            return Err(weak(t!("PIN must be at least 6 characters long")));
         }
         if !text.chars().all(|c| c.is_ascii_digit()) {
-            return Err(weak("PIN must contain only numbers"));
+            return Err(weak(t!("PIN must contain only numbers")));
         }
         if text.len() > PIN_LEN {
-            return Err(weak("PIN must be exactly 6 digits"));
+            return Err(weak(t!("PIN must be exactly 6 digits")));
         }
         let chosen = Pin(text.to_string());
         if let Some(message) = chosen.weakness() {
             return Err(weak(message));
         }
         if confirm.trim() != text {
-            return Err(Invalid::new(SETUP_TITLE, "PINs do not match", "confirmPin"));
+            return Err(Invalid::new(
+                SETUP_TITLE,
+                t!("PINs do not match"),
+                "confirmPin",
+            ));
         }
         Ok(chosen)
     }
 
     /// Why a six-digit PIN is too easy to guess, in the spec's words.
-    fn weakness(&self) -> Option<&'static str> {
+    fn weakness(&self) -> Option<Text> {
         let bytes = self.0.as_bytes();
         if bytes.iter().all(|b| *b == bytes[0]) {
-            return Some("PIN cannot be all the same digit");
+            return Some(t!("PIN cannot be all the same digit"));
         }
         if ["012345", "123456", "654321", "098765"]
             .iter()
             .any(|s| self.0.starts_with(s))
         {
-            return Some("PIN cannot be a sequential pattern");
+            return Some(t!("PIN cannot be a sequential pattern"));
         }
         None
     }
@@ -222,7 +227,7 @@ impl CoParentDraft {
         if char_len(&email) > EMAIL_MAX {
             return Err(Invalid::new(
                 EMAIL_TITLE,
-                too_long_message("Email", EMAIL_MAX),
+                too_long_message(t!("Email"), EMAIL_MAX),
                 "email",
             ));
         }
@@ -240,7 +245,7 @@ pub fn clean_name(input: &str) -> Result<String, Invalid> {
     if char_len(&name) > NAME_MAX {
         return Err(Invalid::new(
             NAME_TITLE,
-            too_long_message("Name", NAME_MAX),
+            too_long_message(t!("Name"), NAME_MAX),
             "name",
         ));
     }
@@ -511,10 +516,10 @@ pub fn check_can_guess(co_parent: &CoParent, now: DateTime<Utc>) -> Result<(), D
 pub fn check_not_locked(co_parent: &CoParent) -> Result<(), DomainError> {
     if co_parent.is_locked() {
         return Err(DomainError::Blocked {
-            title: BLOCKED_TITLE.into(),
-            message:
+            title: BLOCKED_TITLE,
+            message: t!(
                 "Too many failed attempts. Please ask the parent who invited you for a new PIN."
-                    .into(),
+            ),
             // Only the owner unlocks it: a day is a hint not to retry soon.
             retry_after: std::time::Duration::from_secs(24 * 3600),
         });
@@ -524,14 +529,14 @@ pub fn check_not_locked(co_parent: &CoParent) -> Result<(), DomainError> {
 
 /// A wrong or missing PIN: 401 with the spec's words.
 pub fn wrong_pin() -> DomainError {
-    DomainError::not_signed_in("Invalid PIN", "Invalid PIN. Please try again.")
+    DomainError::not_signed_in(t!("Invalid PIN"), t!("Invalid PIN. Please try again."))
 }
 
 /// A share request without a live session for the link (none, expired, ended by a PIN reset).
 pub fn session_expired() -> DomainError {
     DomainError::not_signed_in(
-        "Session expired",
-        "Your session has expired. Please enter your PIN again.",
+        t!("Session expired"),
+        t!("Your session has expired. Please enter your PIN again."),
     )
 }
 
@@ -539,8 +544,8 @@ pub fn session_expired() -> DomainError {
 pub fn check_link(co_parent: &CoParent, now: DateTime<Utc>) -> Result<(), DomainError> {
     if co_parent.is_expired(now) {
         return Err(DomainError::expired(
-            "Invitation expired",
-            "This invitation has expired. Please ask for a new invitation.",
+            t!("Invitation expired"),
+            t!("This invitation has expired. Please ask for a new invitation."),
         ));
     }
     Ok(())
@@ -549,8 +554,8 @@ pub fn check_link(co_parent: &CoParent, now: DateTime<Utc>) -> Result<(), Domain
 /// An unknown (or malformed) link: 404 with the spec's text, the same for every such token.
 pub fn unknown_link() -> DomainError {
     DomainError::Missing(Invalid::general(
-        "Invalid invitation",
-        "Invalid or expired invitation",
+        t!("Invalid invitation"),
+        t!("Invalid or expired invitation"),
     ))
 }
 
@@ -569,7 +574,10 @@ pub fn check_can_add(existing: &[CoParent], email: &Email) -> Result<(), DomainE
 pub fn too_many_co_parents() -> DomainError {
     DomainError::conflict(
         INVITE_TITLE,
-        format!("This family already has {CO_PARENTS_MAX} co-parents. Remove one first."),
+        t!(
+            "This family already has {{max}} co-parents. Remove one first.",
+            max = CO_PARENTS_MAX
+        ),
     )
 }
 
@@ -577,7 +585,9 @@ pub fn too_many_co_parents() -> DomainError {
 pub fn already_a_co_parent() -> DomainError {
     DomainError::conflict(
         INVITE_TITLE,
-        "This email address is already invited as a co-parent. Reset their PIN or extend their link instead.",
+        t!(
+            "This email address is already invited as a co-parent. Reset their PIN or extend their link instead."
+        ),
     )
 }
 
@@ -587,7 +597,7 @@ pub fn check_can_invite(is_guest: bool) -> Result<(), DomainError> {
     if is_guest {
         return Err(DomainError::not_allowed(
             INVITE_TITLE,
-            "Guests cannot invite co-parents. Sign up for an account to share your family.",
+            t!("Guests cannot invite co-parents. Sign up for an account to share your family."),
         ));
     }
     Ok(())
@@ -664,7 +674,11 @@ mod tests {
     fn both_fields_are_required_and_the_email_must_be_valid() {
         let e = draft("  ", "a@b.org").validate().unwrap_err();
         assert_eq!(
-            (e.title.as_str(), e.message.as_str(), e.field.as_deref()),
+            (
+                e.title.to_string().as_str(),
+                e.message.to_string().as_str(),
+                e.field.as_deref()
+            ),
             (
                 "Missing information",
                 "Please provide both name and email",
@@ -675,7 +689,7 @@ mod tests {
         assert_eq!(e.field.as_deref(), Some("email"));
         let e = draft("Ann", "not-an-address").validate().unwrap_err();
         assert_eq!(
-            (e.title.as_str(), e.message.as_str()),
+            (e.title.to_string().as_str(), e.message.to_string().as_str()),
             ("Invalid email", "Please enter a valid email address")
         );
         let long = format!("{}@example.org", "a".repeat(250));
@@ -739,7 +753,10 @@ mod tests {
         assert_eq!(Pin::choose("12345", "").unwrap_err().title, "Weak PIN");
         let mismatch = Pin::choose("482913", "482914").unwrap_err();
         assert_eq!(
-            (mismatch.message.as_str(), mismatch.field.as_deref()),
+            (
+                mismatch.message.to_string().as_str(),
+                mismatch.field.as_deref()
+            ),
             ("PINs do not match", Some("confirmPin"))
         );
         assert_eq!(Pin::choose("482913", "482913").unwrap().as_str(), "482913");
@@ -759,8 +776,8 @@ mod tests {
         assert_eq!(
             gone,
             DomainError::expired(
-                "Invitation expired",
-                "This invitation has expired. Please ask for a new invitation."
+                t!("Invitation expired"),
+                t!("This invitation has expired. Please ask for a new invitation.")
             )
         );
     }

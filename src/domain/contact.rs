@@ -1,5 +1,6 @@
 //! The public contact form (spec sections 2, 5 and 8).
 
+use crate::i18n::Text;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -10,7 +11,7 @@ use super::text::{
     GENERAL_TEXT_MAX, NAME_MAX, char_len, sanitize, sanitize_line, too_long_message,
 };
 
-pub const TITLE: &str = "Error sending message";
+pub const TITLE: Text = t!("Error sending message");
 pub const NAME_MIN: usize = 2;
 pub const MESSAGE_MIN: usize = 10;
 
@@ -39,38 +40,39 @@ impl ContactDraft {
         if char_len(&name) < NAME_MIN {
             return Err(Invalid::new(
                 TITLE,
-                "Name must be at least 2 characters",
+                t!("Name must be at least 2 characters"),
                 "name",
             ));
         }
         if char_len(&name) > NAME_MAX {
             return Err(Invalid::new(
                 TITLE,
-                too_long_message("Name", NAME_MAX),
+                too_long_message(t!("Name"), NAME_MAX),
                 "name",
             ));
         }
         if char_len(self.email.trim()) > EMAIL_MAX {
             return Err(Invalid::new(
                 TITLE,
-                too_long_message("Email", EMAIL_MAX),
+                too_long_message(t!("Email"), EMAIL_MAX),
                 "email",
             ));
         }
-        let email = Email::parse(&self.email)
-            .ok_or_else(|| Invalid::new(TITLE, "Please enter a valid email address", "email"))?;
+        let email = Email::parse(&self.email).ok_or_else(|| {
+            Invalid::new(TITLE, t!("Please enter a valid email address"), "email")
+        })?;
         let message = sanitize(&self.message);
         if char_len(&message) < MESSAGE_MIN {
             return Err(Invalid::new(
                 TITLE,
-                "Message must be at least 10 characters",
+                t!("Message must be at least 10 characters"),
                 "message",
             ));
         }
         if char_len(&message) > GENERAL_TEXT_MAX {
             return Err(Invalid::new(
                 TITLE,
-                too_long_message("Message", GENERAL_TEXT_MAX),
+                too_long_message(t!("Message"), GENERAL_TEXT_MAX),
                 "message",
             ));
         }
@@ -98,7 +100,7 @@ mod tests {
 
     fn field_error(d: ContactDraft) -> (String, String) {
         let err = d.validate(Utc::now()).unwrap_err();
-        (err.field.unwrap(), err.message)
+        (err.field.unwrap(), err.message.to_string())
     }
 
     #[test]

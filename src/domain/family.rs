@@ -1,6 +1,7 @@
 //! Households: the adults who share one family's children, meals and photos, and the one-time
 //! links that bring a second parent in.
 
+use crate::i18n::Text;
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -16,10 +17,10 @@ pub const INVITES_MAX: usize = 10;
 /// Adults one family may hold.
 pub const MEMBERS_MAX: usize = 10;
 
-pub const INVITE_TITLE: &str = "Invite failed";
-pub const JOIN_TITLE: &str = "Join failed";
-pub const LEAVE_TITLE: &str = "Leave failed";
-pub const REMOVE_TITLE: &str = "Remove failed";
+pub const INVITE_TITLE: Text = t!("Invite failed");
+pub const JOIN_TITLE: Text = t!("Join failed");
+pub const LEAVE_TITLE: Text = t!("Leave failed");
+pub const REMOVE_TITLE: Text = t!("Remove failed");
 
 /// An adult invite. Only the SHA-256 of the link's token is stored; the link is shown once.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -61,8 +62,8 @@ impl FamilyInvite {
 pub fn check_link(invite: &FamilyInvite, now: DateTime<Utc>) -> Result<(), DomainError> {
     if invite.is_expired(now) {
         return Err(DomainError::expired(
-            "Invite expired",
-            "This invite link has expired. Ask for a new one.",
+            t!("Invite expired"),
+            t!("This invite link has expired. Ask for a new one."),
         ));
     }
     Ok(())
@@ -72,7 +73,7 @@ pub fn check_link(invite: &FamilyInvite, now: DateTime<Utc>) -> Result<(), Domai
 pub fn too_many_invites() -> DomainError {
     DomainError::conflict(
         INVITE_TITLE,
-        "This family already has 10 open invite links. Revoke one first.",
+        t!("This family already has 10 open invite links. Revoke one first."),
     )
 }
 
@@ -92,7 +93,7 @@ pub fn check_join(
     if members >= MEMBERS_MAX {
         return Err(DomainError::conflict(
             JOIN_TITLE,
-            "This family already has 10 adults.",
+            t!("This family already has 10 adults."),
         ));
     }
     if let Some(account) = account {
@@ -121,7 +122,7 @@ pub fn check_can_invite(user: &User) -> Result<(), DomainError> {
     if user.is_guest {
         return Err(DomainError::not_allowed(
             INVITE_TITLE,
-            "Guests cannot invite other adults. Sign up for an account to share your family.",
+            t!("Guests cannot invite other adults. Sign up for an account to share your family."),
         ));
     }
     Ok(())
@@ -138,19 +139,23 @@ pub fn check_can_move(
     if user.is_guest {
         return Err(DomainError::not_allowed(
             JOIN_TITLE,
-            "Guest accounts cannot join a family. Sign out and create an account with this link.",
+            t!(
+                "Guest accounts cannot join a family. Sign out and create an account with this link."
+            ),
         ));
     }
     if user.family_id == to {
         return Err(DomainError::conflict(
             JOIN_TITLE,
-            "You are already a member of this family.",
+            t!("You are already a member of this family."),
         ));
     }
     if children > 0 || members > 1 {
         return Err(DomainError::conflict(
             JOIN_TITLE,
-            "Your account already keeps its own family. Only an account with no children and no other adult can join another family.",
+            t!(
+                "Your account already keeps its own family. Only an account with no children and no other adult can join another family."
+            ),
         ));
     }
     Ok(())
@@ -161,7 +166,9 @@ pub fn check_can_leave(members: usize) -> Result<(), DomainError> {
     if members <= 1 {
         return Err(DomainError::conflict(
             LEAVE_TITLE,
-            "You are the only adult in this family. Invite another parent first, or delete your account from the server.",
+            t!(
+                "You are the only adult in this family. Invite another parent first, or delete your account from the server."
+            ),
         ));
     }
     Ok(())
@@ -172,7 +179,7 @@ pub fn check_can_remove(by: &User, target: &User) -> Result<(), DomainError> {
     if by.id == target.id {
         return Err(DomainError::conflict(
             REMOVE_TITLE,
-            "To remove yourself, use Leave family.",
+            t!("To remove yourself, use Leave family."),
         ));
     }
     Ok(())

@@ -1,13 +1,14 @@
 //! A family's settings: choices every member of the family shares, kept as one versioned
 //! record per family. A family that never saved them has the defaults (version 0).
 
+use crate::i18n::Text;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::allergen_intro::Region;
 use super::ids::FamilyId;
 
-pub const SAVE_TITLE: &str = "Settings not saved";
+pub const SAVE_TITLE: Text = t!("Settings not saved");
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FamilySettings {

@@ -2,6 +2,7 @@
 //! the merge of recipe ingredients into a list, the estimated total and the export formats.
 //! Pure: the catalogue (categories and prices it knows) is passed in.
 
+use crate::i18n::Text;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -38,7 +39,7 @@ pub const DEFAULT_LIST_NAME: &str = "My Grocery List";
 pub const ITEMS_MAX: usize = 500;
 pub const QUANTITY_MAX: usize = 100;
 
-const SAVE_TITLE: &str = "Error saving grocery list";
+const SAVE_TITLE: Text = t!("Error saving grocery list");
 
 /// A category as sent ("dairy", "Meat & Seafood"), read case-insensitively; empty is Other.
 pub fn category(text: &str) -> Result<&'static str, Invalid> {
@@ -53,9 +54,9 @@ pub fn category(text: &str) -> Result<&'static str, Invalid> {
         .ok_or_else(|| {
             Invalid::new(
                 SAVE_TITLE,
-                format!(
-                    "Unknown category: please choose one of {}",
-                    CATEGORIES.join(", ")
+                t!(
+                    "Unknown category: please choose one of {{categories}}",
+                    categories = CATEGORIES.join(", ")
                 ),
                 "items",
             )
@@ -93,15 +94,15 @@ impl ItemDraft {
         let name = sanitize_line(&self.name);
         if name.is_empty() {
             return Err(Invalid::new(
-                "Item name required",
-                "Please enter an item name",
+                t!("Item name required"),
+                t!("Please enter an item name"),
                 "items",
             ));
         }
         if char_len(&name) > NAME_MAX {
             return Err(Invalid::new(
                 SAVE_TITLE,
-                too_long_message("Item name", NAME_MAX),
+                too_long_message(t!("Item name"), NAME_MAX),
                 "items",
             ));
         }
@@ -109,7 +110,7 @@ impl ItemDraft {
         if char_len(&quantity) > QUANTITY_MAX {
             return Err(Invalid::new(
                 SAVE_TITLE,
-                too_long_message("Quantity", QUANTITY_MAX),
+                too_long_message(t!("Quantity"), QUANTITY_MAX),
                 "items",
             ));
         }
@@ -133,26 +134,33 @@ pub fn validate_list(
 ) -> Result<(String, Vec<ItemFields>), Invalid> {
     let name = sanitize_line(name);
     if name.is_empty() {
-        return Err(Invalid::new(SAVE_TITLE, "List name is required.", "name"));
+        return Err(Invalid::new(
+            SAVE_TITLE,
+            t!("List name is required."),
+            "name",
+        ));
     }
     if char_len(&name) > NAME_MAX {
         return Err(Invalid::new(
             SAVE_TITLE,
-            too_long_message("List name", NAME_MAX),
+            too_long_message(t!("List name"), NAME_MAX),
             "name",
         ));
     }
     if items.is_empty() {
         return Err(Invalid::new(
-            "No items in list",
-            "Please add at least one item to your grocery list",
+            t!("No items in list"),
+            t!("Please add at least one item to your grocery list"),
             "items",
         ));
     }
     if items.len() > ITEMS_MAX {
         return Err(Invalid::new(
             SAVE_TITLE,
-            format!("Please keep a list to {ITEMS_MAX} items or fewer"),
+            t!(
+                "Please keep a list to {{max}} items or fewer",
+                max = ITEMS_MAX
+            ),
             "items",
         ));
     }
@@ -828,7 +836,10 @@ mod tests {
         assert_eq!(item("Soap", "2", "").validate().unwrap().category, "Other");
         let err = item("  ", "1", "").validate().unwrap_err();
         assert_eq!(
-            (err.title.as_str(), err.message.as_str()),
+            (
+                err.title.to_string().as_str(),
+                err.message.to_string().as_str()
+            ),
             ("Item name required", "Please enter an item name")
         );
         assert!(item("Rice", "1", "Toys").validate().is_err());
@@ -840,7 +851,10 @@ mod tests {
         assert_eq!(err.message, "List name is required.");
         let err = validate_list("Weekly", &[]).unwrap_err();
         assert_eq!(
-            (err.title.as_str(), err.message.as_str()),
+            (
+                err.title.to_string().as_str(),
+                err.message.to_string().as_str()
+            ),
             (
                 "No items in list",
                 "Please add at least one item to your grocery list"

@@ -1,5 +1,6 @@
 //! The meal log (spec sections 3, 5 and 9).
 
+use crate::i18n::Text;
 use std::fmt;
 
 use chrono::{DateTime, Datelike, Utc};
@@ -291,55 +292,62 @@ pub struct MealFields {
     pub reaction_note: String,
 }
 
-pub const SAVE_TITLE: &str = "Error saving meal";
-pub const UPDATE_TITLE: &str = "Error updating meal";
+pub const SAVE_TITLE: Text = t!("Error saving meal");
+pub const UPDATE_TITLE: Text = t!("Error updating meal");
 
 fn present(value: &Option<String>) -> Option<&str> {
     value.as_deref().map(str::trim).filter(|v| !v.is_empty())
 }
 
 impl MealDraft {
-    pub fn validate(self, title: &str, now: DateTime<Utc>) -> Result<MealFields, Invalid> {
+    pub fn validate(self, title: &Text, now: DateTime<Utc>) -> Result<MealFields, Invalid> {
         let child_id = self
             .child_id
             .trim()
             .parse::<ChildId>()
-            .map_err(|_| Invalid::new(title, "Please choose a child", "childId"))?;
+            .map_err(|_| Invalid::new(title, t!("Please choose a child"), "childId"))?;
         let meal_type = MealType::parse(&self.meal_type)
-            .ok_or_else(|| Invalid::new(title, "Please choose a meal type", "mealType"))?;
+            .ok_or_else(|| Invalid::new(title, t!("Please choose a meal type"), "mealType"))?;
         let foods = tags::clean(&self.foods, title, "foods")?;
         if foods.is_empty() {
-            return Err(Invalid::new(title, "Please add at least one food", "foods"));
+            return Err(Invalid::new(
+                title,
+                t!("Please add at least one food"),
+                "foods",
+            ));
         }
         let portion = match present(&self.portion) {
             None => Portion::default(),
             Some(p) => Portion::parse(p)
-                .ok_or_else(|| Invalid::new(title, "Please choose a portion", "portion"))?,
+                .ok_or_else(|| Invalid::new(title, t!("Please choose a portion"), "portion"))?,
         };
         let mood = match present(&self.mood) {
             None => Mood::default(),
-            Some(m) => {
-                Mood::parse(m).ok_or_else(|| Invalid::new(title, "Please choose a mood", "mood"))?
-            }
+            Some(m) => Mood::parse(m)
+                .ok_or_else(|| Invalid::new(title, t!("Please choose a mood"), "mood"))?,
         };
         let feedback = match present(&self.feedback) {
             None => None,
             Some(f) => Some(Feedback::parse(f).ok_or_else(|| {
-                Invalid::new(title, "Please choose a feedback option", "feedback")
+                Invalid::new(title, t!("Please choose a feedback option"), "feedback")
             })?),
         };
         let notes = sanitize(self.notes.as_deref().unwrap_or_default());
         if char_len(&notes) > GENERAL_TEXT_MAX {
             return Err(Invalid::new(
                 title,
-                too_long_message("Notes", GENERAL_TEXT_MAX),
+                too_long_message(t!("Notes"), GENERAL_TEXT_MAX),
                 "notes",
             ));
         }
         let photo = match present(&self.photo) {
             None => None,
             Some(p) => Some(p.parse::<MediaId>().map_err(|_| {
-                Invalid::new("Photo upload failed", "Please add the photo again", "photo")
+                Invalid::new(
+                    t!("Photo upload failed"),
+                    t!("Please add the photo again"),
+                    "photo",
+                )
             })?),
         };
         let meal_date = match present(&self.meal_date) {
@@ -347,27 +355,27 @@ impl MealDraft {
             Some(d) => DateTime::parse_from_rfc3339(d)
                 .map(|d| d.with_timezone(&Utc))
                 .map_err(|_| {
-                    Invalid::new(title, "Please enter a valid date and time", "mealDate")
+                    Invalid::new(title, t!("Please enter a valid date and time"), "mealDate")
                 })?,
         };
         if meal_date.year() < EARLIEST_YEAR {
             return Err(Invalid::new(
                 title,
-                "Please enter a valid date and time",
+                t!("Please enter a valid date and time"),
                 "mealDate",
             ));
         }
         if meal_date > now + chrono::Duration::minutes(FUTURE_SLACK_MINUTES) {
             return Err(Invalid::new(
                 title,
-                "A meal cannot be logged in the future. Check the date and time.",
+                t!("A meal cannot be logged in the future. Check the date and time."),
                 "mealDate",
             ));
         }
         let reaction = match present(&self.reaction) {
             None => Reaction::None,
             Some(r) => Reaction::parse(r)
-                .ok_or_else(|| Invalid::new(title, "Please choose a reaction", "reaction"))?,
+                .ok_or_else(|| Invalid::new(title, t!("Please choose a reaction"), "reaction"))?,
         };
         let reaction_note = match reaction {
             // A note about no reaction would show nowhere.
@@ -377,7 +385,7 @@ impl MealDraft {
         if char_len(&reaction_note) > GENERAL_TEXT_MAX {
             return Err(Invalid::new(
                 title,
-                too_long_message("Reaction note", GENERAL_TEXT_MAX),
+                too_long_message(t!("Reaction note"), GENERAL_TEXT_MAX),
                 "reactionNote",
             ));
         }
@@ -454,7 +462,7 @@ mod tests {
     #[test]
     fn defaults_and_cleaning() {
         let now = Utc::now();
-        let f = draft().validate(SAVE_TITLE, now).unwrap();
+        let f = draft().validate(&SAVE_TITLE, now).unwrap();
         assert_eq!(f.foods, ["Pasta", "peas"]);
         assert_eq!(f.portion, Portion::Full);
         assert_eq!(f.mood, Mood::Happy);
@@ -473,22 +481,22 @@ mod tests {
         let lunch = now - chrono::Duration::hours(9);
         assert_eq!(
             at(lunch)
-                .validate(SAVE_TITLE, now)
+                .validate(&SAVE_TITLE, now)
                 .unwrap()
                 .meal_date
                 .timestamp(),
             lunch.timestamp()
         );
         let served = now + chrono::Duration::minutes(FUTURE_SLACK_MINUTES - 1);
-        assert!(at(served).validate(SAVE_TITLE, now).is_ok());
+        assert!(at(served).validate(&SAVE_TITLE, now).is_ok());
         let tomorrow = now + chrono::Duration::days(1);
-        let err = at(tomorrow).validate(SAVE_TITLE, now).unwrap_err();
+        let err = at(tomorrow).validate(&SAVE_TITLE, now).unwrap_err();
         assert_eq!(err.field.as_deref(), Some("mealDate"));
         let typo = MealDraft {
             meal_date: Some("0201-03-04T12:00:00Z".into()),
             ..draft()
         };
-        let err = typo.validate(SAVE_TITLE, now).unwrap_err();
+        let err = typo.validate(&SAVE_TITLE, now).unwrap_err();
         assert_eq!(err.field.as_deref(), Some("mealDate"));
         assert_eq!(err.message, "Please enter a valid date and time");
     }
@@ -502,17 +510,17 @@ mod tests {
             ..draft()
         };
         let f = with("Severe", " Hives on cheeks ")
-            .validate(SAVE_TITLE, now)
+            .validate(&SAVE_TITLE, now)
             .unwrap();
         assert_eq!(
             (f.reaction, f.reaction_note.as_str()),
             (Reaction::Severe, "Hives on cheeks")
         );
-        let f = with("none", "ignored").validate(SAVE_TITLE, now).unwrap();
+        let f = with("none", "ignored").validate(&SAVE_TITLE, now).unwrap();
         assert_eq!((f.reaction, f.reaction_note.as_str()), (Reaction::None, ""));
         assert_eq!(
             with("deadly", "")
-                .validate(SAVE_TITLE, now)
+                .validate(&SAVE_TITLE, now)
                 .unwrap_err()
                 .field
                 .as_deref(),
@@ -559,7 +567,7 @@ mod tests {
     fn messages_per_field() {
         let now = Utc::now();
         let check = |d: MealDraft, field: &str, message: &str| {
-            let e = d.validate(SAVE_TITLE, now).unwrap_err();
+            let e = d.validate(&SAVE_TITLE, now).unwrap_err();
             assert_eq!(e.field.as_deref(), Some(field));
             assert_eq!(e.message, message);
         };
@@ -646,7 +654,7 @@ mod tests {
             notes: Some("  Ate slowly \r\n ".into()),
             ..draft()
         }
-        .validate(UPDATE_TITLE, Utc::now())
+        .validate(&UPDATE_TITLE, Utc::now())
         .unwrap();
         assert_eq!(
             (f.portion, f.mood, f.feedback),
@@ -657,7 +665,7 @@ mod tests {
             meal_date: Some("2025-05-20T08:30:00+01:00".into()),
             ..draft()
         }
-        .validate(SAVE_TITLE, Utc::now())
+        .validate(&SAVE_TITLE, Utc::now())
         .unwrap();
         assert_eq!(dated.meal_date.to_rfc3339(), "2025-05-20T07:30:00+00:00");
     }

@@ -3,6 +3,7 @@
 //! their checks, and the planned recipes' ingredients scaled to the planned servings.
 //! Pure: the family's children and recipes are passed in.
 
+use crate::i18n::Text;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -19,15 +20,15 @@ use super::quantity::{Amount, scale};
 use super::recipe::Recipe;
 use super::text::{NAME_MAX, char_len, sanitize_line, strip_markup, too_long_message};
 
-pub const WEEK_TITLE: &str = "Invalid week";
-pub const WEEK_MESSAGE: &str = "Use a week like 2026-W48.";
+pub const WEEK_TITLE: Text = t!("Invalid week");
+pub const WEEK_MESSAGE: Text = t!("Use a week like 2026-W48.");
 /// Most entries one week holds (six meals a day for a week is 42).
 pub const ENTRIES_MAX: usize = 100;
 pub const SERVINGS_MAX: u32 = 20;
 /// Longest free text ("leftovers", "pizza night at Gran's").
 pub const TEXT_MAX: usize = NAME_MAX;
 
-pub const SAVE_TITLE: &str = "Error saving meal plan";
+pub const SAVE_TITLE: Text = t!("Error saving meal plan");
 
 /// An ISO 8601 week, held as its Monday.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -206,18 +207,14 @@ impl From<&Recipe> for RecipeSummary {
 /// 404 'Recipe not found': an unknown id and another family's answer alike.
 pub fn recipe_not_found() -> DomainError {
     DomainError::Missing(Invalid::new(
-        "Recipe not found",
-        "That recipe is not among your saved recipes; it may have been deleted.",
+        t!("Recipe not found"),
+        t!("That recipe is not among your saved recipes; it may have been deleted."),
         "recipeId",
     ))
 }
 
 fn present(value: &Option<String>) -> Option<&str> {
     value.as_deref().map(str::trim).filter(|v| !v.is_empty())
-}
-
-fn short_day(d: NaiveDate) -> String {
-    d.format("%a %-d %b").to_string()
 }
 
 impl EntryDraft {
@@ -228,24 +225,25 @@ impl EntryDraft {
 
     /// Checks one entry of `week`; `children` are the family's.
     pub fn validate(&self, week: Week, children: &[ChildId]) -> Result<EntryFields, DomainError> {
-        let invalid = |message: String, field: &str| Invalid::new(SAVE_TITLE, message, field);
+        let invalid = |message: Text, field: &str| Invalid::new(SAVE_TITLE, message, field);
         let date = self
             .day()
-            .ok_or_else(|| invalid("Please choose a day (YYYY-MM-DD)".into(), "date"))?;
+            .ok_or_else(|| invalid(t!("Please choose a day (YYYY-MM-DD)"), "date"))?;
         if !week.contains(date) {
             let days = week.days();
             return Err(invalid(
-                format!(
-                    "Please choose a day of the week {week} ({} to {})",
-                    short_day(days[0]),
-                    short_day(days[6])
+                t!(
+                    "Please choose a day of the week {{week}} ({{first}} to {{last}})",
+                    week = week.to_string(),
+                    first = days[0],
+                    last = days[6]
                 ),
                 "date",
             )
             .into());
         }
         let meal_type = MealType::parse(&self.meal_type)
-            .ok_or_else(|| invalid("Please choose a meal type".into(), "mealType"))?;
+            .ok_or_else(|| invalid(t!("Please choose a meal type"), "mealType"))?;
         let planned = self.planned()?;
         let servings = if self.servings.is_blank() {
             None
@@ -256,7 +254,10 @@ impl EntryDraft {
                 .filter(|n| n.fract() == 0.0 && (1.0..=f64::from(SERVINGS_MAX)).contains(n))
                 .ok_or_else(|| {
                     invalid(
-                        format!("Servings must be a whole number from 1 to {SERVINGS_MAX}"),
+                        t!(
+                            "Servings must be a whole number from 1 to {{max}}",
+                            max = SERVINGS_MAX
+                        ),
                         "servings",
                     )
                 })?;
@@ -275,7 +276,7 @@ impl EntryDraft {
 
     /// What the entry plans: a saved recipe (parsed, not yet looked up) or free text.
     pub fn planned(&self) -> Result<Planned, DomainError> {
-        let invalid = |message: String, field: &str| Invalid::new(SAVE_TITLE, message, field);
+        let invalid = |message: Text, field: &str| Invalid::new(SAVE_TITLE, message, field);
         let text = self
             .text
             .as_deref()
@@ -284,14 +285,14 @@ impl EntryDraft {
         Ok(match (present(&self.recipe_id), text) {
             (Some(_), Some(_)) => {
                 return Err(invalid(
-                    "Please choose a saved recipe or type a meal, not both".into(),
+                    t!("Please choose a saved recipe or type a meal, not both"),
                     "text",
                 )
                 .into());
             }
             (None, None) => {
                 return Err(
-                    invalid("Please choose a saved recipe or type a meal".into(), "text").into(),
+                    invalid(t!("Please choose a saved recipe or type a meal"), "text").into(),
                 );
             }
             // An id that does not parse is as unknown as another family's.
@@ -299,7 +300,7 @@ impl EntryDraft {
             (None, Some(text)) => {
                 if char_len(&text) > TEXT_MAX {
                     return Err(
-                        invalid(too_long_message("What's planned", TEXT_MAX), "text").into(),
+                        invalid(too_long_message(t!("What's planned"), TEXT_MAX), "text").into(),
                     );
                 }
                 Planned::Text(text)
@@ -309,14 +310,14 @@ impl EntryDraft {
 
     /// The children the entry names, each once; `children` are the family's.
     pub fn chosen_children(&self, children: &[ChildId]) -> Result<Vec<ChildId>, DomainError> {
-        let invalid = |message: String, field: &str| Invalid::new(SAVE_TITLE, message, field);
+        let invalid = |message: Text, field: &str| Invalid::new(SAVE_TITLE, message, field);
         let mut chosen = Vec::new();
         for raw in &self.child_ids {
             let id = raw
                 .parse::<ChildId>()
                 .ok()
                 .filter(|id| children.contains(id))
-                .ok_or_else(|| invalid("Please choose from your children".into(), "childIds"))?;
+                .ok_or_else(|| invalid(t!("Please choose from your children"), "childIds"))?;
             if !chosen.contains(&id) {
                 chosen.push(id);
             }
@@ -334,7 +335,10 @@ pub fn validate_entries(
     if drafts.len() > ENTRIES_MAX {
         return Err(Invalid::new(
             SAVE_TITLE,
-            format!("Please plan at most {ENTRIES_MAX} meals a week"),
+            t!(
+                "Please plan at most {{max}} meals a week",
+                max = ENTRIES_MAX
+            ),
             "entries",
         )
         .into());
@@ -523,11 +527,7 @@ mod tests {
         ] {
             let err = Week::parse(bad).unwrap_err();
             assert_eq!(
-                (
-                    err.title.as_str(),
-                    err.message.as_str(),
-                    err.field.as_deref()
-                ),
+                (err.title, err.message, err.field.as_deref()),
                 (WEEK_TITLE, WEEK_MESSAGE, Some("week")),
                 "{bad}"
             );
@@ -572,7 +572,7 @@ mod tests {
 
     fn invalid(e: DomainError) -> (String, String) {
         match e {
-            DomainError::Invalid(i) => (i.message, i.field.unwrap_or_default()),
+            DomainError::Invalid(i) => (i.message.to_string(), i.field.unwrap_or_default()),
             other => panic!("{other:?}"),
         }
     }

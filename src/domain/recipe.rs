@@ -1,6 +1,7 @@
 //! Recipes (spec sections 3, 5 and 9): what a generator suggests, what a family saves, and what
 //! a parent asks the generator for.
 
+use crate::i18n::Text;
 use std::fmt;
 
 use chrono::{DateTime, Utc};
@@ -32,7 +33,7 @@ pub const QUANTITY_MAX: usize = 100;
 pub const MINUTES_MAX: u32 = 24 * 60;
 pub const RECIPE_SERVINGS_MAX: u32 = 100;
 
-pub const SAVE_TITLE: &str = "Error saving recipe";
+pub const SAVE_TITLE: Text = t!("Error saving recipe");
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -137,7 +138,11 @@ impl RecipeContent {
     pub fn validate(mut self) -> Result<RecipeContent, Invalid> {
         self.title = line(&self.title, TITLE_MAX, "title")?;
         if self.title.is_empty() {
-            return Err(Invalid::new(SAVE_TITLE, "Please enter a title", "title"));
+            return Err(Invalid::new(
+                SAVE_TITLE,
+                t!("Please enter a title"),
+                "title",
+            ));
         }
         self.description = block(&self.description, "description")?;
         let mut ingredients = Vec::new();
@@ -153,7 +158,7 @@ impl RecipeContent {
         if self.ingredients.is_empty() {
             return Err(Invalid::new(
                 SAVE_TITLE,
-                "Please add at least one ingredient",
+                t!("Please add at least one ingredient"),
                 "ingredients",
             ));
         }
@@ -164,7 +169,7 @@ impl RecipeContent {
         if self.instructions.is_empty() {
             return Err(Invalid::new(
                 SAVE_TITLE,
-                "Please add at least one step",
+                t!("Please add at least one step"),
                 "instructions",
             ));
         }
@@ -172,7 +177,7 @@ impl RecipeContent {
         let mut substitutions = Vec::new();
         for s in &self.substitutions {
             let ingredient = line(&s.ingredient, TITLE_MAX, "substitutions")?;
-            let alternatives = tags::clean(&s.alternatives, SAVE_TITLE, "substitutions")?;
+            let alternatives = tags::clean(&s.alternatives, &SAVE_TITLE, "substitutions")?;
             if !ingredient.is_empty() && !alternatives.is_empty() {
                 substitutions.push(Substitution {
                     ingredient,
@@ -186,10 +191,10 @@ impl RecipeContent {
         self.substitutions = substitutions;
         self.dietary_restrictions = tags::clean(
             &self.dietary_restrictions,
-            SAVE_TITLE,
+            &SAVE_TITLE,
             "dietaryRestrictions",
         )?;
-        self.allergies = tags::clean(&self.allergies, SAVE_TITLE, "allergies")?;
+        self.allergies = tags::clean(&self.allergies, &SAVE_TITLE, "allergies")?;
         minutes(self.preparation_time, "preparationTime")?;
         if let Some(m) = self.cooking_time {
             minutes(m, "cookingTime")?;
@@ -199,7 +204,10 @@ impl RecipeContent {
         {
             return Err(Invalid::new(
                 SAVE_TITLE,
-                format!("Servings must be between 1 and {RECIPE_SERVINGS_MAX}"),
+                t!(
+                    "Servings must be between 1 and {{max}}",
+                    max = RECIPE_SERVINGS_MAX
+                ),
                 "servings",
             ));
         }
@@ -211,7 +219,7 @@ impl RecipeContent {
         {
             return Err(Invalid::new(
                 SAVE_TITLE,
-                "The estimated cost must be a positive amount in a currency such as GBP",
+                t!("The estimated cost must be a positive amount in a currency such as GBP"),
                 "estimatedCost",
             ));
         }
@@ -223,7 +231,7 @@ impl RecipeContent {
             {
                 return Err(Invalid::new(
                     SAVE_TITLE,
-                    "Nutritional values must be positive numbers",
+                    t!("Nutritional values must be positive numbers"),
                     "nutritionalInfo",
                 ));
             }
@@ -291,7 +299,10 @@ fn blocks(texts: &[String], max: usize, field: &str) -> Result<Vec<String>, Inva
 fn too_many(field: &str, max: usize) -> Invalid {
     Invalid::new(
         SAVE_TITLE,
-        format!("Please keep the list to {max} entries or fewer"),
+        t!(
+            "Please keep the list to {{max}} entries or fewer",
+            max = max
+        ),
         field,
     )
 }
@@ -300,7 +311,7 @@ fn minutes(value: u32, field: &str) -> Result<(), Invalid> {
     if value > MINUTES_MAX {
         return Err(Invalid::new(
             SAVE_TITLE,
-            format!("Times must be at most {MINUTES_MAX} minutes"),
+            t!("Times must be at most {{max}} minutes", max = MINUTES_MAX),
             field,
         ));
     }
@@ -382,7 +393,7 @@ pub fn source_url(text: &str) -> Result<Option<String>, Invalid> {
     if !web {
         return Err(Invalid::new(
             SAVE_TITLE,
-            "The source must be a web address starting with http:// or https://",
+            t!("The source must be a web address starting with http:// or https://"),
             "sourceUrl",
         ));
     }
@@ -421,12 +432,12 @@ pub struct GenerateFields {
 
 impl GenerateRequest {
     pub fn new(fields: GenerateFields) -> Result<GenerateRequest, Invalid> {
-        const TITLE: &str = "Error generating recipes";
+        const TITLE: Text = t!("Error generating recipes");
         let ingredients = free_list(&fields.ingredients, "ingredients", REQUEST_INGREDIENTS_MAX)?;
         if ingredients.is_empty() {
             return Err(Invalid::new(
-                "No ingredients provided",
-                "Please select at least one ingredient",
+                t!("No ingredients provided"),
+                t!("Please select at least one ingredient"),
                 "ingredients",
             ));
         }
@@ -434,7 +445,7 @@ impl GenerateRequest {
         if !SERVINGS.contains(&servings) {
             return Err(Invalid::new(
                 TITLE,
-                "Servings must be 1, 2, 3, 4, 5, 6, 8 or 10",
+                t!("Servings must be 1, 2, 3, 4, 5, 6, 8 or 10"),
                 "servings",
             ));
         }
@@ -442,7 +453,11 @@ impl GenerateRequest {
         if !(COUNT_MIN..=COUNT_MAX).contains(&count) {
             return Err(Invalid::new(
                 TITLE,
-                format!("Number of recipes must be between {COUNT_MIN} and {COUNT_MAX}"),
+                t!(
+                    "Number of recipes must be between {{min}} and {{max}}",
+                    min = COUNT_MIN,
+                    max = COUNT_MAX
+                ),
                 "quantity",
             ));
         }
@@ -451,7 +466,7 @@ impl GenerateRequest {
             Some(text) => Difficulty::parse(text).ok_or_else(|| {
                 Invalid::new(
                     TITLE,
-                    "Difficulty must be easy, moderate or hard",
+                    t!("Difficulty must be easy, moderate or hard"),
                     "difficulty",
                 )
             })?,
@@ -484,7 +499,7 @@ pub fn request_rules(
 /// Free-text list entries: sanitised, at most 1000 characters each (spec section 5), empty and
 /// repeated entries dropped, at most `max` of them.
 fn free_list(entries: &[String], field: &str, max: usize) -> Result<Vec<String>, Invalid> {
-    tags::clean_within(entries, "Invalid input", field, GENERAL_TEXT_MAX, max)
+    tags::clean_within(entries, &t!("Invalid input"), field, GENERAL_TEXT_MAX, max)
 }
 
 #[cfg(test)]
@@ -511,7 +526,13 @@ pub(crate) mod tests {
             assert_eq!(err.field.as_deref(), Some("sourceUrl"), "{bad}");
         }
         let long = format!("https://example.org/{}", "a".repeat(SOURCE_URL_MAX));
-        assert!(source_url(&long).unwrap_err().message.contains("2000"));
+        assert!(
+            source_url(&long)
+                .unwrap_err()
+                .message
+                .to_string()
+                .contains("2000")
+        );
     }
 
     pub fn fields(ingredients: &[&str]) -> GenerateFields {

@@ -3,6 +3,7 @@
 
 use super::error::Invalid;
 use super::text::{char_len, field_label, sanitize_line, too_long_message};
+use crate::i18n::Text;
 
 /// Longest single entry.
 pub const TAG_MAX: usize = 100;
@@ -10,7 +11,7 @@ pub const TAG_MAX: usize = 100;
 pub const TAGS_MAX: usize = 50;
 
 /// Cleans a list the way the form builds it. Fails when an entry or the list is too long.
-pub fn clean(entries: &[String], title: &str, field: &str) -> Result<Vec<String>, Invalid> {
+pub fn clean(entries: &[String], title: &Text, field: &str) -> Result<Vec<String>, Invalid> {
     clean_within(entries, title, field, TAG_MAX, TAGS_MAX)
 }
 
@@ -18,7 +19,7 @@ pub fn clean(entries: &[String], title: &str, field: &str) -> Result<Vec<String>
 /// of them.
 pub fn clean_within(
     entries: &[String],
-    title: &str,
+    title: &Text,
     field: &str,
     entry_max: usize,
     list_max: usize,
@@ -26,7 +27,10 @@ pub fn clean_within(
     let too_many = || {
         Invalid::new(
             title,
-            format!("Please keep the list to {list_max} entries or fewer"),
+            t!(
+                "Please keep the list to {{max}} entries or fewer",
+                max = list_max
+            ),
             field,
         )
     };
@@ -80,7 +84,7 @@ mod tests {
                     "MILK",
                     "Egg  white"
                 ]),
-                "t",
+                &t!("t"),
                 "f"
             )
             .unwrap(),
@@ -90,10 +94,10 @@ mod tests {
 
     #[test]
     fn limits() {
-        assert!(clean(&list(&[&"x".repeat(101)]), "t", "allergies").is_err());
+        assert!(clean(&list(&[&"x".repeat(101)]), &t!("t"), "allergies").is_err());
         let many: Vec<String> = (0..51).map(|i| format!("item {i}")).collect();
         assert_eq!(
-            clean(&many, "t", "f").unwrap_err().field.as_deref(),
+            clean(&many, &t!("t"), "f").unwrap_err().field.as_deref(),
             Some("f")
         );
     }

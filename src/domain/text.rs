@@ -1,5 +1,7 @@
 //! General text rules (spec section 5): sanitised, at most 1000 characters unless a field says less.
 
+use crate::i18n::Text;
+
 /// Default maximum for free text (notes, messages, feedback).
 pub const GENERAL_TEXT_MAX: usize = 1000;
 /// Maximum for names (spec section 9).
@@ -141,8 +143,12 @@ pub fn char_len(text: &str) -> usize {
 /// The spec's message for text over a limit, naming what it is about: "Name must be 100
 /// characters or less" (issue 26: the spec's "Input must be..." left a parent guessing which
 /// field, in a toast).
-pub fn too_long_message(label: &str, max: usize) -> String {
-    format!("{label} must be {max} characters or less")
+pub fn too_long_message(label: Text, max: usize) -> Text {
+    t!(
+        "{{field}} must be {{max}} characters or less",
+        field = label,
+        max = max
+    )
 }
 
 /// A file name's stem from a title ("Sunday's roast!" -> "sunday-s-roast"), `fallback` when
@@ -171,29 +177,29 @@ pub fn file_stem(title: &str, fallback: &str) -> String {
 }
 
 /// How a message names an API field.
-pub fn field_label(field: &str) -> &'static str {
+pub fn field_label(field: &str) -> Text {
     match field {
-        "name" => "Name",
-        "email" => "Email",
-        "password" => "Password",
-        "firstName" => "First name",
-        "lastName" => "Last name",
-        "message" => "Message",
-        "notes" => "Notes",
-        "reactionNote" => "Reaction note",
-        "foods" => "Each food",
-        "allergies" => "Each allergy",
-        "dietaryRestrictions" => "Each dietary restriction",
-        "ingredients" => "Each ingredient",
-        "instructions" => "Each step",
-        "tips" => "Each tip",
-        "substitutions" => "Each substitution",
-        "text" => "What's planned",
-        "title" => "Title",
-        "description" => "Description",
-        "difficulty" => "Difficulty",
-        "sourceUrl" => "The source address",
-        _ => "Input",
+        "name" => t!("Name"),
+        "email" => t!("Email"),
+        "password" => t!("Password"),
+        "firstName" => t!("First name"),
+        "lastName" => t!("Last name"),
+        "message" => t!("Message"),
+        "notes" => t!("Notes"),
+        "reactionNote" => t!("Reaction note"),
+        "foods" => t!("Each food"),
+        "allergies" => t!("Each allergy"),
+        "dietaryRestrictions" => t!("Each dietary restriction"),
+        "ingredients" => t!("Each ingredient"),
+        "instructions" => t!("Each step"),
+        "tips" => t!("Each tip"),
+        "substitutions" => t!("Each substitution"),
+        "text" => t!("What's planned"),
+        "title" => t!("Title"),
+        "description" => t!("Description"),
+        "difficulty" => t!("Difficulty"),
+        "sourceUrl" => t!("The source address"),
+        _ => t!("Input"),
     }
 }
 

@@ -1,5 +1,6 @@
 //! Accounts: parents (mom or dad) and guests. Rules from spec sections 3, 5, 6 and 9.
 
+use crate::i18n::{Lang, Text};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -77,6 +78,9 @@ pub struct User {
     /// When the account joined its current family (`None`: when it was created).
     #[serde(default)]
     pub joined_family_at: Option<DateTime<Utc>>,
+    /// The language chosen on the profile page; none: the browser's (then the server's).
+    #[serde(default)]
+    pub language: Option<Lang>,
 }
 
 impl User {
@@ -107,6 +111,7 @@ impl User {
             updated_at: now,
             last_seen_at: now,
             joined_family_at: None,
+            language: None,
         }
     }
 
@@ -130,15 +135,15 @@ impl User {
     }
 }
 
-const SIGNUP: &str = "Sign up failed";
+const SIGNUP: Text = t!("Sign up failed");
 
 /// A sign-up with an address that already has an account.
 pub fn email_taken() -> super::DomainError {
-    super::DomainError::conflict(SIGNUP, "An account with this email already exists")
+    super::DomainError::conflict(SIGNUP, t!("An account with this email already exists"))
 }
-const MISSING: &str = "Missing information";
+const MISSING: Text = t!("Missing information");
 
-fn check_name(value: &str, field: &str, title: &str) -> Result<String, Invalid> {
+fn check_name(value: &str, field: &str, title: &Text) -> Result<String, Invalid> {
     let name = sanitize_line(value);
     if char_len(&name) > NAME_MAX {
         return Err(Invalid::new(
@@ -151,43 +156,43 @@ fn check_name(value: &str, field: &str, title: &str) -> Result<String, Invalid> 
 }
 
 /// Password length rules shared by sign-up, reset and the admin CLI.
-pub fn check_password(password: &str, title: &str) -> Result<(), Invalid> {
+pub fn check_password(password: &str, title: &Text) -> Result<(), Invalid> {
     if char_len(password) < PASSWORD_MIN {
         return Err(Invalid::new(
-            "Password too short",
-            "Password must be at least 8 characters",
+            t!("Password too short"),
+            t!("Password must be at least 8 characters"),
             "password",
         ));
     }
     if char_len(password) > PASSWORD_MAX {
         return Err(Invalid::new(
             title,
-            too_long_message("Password", PASSWORD_MAX),
+            too_long_message(t!("Password"), PASSWORD_MAX),
             "password",
         ));
     }
     Ok(())
 }
 
-fn check_email(value: &str, title: &str) -> Result<Email, Invalid> {
+fn check_email(value: &str, title: &Text) -> Result<Email, Invalid> {
     if char_len(value.trim()) > EMAIL_MAX {
         return Err(Invalid::new(
             title,
-            too_long_message("Email", EMAIL_MAX),
+            too_long_message(t!("Email"), EMAIL_MAX),
             "email",
         ));
     }
     let email = Email::parse(value).ok_or_else(|| {
         Invalid::new(
-            "Invalid email",
-            "Please enter a valid email address",
+            t!("Invalid email"),
+            t!("Please enter a valid email address"),
             "email",
         )
     })?;
     if email.domain() == GUEST_DOMAIN {
         return Err(Invalid::new(
-            "Invalid email",
-            "Please enter a valid email address",
+            t!("Invalid email"),
+            t!("Please enter a valid email address"),
             "email",
         ));
     }
@@ -230,11 +235,11 @@ impl SignupDraft {
         if self.email.trim().is_empty() && self.password.is_empty() {
             return Err(Invalid::general(
                 SIGNUP,
-                "You must provide either an email or phone number and a password",
+                t!("You must provide either an email or phone number and a password"),
             ));
         }
-        let first = check_name(&self.first_name, "firstName", SIGNUP)?;
-        let last = check_name(&self.last_name, "lastName", SIGNUP)?;
+        let first = check_name(&self.first_name, "firstName", &SIGNUP)?;
+        let last = check_name(&self.last_name, "lastName", &SIGNUP)?;
         let required = [
             ("firstName", first.is_empty()),
             ("lastName", form && last.is_empty()),
@@ -244,22 +249,22 @@ impl SignupDraft {
         if let Some((field, _)) = required.iter().find(|(_, missing)| *missing) {
             return Err(Invalid::new(
                 MISSING,
-                "Please fill in all required fields",
+                t!("Please fill in all required fields"),
                 field,
             ));
         }
-        let email = check_email(&self.email, SIGNUP)?;
-        check_password(&self.password, SIGNUP)?;
+        let email = check_email(&self.email, &SIGNUP)?;
+        check_password(&self.password, &SIGNUP)?;
         let role = if self.role.trim().is_empty() {
             ParentRole::Mom
         } else {
             ParentRole::parse(&self.role)
-                .ok_or_else(|| Invalid::new(SIGNUP, "Please choose Mom or Dad", "role"))?
+                .ok_or_else(|| Invalid::new(SIGNUP, t!("Please choose Mom or Dad"), "role"))?
         };
         if form && !self.accept_terms {
             return Err(Invalid::new(
-                "Terms not accepted",
-                "You must agree to the Terms of Service and Privacy Policy",
+                t!("Terms not accepted"),
+                t!("You must agree to the Terms of Service and Privacy Policy"),
                 "acceptTerms",
             ));
         }
@@ -279,13 +284,13 @@ pub fn validate_login(email: &str, password: &str) -> Result<(), Invalid> {
     if email.trim().is_empty() || password.is_empty() {
         return Err(Invalid::general(
             MISSING,
-            "Please enter both email and password",
+            t!("Please enter both email and password"),
         ));
     }
     Ok(())
 }
 
-const GUEST: &str = "Guest access failed";
+const GUEST: Text = t!("Guest access failed");
 
 /// The guest form: a first name and 1 to 10 children (1 when the value is not a number).
 #[derive(Debug, Clone)]
@@ -303,11 +308,11 @@ pub struct Guest {
 
 impl GuestDraft {
     pub fn validate(self) -> Result<Guest, Invalid> {
-        let name = check_name(&self.first_name, "firstName", GUEST)?;
+        let name = check_name(&self.first_name, "firstName", &GUEST)?;
         if name.is_empty() {
             return Err(Invalid::new(
-                "Name required",
-                "Please enter your first name",
+                t!("Name required"),
+                t!("Please enter your first name"),
                 "firstName",
             ));
         }
@@ -316,7 +321,7 @@ impl GuestDraft {
         if char_len(&first_name) > NAME_MAX {
             return Err(Invalid::new(
                 GUEST,
-                too_long_message("First name", NAME_MAX - 6),
+                too_long_message(t!("First name"), NAME_MAX - 6),
                 "firstName",
             ));
         }
@@ -335,22 +340,38 @@ fn guest_children(value: &NumberInput) -> Result<u32, Invalid> {
     if !(1.0..=f64::from(GUEST_CHILDREN_MAX)).contains(&whole) {
         return Err(Invalid::new(
             GUEST,
-            "Number of children must be between 1 and 10",
+            t!("Number of children must be between 1 and 10"),
             "children",
         ));
     }
     Ok(whole as u32)
 }
 
+/// A language chosen on the profile page: one of the catalogues' codes, or empty for none
+/// (the browser's language then).
+pub fn parse_language(raw: &str) -> Result<Option<Lang>, Invalid> {
+    let raw = raw.trim();
+    if raw.is_empty() {
+        return Ok(None);
+    }
+    raw.parse::<Lang>().map(Some).map_err(|()| {
+        Invalid::new(
+            t!("Update failed"),
+            t!("Please choose one of the languages: en, fr, de, es"),
+            "language",
+        )
+    })
+}
+
 /// Profile changes: first and last name (the e-mail is read-only).
 pub fn validate_profile(first_name: &str, last_name: &str) -> Result<(String, String), Invalid> {
-    const TITLE: &str = "Update failed";
-    let first = check_name(first_name, "firstName", TITLE)?;
-    let last = check_name(last_name, "lastName", TITLE)?;
+    const TITLE: Text = t!("Update failed");
+    let first = check_name(first_name, "firstName", &TITLE)?;
+    let last = check_name(last_name, "lastName", &TITLE)?;
     if first.is_empty() {
         return Err(Invalid::new(
             TITLE,
-            "Please enter your first name",
+            t!("Please enter your first name"),
             "firstName",
         ));
     }
@@ -377,6 +398,19 @@ mod tests {
     }
 
     #[test]
+    fn a_language_is_one_of_the_catalogues_or_none() {
+        assert_eq!(parse_language("fr"), Ok(Some(Lang::Fr)));
+        assert_eq!(parse_language(" DE "), Ok(Some(Lang::De)));
+        assert_eq!(parse_language(""), Ok(None));
+        let err = parse_language("it").unwrap_err();
+        assert_eq!(err.field.as_deref(), Some("language"));
+        assert_eq!(
+            err.message,
+            "Please choose one of the languages: en, fr, de, es"
+        );
+    }
+
+    #[test]
     fn valid_signup_is_normalised() {
         let s = draft().validate().unwrap();
         assert_eq!(s.email.as_str(), "amira@example.org");
@@ -397,7 +431,7 @@ mod tests {
             ..draft()
         });
         assert_eq!(
-            (e.title.as_str(), e.message.as_str()),
+            (e.title.to_string().as_str(), e.message.to_string().as_str()),
             ("Missing information", "Please fill in all required fields")
         );
         assert_eq!(e.field.as_deref(), Some("lastName"));
@@ -417,7 +451,7 @@ mod tests {
             ..draft()
         });
         assert_eq!(
-            (e.title.as_str(), e.message.as_str()),
+            (e.title.to_string().as_str(), e.message.to_string().as_str()),
             (
                 "Password too short",
                 "Password must be at least 8 characters"
@@ -485,15 +519,15 @@ mod tests {
 
     #[test]
     fn password_of_exactly_eight_is_enough() {
-        assert!(check_password("12345678", "x").is_ok());
-        assert!(check_password(&"p".repeat(1025), "x").is_err());
+        assert!(check_password("12345678", &t!("x")).is_ok());
+        assert!(check_password(&"p".repeat(1025), &t!("x")).is_err());
     }
 
     #[test]
     fn login_needs_both_fields() {
         let e = validate_login(" ", "pw").unwrap_err();
         assert_eq!(
-            (e.title.as_str(), e.message.as_str()),
+            (e.title.to_string().as_str(), e.message.to_string().as_str()),
             (
                 "Missing information",
                 "Please enter both email and password"
@@ -531,7 +565,7 @@ mod tests {
         assert!(g("Sam", NumberInput::Number(0.0)).is_err());
         let e = g("  ", NumberInput::Absent).unwrap_err();
         assert_eq!(
-            (e.title.as_str(), e.message.as_str()),
+            (e.title.to_string().as_str(), e.message.to_string().as_str()),
             ("Name required", "Please enter your first name")
         );
     }
@@ -567,6 +601,7 @@ mod tests {
             updated_at: now,
             last_seen_at: now - chrono::Duration::days(31),
             joined_family_at: None,
+            language: None,
         };
         assert!(u.is_stale_guest(now));
         assert_eq!(u.display_role(), "guest");

@@ -39,20 +39,26 @@ pub(super) async fn limit<E: Endpoint>(
     };
     let too_large = || {
         let message = if is_upload {
-            format!("Photos must be {} MB or smaller.", limits.upload_mb)
+            t!(
+                "Photos must be {{mb}} MB or smaller.",
+                mb = limits.upload_mb
+            )
         } else if is_import {
-            format!(
-                "The page is larger than {} MB, so Highchair did not read it. Paste the \
+            t!(
+                "The page is larger than {{mb}} MB, so Highchair did not read it. Paste the \
                  recipe's text instead.",
-                PAGE_MAX_BYTES >> 20
+                mb = PAGE_MAX_BYTES >> 20
             )
         } else {
-            format!("The request must be {} KB or smaller.", limits.body_kb)
+            t!(
+                "The request must be {{kb}} KB or smaller.",
+                kb = limits.body_kb
+            )
         };
         Ok(error_response(
             StatusCode::PAYLOAD_TOO_LARGE,
-            "Request too large",
-            &message,
+            t!("Request too large"),
+            message,
         ))
     };
 
@@ -75,8 +81,8 @@ pub(super) async fn limit<E: Endpoint>(
                 Err(_) => {
                     return Ok(error_response(
                         StatusCode::REQUEST_TIMEOUT,
-                        "Request timeout",
-                        "The request stopped arriving. Please try again.",
+                        t!("Request timeout"),
+                        t!("The request stopped arriving. Please try again."),
                     ));
                 }
                 Ok(None) => break,
@@ -89,8 +95,11 @@ pub(super) async fn limit<E: Endpoint>(
                 Ok(Some(Err(e))) => {
                     return Ok(error_response(
                         StatusCode::BAD_REQUEST,
-                        "Invalid request",
-                        &format!("The request body could not be read: {e}"),
+                        t!("Invalid request"),
+                        t!(
+                            "The request body could not be read: {{reason}}",
+                            reason = e.to_string()
+                        ),
                     ));
                 }
             }

@@ -149,8 +149,8 @@ pub(super) async fn check<E: Endpoint>(
         );
         return Ok(error_response(
             StatusCode::BAD_REQUEST,
-            "Unknown host",
-            "This server does not answer to that name. Its admin can add it to allowed_hosts.",
+            t!("Unknown host"),
+            t!("This server does not answer to that name. Its admin can add it to allowed_hosts."),
         ));
     }
 
@@ -168,8 +168,8 @@ pub(super) async fn check<E: Endpoint>(
             tracing::info!(method = %req.method(), "cross-origin request refused");
             return Ok(error_response(
                 StatusCode::FORBIDDEN,
-                "Request refused",
-                "Requests from other sites are not allowed.",
+                t!("Request refused"),
+                t!("Requests from other sites are not allowed."),
             ));
         }
     }

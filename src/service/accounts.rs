@@ -1,6 +1,7 @@
 //! Account flows shared by the HTTP API and the admin CLI: sign-up, sign-in, guests, profile
 //! changes, password resets and account removal.
 
+use crate::i18n::Text;
 use chrono::{Duration, Utc};
 
 use super::{AppError, AppResult, Services};
@@ -12,21 +13,22 @@ use crate::domain::email::Email;
 use crate::domain::ids::UserId;
 use crate::domain::user::{
     GUEST_DOMAIN, GuestDraft, ParentRole, Signup, SignupDraft, User, check_password, email_taken,
-    validate_login, validate_profile,
+    parse_language, validate_login, validate_profile,
 };
 use crate::domain::{DomainError, required_version};
 use crate::store::reset_tokens::ResetToken;
 use crate::store::users::InsertUserError;
 
-const SIGN_IN_FAILED: &str = "Sign in failed";
+const SIGN_IN_FAILED: Text = t!("Sign in failed");
 const RESET_VALID_FOR: Duration = Duration::hours(1);
 
 /// What `/api/auth/forgot-password` says: there is no mail server, the admin resets passwords.
 /// Plain text: the UI shows it as it is.
-pub const FORGOT_PASSWORD_MESSAGE: &str = "Highchair runs on your family's own server and does \
+pub const FORGOT_PASSWORD_MESSAGE: Text =
+    t!("Highchair runs on your family's own server and does \
 not send e-mail. Your request was passed on to the person who runs it: they run \
 highchair user reset-password with your e-mail address and give you a link that is valid \
-for one hour.";
+for one hour.");
 
 /// Whether the sign-up form works now: sign-up is allowed, or the server has no account yet
 /// (the first account can always be created).
@@ -59,8 +61,8 @@ pub async fn create_parent(app: &Services, signup: Signup, by_admin: bool) -> Ap
     }
     if !by_admin && !app.settings.auth.allow_signup {
         return Err(DomainError::not_allowed(
-            "Sign up failed",
-            "Sign-up is closed on this server. Ask the person who runs it to create an account for you.",
+            t!("Sign up failed"),
+            t!("Sign-up is closed on this server. Ask the person who runs it to create an account for you."),
         )
         .into());
     }
@@ -154,7 +156,9 @@ pub async fn login(
     let ok = app.hasher.verify(password.to_string(), stored).await;
     let (true, Some(user)) = (ok, user) else {
         tracing::info!(known_browser = device.is_some(), "sign-in failed");
-        return Err(DomainError::not_signed_in(SIGN_IN_FAILED, "Invalid email or password").into());
+        return Err(
+            DomainError::not_signed_in(SIGN_IN_FAILED, t!("Invalid email or password")).into(),
+        );
     };
     if upgrade {
         let old = user.password_hash.clone();
@@ -201,8 +205,8 @@ fn email_key_fallback() -> String {
 pub async fn start_guest(app: &Services, draft: GuestDraft, client: &ClientKey) -> AppResult<User> {
     if !app.settings.auth.allow_guests {
         return Err(DomainError::not_allowed(
-            "Guest access failed",
-            "Guest access is turned off on this server.",
+            t!("Guest access failed"),
+            t!("Guest access is turned off on this server."),
         )
         .into());
     }
@@ -218,7 +222,7 @@ pub async fn start_guest(app: &Services, draft: GuestDraft, client: &ClientKey) 
         "{}@{GUEST_DOMAIN}",
         random_alphanumeric(10).to_lowercase()
     ))
-    .ok_or_else(|| DomainError::unavailable("Guest access failed", "Please try again."))?;
+    .ok_or_else(|| DomainError::unavailable(t!("Guest access failed"), t!("Please try again.")))?;
     let mut user = User::new(
         email,
         guest.first_name,
@@ -233,9 +237,11 @@ pub async fn start_guest(app: &Services, draft: GuestDraft, client: &ClientKey) 
         Ok(user) => user,
         Err(InsertUserError::Store(e)) => return Err(e.into()),
         Err(_) => {
-            return Err(
-                DomainError::unavailable("Guest access failed", "Please try again.").into(),
-            );
+            return Err(DomainError::unavailable(
+                t!("Guest access failed"),
+                t!("Please try again."),
+            )
+            .into());
         }
     };
     // The number of children asked for is honoured: profiles to rename, ready for meals.
@@ -255,11 +261,7 @@ pub async fn start_guest(app: &Services, draft: GuestDraft, client: &ClientKey) 
 /// `POST /api/auth/forgot-password`: nothing is revealed about the address; limited per IP.
 /// A well-formed address is passed on to the admin as a message (`highchair messages`),
 /// whether or not it has an account.
-pub async fn forgot_password(
-    app: &Services,
-    client: &ClientKey,
-    email: &str,
-) -> AppResult<&'static str> {
+pub async fn forgot_password(app: &Services, client: &ClientKey, email: &str) -> AppResult<Text> {
     app.limits
         .forgot_ip
         .check(client.as_str())
@@ -289,13 +291,16 @@ pub async fn update_profile(
     version: Option<u64>,
     first: Option<String>,
     last: Option<String>,
+    language: Option<String>,
 ) -> AppResult<User> {
-    const TITLE: &str = "Update failed";
+    const TITLE: Text = t!("Update failed");
     // Checked before the write, so a bad name is a 400 even when the version is stale.
     validate_profile(
         first.as_deref().unwrap_or("x"),
         last.as_deref().unwrap_or(""),
     )?;
+    // Absent: as it is; empty: none (the browser's).
+    let language = language.as_deref().map(parse_language).transpose()?;
     let version = required_version(version, TITLE)?;
     let now = Utc::now();
     app.store
@@ -306,11 +311,14 @@ pub async fn update_profile(
             let (first, last) = validate_profile(&first, &last)?;
             u.first_name = first;
             u.last_name = last;
+            if let Some(language) = language {
+                u.language = language;
+            }
             u.updated_at = now;
             Ok(())
         })
         .await
-        .map_err(|e| AppError::from_write(e, TITLE))
+        .map_err(|e| AppError::from_write(e, &TITLE))
 }
 
 /// Creates a one-hour, one-time reset link for an account (admin CLI).
@@ -367,7 +375,7 @@ pub async fn reset_password(
     token: &ResetLinkToken,
     password: String,
 ) -> AppResult<User> {
-    check_password(&password, "Password reset failed")?;
+    check_password(&password, &t!("Password reset failed"))?;
     let record = app
         .store
         .reset_tokens
@@ -392,7 +400,7 @@ pub async fn reset_password(
             Ok(())
         })
         .await
-        .map_err(|e| AppError::from_write(e, "Password reset failed"))?;
+        .map_err(|e| AppError::from_write(e, &t!("Password reset failed")))?;
     let ended = app.store.sessions.delete_all_for(user.id).await?;
     app.store.reset_tokens.purge(Some(user.id), now).await?;
     tracing::info!(user.id = %user.id, sessions_ended = ended, "password reset");

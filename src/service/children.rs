@@ -46,12 +46,12 @@ pub async fn food_check(
 
 pub async fn create(app: &Services, family: FamilyId, draft: ChildDraft) -> AppResult<Child> {
     let now = Utc::now();
-    let child = Child::create(family, draft.validate(SAVE_TITLE, now.date_naive())?, now);
+    let child = Child::create(family, draft.validate(&SAVE_TITLE, now.date_naive())?, now);
     app.store
         .children
         .insert(&child)
         .await
-        .map_err(|e| AppError::from_write(e, SAVE_TITLE))
+        .map_err(|e| AppError::from_write(e, &SAVE_TITLE))
 }
 
 /// Replaces the child's details, only if nobody changed them since `version` (required).
@@ -62,7 +62,7 @@ pub async fn update(
     version: Option<u64>,
     draft: ChildDraft,
 ) -> AppResult<Child> {
-    let fields = draft.validate(UPDATE_TITLE, Utc::now().date_naive())?;
+    let fields = draft.validate(&UPDATE_TITLE, Utc::now().date_naive())?;
     // Another family's child is not found, with or without a version.
     app.store
         .children
@@ -78,7 +78,7 @@ pub async fn update(
             Ok(())
         })
         .await
-        .map_err(|e| AppError::from_write(e, UPDATE_TITLE))
+        .map_err(|e| AppError::from_write(e, &UPDATE_TITLE))
 }
 
 /// Deletes the child at once; its meals and their photos follow in a background job.

@@ -8,6 +8,7 @@ use crate::domain::meal::Meal;
 use crate::domain::meal_plan::PlanView;
 use crate::domain::user::User;
 use crate::domain::{DomainError, Invalid};
+use crate::i18n::Text;
 use crate::store::{StoreError, WriteError};
 
 /// The current record, when an update carried an old version.
@@ -67,11 +68,11 @@ impl From<User> for Stale {
     }
 }
 
-const PHOTO_TITLE: &str = "Photo upload failed";
+const PHOTO_TITLE: Text = t!("Photo upload failed");
 
 impl AppError {
     /// A refused write, in the words of the operation (`title`, the spec's toast title).
-    pub fn from_write<R: Into<Stale>>(err: WriteError<R>, title: &str) -> AppError {
+    pub fn from_write<R: Into<Stale>>(err: WriteError<R>, title: &Text) -> AppError {
         Self::from_write_with(err, title, |current| Ok((*current).into()))
     }
 
@@ -79,7 +80,7 @@ impl AppError {
     /// grocery list with its estimate, a week with its warnings): `stale` makes it.
     pub fn from_write_with<R>(
         err: WriteError<R>,
-        title: &str,
+        title: &Text,
         stale: impl FnOnce(Box<R>) -> Result<Stale, AppError>,
     ) -> AppError {
         match err {
@@ -90,15 +91,18 @@ impl AppError {
             },
             WriteError::PhotoMissing => Invalid::new(
                 PHOTO_TITLE,
-                "The photo was not found; please add it again",
+                t!("The photo was not found; please add it again"),
                 "photo",
             )
             .into(),
-            WriteError::PhotoInUse => {
-                Invalid::new(PHOTO_TITLE, "That photo belongs to another meal", "photo").into()
-            }
+            WriteError::PhotoInUse => Invalid::new(
+                PHOTO_TITLE,
+                t!("That photo belongs to another meal"),
+                "photo",
+            )
+            .into(),
             WriteError::MissingParent => {
-                Invalid::new(title, "Please choose one of your children", "childId").into()
+                Invalid::new(title, t!("Please choose one of your children"), "childId").into()
             }
             WriteError::Rule(e) => e.into(),
             WriteError::Store(e) => e.into(),

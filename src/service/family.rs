@@ -79,7 +79,7 @@ pub async fn save_settings(
         .family_settings
         .save(family, version, fields, Utc::now())
         .await
-        .map_err(|e| AppError::from_write(e, family_settings::SAVE_TITLE))?;
+        .map_err(|e| AppError::from_write(e, &family_settings::SAVE_TITLE))?;
     tracing::info!(family = %family, version = saved.version, "family settings saved");
     Ok(saved)
 }
@@ -169,7 +169,7 @@ pub async fn join_signed_in(app: &Services, me: &User, token: &InviteToken) -> A
             join_rules(Utc::now()),
         )
         .await
-        .map_err(|e| AppError::from_write(e, JOIN_TITLE))?;
+        .map_err(|e| AppError::from_write(e, &JOIN_TITLE))?;
     tracing::info!(user.id = %user.id, family = %user.family_id, "joined a family");
     Ok(user)
 }
@@ -212,7 +212,7 @@ pub async fn join_new(
         .users
         .join(hash, Joining::New(Box::new(user)), now, join_rules(now))
         .await
-        .map_err(|e| AppError::from_write(e, JOIN_TITLE))?;
+        .map_err(|e| AppError::from_write(e, &JOIN_TITLE))?;
     tracing::info!(user.id = %user.id, family = %user.family_id, "account created through an invite");
     Ok(user)
 }
@@ -227,7 +227,7 @@ pub async fn leave(app: &Services, me: &User) -> AppResult<User> {
             check_can_leave(members.len())
         })
         .await
-        .map_err(|e| AppError::from_write(e, LEAVE_TITLE))?;
+        .map_err(|e| AppError::from_write(e, &LEAVE_TITLE))?;
     tracing::info!(user.id = %user.id, "left a family");
     Ok(user)
 }
@@ -248,7 +248,7 @@ pub async fn remove(app: &Services, me: &User, target: UserId) -> AppResult<User
             }
         })
         .await
-        .map_err(|e| AppError::from_write(e, REMOVE_TITLE))?;
+        .map_err(|e| AppError::from_write(e, &REMOVE_TITLE))?;
     tracing::info!(user.id = %user.id, by = %me.id, "removed from a family");
     Ok(user)
 }

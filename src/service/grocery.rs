@@ -1,6 +1,7 @@
 //! A family's grocery lists: saves with versions, one-item ticks, drafts merged from saved
 //! recipes or from a week's meal plan, the estimated total and exports.
 
+use crate::i18n::Text;
 use chrono::{DateTime, Utc};
 
 use super::{AppError, AppResult, Services, Stale};
@@ -17,8 +18,8 @@ use crate::domain::{DomainError, required_version};
 use crate::generator::catalogue::{Catalogue, Unit};
 use crate::store::WriteError;
 
-const SAVE_TITLE: &str = "Error saving grocery list";
-const UPDATE_TITLE: &str = "Error updating grocery list";
+const SAVE_TITLE: Text = t!("Error saving grocery list");
+const UPDATE_TITLE: Text = t!("Error updating grocery list");
 /// Most recipes one draft may merge.
 pub const FROM_RECIPES_MAX: usize = 50;
 
@@ -80,11 +81,11 @@ pub async fn create(
         .insert(&list)
         .await
         .map(|l| priced(app, l))
-        .map_err(|e| refused(app, e, SAVE_TITLE))
+        .map_err(|e| refused(app, e, &SAVE_TITLE))
 }
 
 /// A refused write in the operation's words; a stale save carries the list as it is now.
-fn refused(app: &Services, e: WriteError<GroceryList>, title: &str) -> AppError {
+fn refused(app: &Services, e: WriteError<GroceryList>, title: &Text) -> AppError {
     AppError::from_write_with(e, title, |current| {
         Ok(Stale::GroceryList(Box::new(priced(app, *current))))
     })
@@ -122,7 +123,7 @@ pub async fn update(
         .update(family, id, Some(version), name, edits, Utc::now())
         .await
         .map(|l| priced(app, l))
-        .map_err(|e| refused(app, e, UPDATE_TITLE))
+        .map_err(|e| refused(app, e, &UPDATE_TITLE))
 }
 
 /// One item's tick, as of `at` (when it was made; now when not given). Returns the list and
@@ -142,7 +143,7 @@ pub async fn tick(
         .tick(family, id, item, checked, at)
         .await
         .map(|(l, applied)| (priced(app, l), applied))
-        .map_err(|e| refused(app, e, UPDATE_TITLE))
+        .map_err(|e| refused(app, e, &UPDATE_TITLE))
 }
 
 pub async fn delete(app: &Services, family: FamilyId, id: GroceryListId) -> AppResult<()> {
@@ -203,8 +204,11 @@ async fn draft(
 pub async fn from_recipes(app: &Services, family: FamilyId, ids: &[String]) -> AppResult<Draft> {
     if ids.is_empty() || ids.len() > FROM_RECIPES_MAX {
         return Err(crate::domain::Invalid::new(
-            "Error saving grocery list",
-            format!("Please choose between 1 and {FROM_RECIPES_MAX} recipes"),
+            t!("Error saving grocery list"),
+            t!(
+                "Please choose between 1 and {{max}} recipes",
+                max = FROM_RECIPES_MAX
+            ),
             "recipeIds",
         )
         .into());
@@ -249,8 +253,8 @@ pub async fn from_meal_plan(app: &Services, family: FamilyId, week: Week) -> App
     };
     if used == 0 {
         return Err(crate::domain::Invalid::new(
-            "No recipes planned",
-            "Plan at least one saved recipe this week to make a grocery list.",
+            t!("No recipes planned"),
+            t!("Plan at least one saved recipe this week to make a grocery list."),
             "week",
         )
         .into());
@@ -292,7 +296,10 @@ pub fn estimate_items(
     if items.len() > grocery::ITEMS_MAX {
         return Err(crate::domain::Invalid::new(
             UPDATE_TITLE,
-            format!("A list holds at most {} items", grocery::ITEMS_MAX),
+            t!(
+                "A list holds at most {{max}} items",
+                max = grocery::ITEMS_MAX
+            ),
             "items",
         )
         .into());

@@ -85,7 +85,7 @@ pub async fn save(
                 Err(e) => Err(e),
             }
         }
-        Err(e) => Err(AppError::from_write_with(e, meal_plan::SAVE_TITLE, |_| {
+        Err(e) => Err(AppError::from_write_with(e, &meal_plan::SAVE_TITLE, |_| {
             Err(DomainError::NotFound.into())
         })),
     }

@@ -1,5 +1,6 @@
 //! The meal log of one family.
 
+use crate::i18n::Text;
 use chrono::Utc;
 
 use super::{AppError, AppResult, Services};
@@ -19,19 +20,19 @@ pub async fn page(
     cursor: Option<&str>,
     limit: Option<u32>,
 ) -> AppResult<(Vec<Meal>, Option<String>)> {
-    const TITLE: &str = "Error fetching meals";
+    const TITLE: Text = t!("Error fetching meals");
     let child = match child.map(str::trim).filter(|c| !c.is_empty()) {
         None => None,
         Some(c) => Some(
             c.parse::<ChildId>()
-                .map_err(|_| Invalid::new(TITLE, "Unknown child", "childId"))?,
+                .map_err(|_| Invalid::new(TITLE, t!("Unknown child"), "childId"))?,
         ),
     };
     let cursor = match cursor.map(str::trim).filter(|c| !c.is_empty()) {
         None => None,
         Some(c) => Some(
             Cursor::decode(c)
-                .ok_or_else(|| Invalid::new(TITLE, "The page link is not valid", "cursor"))?,
+                .ok_or_else(|| Invalid::new(TITLE, t!("The page link is not valid"), "cursor"))?,
         ),
     };
     let limit = match limit {
@@ -40,7 +41,7 @@ pub async fn page(
         Some(_) => {
             return Err(Invalid::new(
                 TITLE,
-                format!("Ask for 1 to {PAGE_MAX} meals at a time"),
+                t!("Ask for 1 to {{max}} meals at a time", max = PAGE_MAX),
                 "limit",
             )
             .into());
@@ -86,7 +87,7 @@ pub async fn allergen_check(
 /// with a food the child is allergic to is saved, flagged as an exposure.
 pub async fn create(app: &Services, family: FamilyId, draft: MealDraft) -> AppResult<Meal> {
     let now = Utc::now();
-    let fields = draft.validate(SAVE_TITLE, now)?;
+    let fields = draft.validate(&SAVE_TITLE, now)?;
     let allergies = allergies_of(app, family, fields.child_id).await?;
     let mut meal = Meal::create(family, fields, now);
     meal.exposures = exposures(&meal.foods, &allergies);
@@ -94,7 +95,7 @@ pub async fn create(app: &Services, family: FamilyId, draft: MealDraft) -> AppRe
         .meals
         .insert(&meal)
         .await
-        .map_err(|e| AppError::from_write(e, SAVE_TITLE))
+        .map_err(|e| AppError::from_write(e, &SAVE_TITLE))
 }
 
 /// Replaces a meal's details; with `version`, only if nobody changed it since.
@@ -106,7 +107,7 @@ pub async fn update(
     draft: MealDraft,
 ) -> AppResult<Meal> {
     let now = Utc::now();
-    let fields = draft.validate(UPDATE_TITLE, now)?;
+    let fields = draft.validate(&UPDATE_TITLE, now)?;
     // Another family's meal is not found, with or without a version.
     app.store
         .meals
@@ -126,7 +127,7 @@ pub async fn update(
             Ok(())
         })
         .await
-        .map_err(|e| AppError::from_write(e, UPDATE_TITLE))
+        .map_err(|e| AppError::from_write(e, &UPDATE_TITLE))
 }
 
 /// Deletes the meal and its photo.

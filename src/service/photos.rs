@@ -1,6 +1,7 @@
 //! Uploads: meal photos and profile pictures go through the image pipeline before anything is
 //! stored, and are only ever served to their family.
 
+use crate::i18n::Text;
 use chrono::Utc;
 
 use super::{AppError, AppResult, Services};
@@ -14,31 +15,36 @@ use crate::store::media::{MediaRecord, Variant};
 /// Unattached uploads older than this are removed.
 pub const UNATTACHED_FOR: chrono::Duration = chrono::Duration::hours(24);
 
-fn refused(err: MediaError, title: &str) -> DomainError {
+fn refused(err: MediaError, title: &Text) -> DomainError {
     match err {
         MediaError::NotAnImage => DomainError::not_readable(
             title,
-            "Please choose an image file (JPEG, PNG, WebP or GIF).",
+            t!("Please choose an image file (JPEG, PNG, WebP or GIF)."),
         ),
         MediaError::Damaged => DomainError::not_readable(
             title,
-            "The image could not be read; it may be damaged or incomplete.",
+            t!("The image could not be read; it may be damaged or incomplete."),
         ),
         MediaError::TooLarge => DomainError::over_limit(
             title,
-            format!("The image is too large; it can be at most {MAX_SIDE} pixels on each side."),
+            t!(
+                "The image is too large; it can be at most {{max}} pixels on each side.",
+                max = MAX_SIDE
+            ),
         ),
         MediaError::NeedsTooMuchMemory { .. } => DomainError::over_limit(
             title,
-            "The image has too many pixels for this server to process. Please choose a \
-             smaller photo (most phones can save at a lower resolution).",
+            t!(
+                "The image has too many pixels for this server to process. Please choose a \
+             smaller photo (most phones can save at a lower resolution)."
+            ),
         ),
     }
 }
 
 /// Room on the server's disk, and in the family's quota and upload rate, for one more photo.
 /// Checked before the image is decoded, so a refused upload costs nothing.
-async fn check_room(app: &Services, family: FamilyId, guest: bool, title: &str) -> AppResult<u64> {
+async fn check_room(app: &Services, family: FamilyId, guest: bool, title: &Text) -> AppResult<u64> {
     let limits = &app.settings.limits;
     if app
         .store
@@ -48,8 +54,10 @@ async fn check_room(app: &Services, family: FamilyId, guest: bool, title: &str) 
         tracing::warn!("photo refused: the data directory's disk is nearly full");
         return Err(DomainError::out_of_space(
             title,
-            "The server's disk is nearly full, so photos cannot be added right now. \
-             Please tell the person who runs Highchair.",
+            t!(
+                "The server's disk is nearly full, so photos cannot be added right now. \
+             Please tell the person who runs Highchair."
+            ),
         )
         .into());
     }
@@ -68,12 +76,13 @@ async fn check_room(app: &Services, family: FamilyId, guest: bool, title: &str) 
     Ok(used)
 }
 
-fn quota_full(quota: u64, title: &str) -> DomainError {
+fn quota_full(quota: u64, title: &Text) -> DomainError {
     DomainError::out_of_space(
         title,
-        format!(
-            "Your family's photos use all of its {} MB of space. Delete some photos to add new ones.",
-            quota / (1024 * 1024)
+        t!(
+            "Your family's photos use all of its {{mb}} MB of space. Delete some photos to add \
+             new ones.",
+            mb = quota / (1024 * 1024)
         ),
     )
 }
@@ -84,15 +93,15 @@ async fn store(
     guest: bool,
     bytes: Vec<u8>,
     long_edge: u32,
-    title: &str,
+    title: &Text,
 ) -> AppResult<MediaRecord> {
     let limit = app.settings.limits.upload_bytes();
     if bytes.len() as u64 > limit {
         return Err(DomainError::over_limit(
             title,
-            format!(
-                "Photos must be {} MB or smaller.",
-                app.settings.limits.upload_mb
+            t!(
+                "Photos must be {{mb}} MB or smaller.",
+                mb = app.settings.limits.upload_mb
             ),
         )
         .into());
@@ -100,7 +109,7 @@ async fn store(
     if bytes.is_empty() {
         return Err(DomainError::not_readable(
             title,
-            "Please choose an image file (JPEG, PNG, WebP or GIF).",
+            t!("Please choose an image file (JPEG, PNG, WebP or GIF)."),
         )
         .into());
     }
@@ -151,7 +160,7 @@ pub async fn upload(app: &Services, uploader: &User, bytes: Vec<u8>) -> AppResul
         uploader.is_guest,
         bytes,
         PHOTO_EDGE,
-        "Photo upload failed",
+        &t!("Photo upload failed"),
     )
     .await
 }
@@ -165,7 +174,7 @@ pub(crate) async fn keep(app: &Services, saver: &User, bytes: Vec<u8>) -> AppRes
         saver.is_guest,
         bytes,
         PHOTO_EDGE,
-        crate::domain::recipe::SAVE_TITLE,
+        &crate::domain::recipe::SAVE_TITLE,
     )
     .await
 }
@@ -173,7 +182,7 @@ pub(crate) async fn keep(app: &Services, saver: &User, bytes: Vec<u8>) -> AppRes
 /// `PUT /api/profile/avatar`: replaces the profile picture. The new picture is attached and the
 /// old one removed in the same transaction as the account change.
 pub async fn set_avatar(app: &Services, user: UserId, bytes: Vec<u8>) -> AppResult<User> {
-    const TITLE: &str = "Upload failed";
+    const TITLE: Text = t!("Upload failed");
     let account = app
         .store
         .users
@@ -186,7 +195,7 @@ pub async fn set_avatar(app: &Services, user: UserId, bytes: Vec<u8>) -> AppResu
         account.is_guest,
         bytes,
         AVATAR_EDGE,
-        TITLE,
+        &TITLE,
     )
     .await?;
     let now = Utc::now();
@@ -198,7 +207,7 @@ pub async fn set_avatar(app: &Services, user: UserId, bytes: Vec<u8>) -> AppResu
             Ok(())
         })
         .await
-        .map_err(|e| AppError::from_write(e, TITLE))
+        .map_err(|e| AppError::from_write(e, &TITLE))
 }
 
 /// The sizes a photo is kept in.

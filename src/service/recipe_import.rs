@@ -9,6 +9,7 @@ use crate::domain::DomainError;
 use crate::domain::error::Invalid;
 use crate::domain::recipe::RecipeContent;
 use crate::domain::user::User;
+use crate::i18n::Text;
 use crate::recipe_import::fetch::{self, FetchError, Limits};
 use crate::recipe_import::{self, Draft};
 
@@ -17,7 +18,7 @@ pub const IMPORTS_PER_HOUR: u32 = 60;
 /// The most a page, pasted HTML or text may be.
 pub const PAGE_MAX_BYTES: usize = 5 << 20;
 
-const TITLE: &str = "Error importing recipe";
+const TITLE: Text = t!("Error importing recipe");
 
 /// What the parent gave: a page's address alone (the server fetches it), or a page's HTML or
 /// a text, with the page's address when they know it (not fetched: the draft's source, and
@@ -62,8 +63,10 @@ pub async fn import(
     if importer.is_guest {
         return Err(DomainError::not_allowed(
             TITLE,
-            "Guests cannot import recipes. Sign up for an account to bring in your family's \
-             recipes.",
+            t!(
+                "Guests cannot import recipes. Sign up for an account to bring in your family's \
+             recipes."
+            ),
         )
         .into());
     }
@@ -109,9 +112,9 @@ pub async fn import(
     .map_err(|_| unreadable())?;
     if drafts.is_empty() {
         return Err(Invalid::new(
-            "No recipe found",
-            "Highchair could not find a recipe there. Check that it is the recipe's own page, or \
-             paste the recipe's text (title, ingredients and method).",
+            t!("No recipe found"),
+            t!("Highchair could not find a recipe there. Check that it is the recipe's own page, or \
+             paste the recipe's text (title, ingredients and method)."),
             field,
         )
         .into());
@@ -129,7 +132,7 @@ fn what_to_read(request: ImportRequest) -> AppResult<(ImportFrom, Option<String>
         (Some(_), Some(_)) => return Err(one_way().into()),
         (None, None) => {
             let url = url.ok_or_else(|| {
-                Invalid::new(TITLE, "Please enter the recipe's web address", "url")
+                Invalid::new(TITLE, t!("Please enter the recipe's web address"), "url")
             })?;
             return Ok((ImportFrom::Url(url), None));
         }
@@ -139,7 +142,7 @@ fn what_to_read(request: ImportRequest) -> AppResult<(ImportFrom, Option<String>
     }
     if pasted.trim().is_empty() {
         let field = if is_html { "html" } else { "text" };
-        return Err(Invalid::new(TITLE, "Please paste the recipe or its page", field).into());
+        return Err(Invalid::new(TITLE, t!("Please paste the recipe or its page"), field).into());
     }
     let base = url
         .map(|u| fetch::resolve(None, &u).ok_or_else(|| Invalid::new(TITLE, BAD_ADDRESS, "url")))
@@ -155,12 +158,12 @@ fn what_to_read(request: ImportRequest) -> AppResult<(ImportFrom, Option<String>
 fn one_way() -> Invalid {
     Invalid::new(
         TITLE,
-        "Please give the recipe's web address, its page or its text",
+        t!("Please give the recipe's web address, its page or its text"),
         "url",
     )
 }
 
-const BAD_ADDRESS: &str = "Please enter a web address starting with http:// or https://";
+const BAD_ADDRESS: Text = t!("Please enter a web address starting with http:// or https://");
 
 /// A draft fitted to what a saved recipe holds, checked for each child. Its source is the page
 /// it was read from, else the one the recipe names (`isBasedOn`: an export's).
@@ -216,17 +219,17 @@ fn field_of(from: &ImportFrom) -> &'static str {
 
 fn too_large() -> DomainError {
     DomainError::over_limit(
-        "Page too large",
-        format!(
-            "The page is larger than {} MB, so Highchair did not read it. Paste the recipe's \
+        t!("Page too large"),
+        t!(
+            "The page is larger than {{mb}} MB, so Highchair did not read it. Paste the recipe's \
              text instead.",
-            PAGE_MAX_BYTES >> 20
+            mb = PAGE_MAX_BYTES >> 20
         ),
     )
 }
 
 fn unavailable() -> DomainError {
-    DomainError::unavailable(TITLE, "The server is shutting down. Please try again.")
+    DomainError::unavailable(TITLE, t!("The server is shutting down. Please try again."))
 }
 
 /// The reading failed in a way no page should cause: said, not a 500.
@@ -234,39 +237,46 @@ fn unreadable() -> DomainError {
     tracing::error!("reading a page for a recipe import failed");
     DomainError::unavailable(
         TITLE,
-        "Highchair could not read that page. Please paste the recipe's text instead.",
+        t!("Highchair could not read that page. Please paste the recipe's text instead."),
     )
 }
 
 /// Why the page could not be had, in the parent's words, with the other way to bring it.
 fn fetch_failed(e: FetchError) -> DomainError {
-    const PASTE: &str = "Open the page in your browser and paste the recipe instead.";
-    let unreachable =
-        |why: &str| DomainError::unavailable("Page not reachable", format!("{why} {PASTE}"));
+    const PASTE: Text = t!("Open the page in your browser and paste the recipe instead.");
+    let unreachable = |why: Text| DomainError::unavailable(t!("Page not reachable"), why);
     match e {
         FetchError::BadAddress => Invalid::new(TITLE, BAD_ADDRESS, "url").into(),
         FetchError::NotAllowed => Invalid::new(
-            "Address not allowed",
-            "That address is on this server's own network, so Highchair does not fetch it. \
+            t!("Address not allowed"),
+            t!(
+                "That address is on this server's own network, so Highchair does not fetch it. \
              Paste the recipe instead, or ask the person who runs Highchair to allow private \
-             addresses.",
+             addresses."
+            ),
             "url",
         )
         .into(),
-        FetchError::Unreachable => {
-            unreachable("The page could not be reached: check the address, or try again later.")
-        }
-        FetchError::TimedOut => unreachable(&format!(
-            "The site did not answer within {} seconds.",
-            Limits::default().timeout.as_secs()
+        FetchError::Unreachable => unreachable(t!(
+            "The page could not be reached: check the address, or try again later. {{paste}}",
+            paste = PASTE
         )),
-        FetchError::TooManyRedirects => unreachable(&format!(
-            "The page kept sending Highchair elsewhere (more than {} redirects).",
-            Limits::default().max_redirects
+        FetchError::TimedOut => unreachable(t!(
+            "The site did not answer within {{secs}} seconds. {{paste}}",
+            secs = Limits::default().timeout.as_secs(),
+            paste = PASTE
+        )),
+        FetchError::TooManyRedirects => unreachable(t!(
+            "The page kept sending Highchair elsewhere (more than {{max}} redirects). {{paste}}",
+            max = Limits::default().max_redirects,
+            paste = PASTE
         )),
         FetchError::Blocked => DomainError::unavailable(
-            "Blocked by the site",
-            format!("The site does not let servers read its pages. {PASTE}"),
+            t!("Blocked by the site"),
+            t!(
+                "The site does not let servers read its pages. {{paste}}",
+                paste = PASTE
+            ),
         ),
         FetchError::TooLarge => too_large(),
     }

@@ -134,7 +134,7 @@ pub async fn save(
     }
     let saved = app.store.recipes.insert(&recipe).await.map_err(|e| {
         // A new recipe has no older copy to be stale against.
-        AppError::from_write_with(e, recipe::SAVE_TITLE, |_| {
+        AppError::from_write_with(e, &recipe::SAVE_TITLE, |_| {
             Err(crate::store::StoreError::Corrupt("a new recipe was stale".into()).into())
         })
     })?;
@@ -179,7 +179,7 @@ pub async fn update(
         })
         .await
         .map_err(|e| {
-            AppError::from_write_with(e, recipe::SAVE_TITLE, |current| {
+            AppError::from_write_with(e, &recipe::SAVE_TITLE, |current| {
                 Ok(Stale::Recipe(Box::new(check(&checks, *current))))
             })
         })?;

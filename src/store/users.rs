@@ -58,6 +58,7 @@ pub mod tests {
             updated_at: now,
             last_seen_at: now,
             joined_family_at: None,
+            language: None,
         }
     }
 

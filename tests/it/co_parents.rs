@@ -506,7 +506,8 @@ async fn a_link_answers_pending_unknown_and_expired_with_the_spec_texts() {
     let body: Value = serde_json::from_str(&bodies[0]).unwrap();
     assert_eq!(
         body,
-        json!({"title": "Invalid invitation", "message": "Invalid or expired invitation", "field": null})
+        json!({"title": "Invalid invitation", "message": "Invalid or expired invitation",
+            "code": "Invalid invitation", "field": null})
     );
 
     // A link whose week is over (written through the store, eight days back).

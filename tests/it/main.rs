@@ -23,6 +23,7 @@ mod grocery;
 mod health;
 mod households;
 mod isolation;
+mod languages;
 mod meal_plan;
 mod meals;
 mod photos;

@@ -260,6 +260,9 @@ const STEPS: &[&str] = &[
     "ALTER TABLE recipes ADD COLUMN source_url TEXT NOT NULL DEFAULT '';
     ALTER TABLE recipes ADD COLUMN photo_id BLOB REFERENCES media (id) ON DELETE SET NULL;
     CREATE INDEX recipes_by_photo ON recipes (photo_id) WHERE photo_id IS NOT NULL;",
+    // 4: languages (issue 32): the one a parent chose on the profile page (NULL: none, the
+    // browser's).
+    "ALTER TABLE users ADD COLUMN language TEXT;",
 ];
 
 /// The schema version this build writes.

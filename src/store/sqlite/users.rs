@@ -45,11 +45,12 @@ impl Row for User {
         "updated_at",
         "last_seen_at",
         "joined_family_at",
+        "language",
     ];
     const SELECT: &'static str = "t.id, t.family_id, t.version, t.session_epoch, t.email, \
         t.first_name, t.last_name, t.role, t.is_guest, t.guest_children, t.is_admin, \
         t.password_hash, t.avatar_id, t.created_at, t.updated_at, t.last_seen_at, \
-        t.joined_family_at";
+        t.joined_family_at, t.language";
 
     super::core::row_identity!(family_id);
     fn values(&self) -> Vec<Value> {
@@ -71,6 +72,7 @@ impl Row for User {
             time(self.updated_at),
             time(self.last_seen_at),
             opt_time(self.joined_family_at),
+            self.language.map_or(Value::Null, |l| text(l.code())),
         ]
     }
     fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
@@ -94,6 +96,10 @@ impl Row for User {
             updated_at: get_time(r, 14)?,
             last_seen_at: get_time(r, 15)?,
             joined_family_at: get_opt_time(r, 16)?,
+            // A code this build does not know (written by a newer one) reads as none.
+            language: r
+                .get::<_, Option<String>>(17)?
+                .and_then(|code| code.parse().ok()),
         })
     }
     fn photos(&self) -> Vec<MediaId> {

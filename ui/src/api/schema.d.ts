@@ -192,7 +192,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Changes first and last name. */
+        /** Changes first and last name, and the language of the screens. */
         patch: operations["updateProfile"];
         trace?: never;
     };
@@ -1434,6 +1434,8 @@ export interface components {
         ConflictBody: {
             title: string;
             message: string;
+            /** @description As `ErrorBody::code`. */
+            code: string;
             field?: string | null;
             current?: (components["schemas"]["Current"] & unknown) | null;
         };
@@ -1485,11 +1487,17 @@ export interface components {
         Difficulty: "easy" | "moderate" | "hard";
         /**
          * ErrorBody
-         * @description Every error the API returns has this shape; `title` and `message` are the spec's toast texts.
+         * @description Every error the API returns has this shape; `title` and `message` are the spec's toast texts,
+         *     in the request's language.
          */
         ErrorBody: {
             title: string;
             message: string;
+            /**
+             * @description The title in English, the same in every language: for a client that acts on a kind of
+             *     error ("Invalid PIN", "Access blocked") rather than only showing it.
+             */
+            code: string;
             /** @description The request field the error is about, when there is one. */
             field?: string | null;
         };
@@ -2012,6 +2020,11 @@ export interface components {
         /** @enum {string} */
         JobState: "queued" | "generating" | "done" | "failed";
         /**
+         * @description A language the UI and the server speak.
+         * @enum {string}
+         */
+        Language: "en" | "fr" | "de" | "es";
+        /**
          * LeftOutDto
          * @description A catalogue ingredient a request would leave out.
          */
@@ -2402,6 +2415,8 @@ export interface components {
             isAdmin: boolean;
             /** @description The profile picture, when one is set. */
             avatarUrl?: string | null;
+            /** @description The language chosen for the screens; none: the browser's (then the server's default). */
+            language?: (components["schemas"]["Language"] & unknown) | null;
             /**
              * Format: uint64
              * @description +1 with every change; send it back with an update.
@@ -2412,6 +2427,8 @@ export interface components {
         ProfileUpdate: {
             firstName?: string;
             lastName?: string;
+            /** @description en, fr, de or es; empty for none (the browser's language); absent: unchanged. */
+            language?: string;
             /**
              * Format: uint64
              * @description Required: the version this change was made on (400 without it); a stale one answers
@@ -2738,6 +2755,8 @@ export interface components {
              * @description Estimated price of one grocery item.
              */
             groceryItemEstimate: number;
+            /** @description The language for a browser that asks for none the UI speaks (`[server] language`). */
+            defaultLanguage: components["schemas"]["Language"] & unknown;
             /** @description Where the contact page says messages can also be e-mailed; empty when not set. */
             contactEmail: string;
             /** @description The rules the server checks, for the forms to check the same before sending. */

@@ -1,0 +1,245 @@
+//! Languages (issue 32): the server words its messages in the request's language, keeps each
+//! parent's choice with the account, and falls back to the configured default.
+
+use serde_json::{Value, json};
+
+use crate::harness::{TestServer, family, json};
+
+/// `PATCH /api/profile` with an empty first name: a 400 in the parent's words.
+async fn refused_profile(
+    server: &TestServer,
+    client: &reqwest::Client,
+    lang: Option<&str>,
+) -> Value {
+    let mut req = client
+        .patch(server.url("/api/profile"))
+        .json(&json!({"firstName": "", "version": 1}));
+    if let Some(lang) = lang {
+        req = req.header("accept-language", lang);
+    }
+    json(req.send().await.unwrap(), 400).await
+}
+
+#[tokio::test]
+async fn errors_are_worded_in_the_language_asked_for_with_the_same_code() {
+    let server = TestServer::start().await;
+    let ann = family(&server, "ann@example.org").await;
+
+    let en = refused_profile(&server, &ann, None).await;
+    assert_eq!(
+        (&en["title"], &en["message"], &en["code"], &en["field"]),
+        (
+            &json!("Update failed"),
+            &json!("Please enter your first name"),
+            &json!("Update failed"),
+            &json!("firstName")
+        )
+    );
+    let fr = refused_profile(&server, &ann, Some("fr-FR,fr;q=0.9,en;q=0.5")).await;
+    assert_eq!(fr["title"], "Échec de la mise à jour");
+    assert_eq!(fr["message"], "Veuillez saisir votre prénom");
+    // A client acts on the code, the same whatever the language.
+    assert_eq!(fr["code"], "Update failed");
+    assert_eq!(fr["field"], "firstName");
+    let de = refused_profile(&server, &ann, Some("it-IT, de;q=0.8")).await;
+    assert_ne!(de["title"], en["title"]);
+    assert_eq!(de["code"], "Update failed");
+    let es = refused_profile(&server, &ann, Some("es")).await;
+    assert_ne!(es["title"], en["title"]);
+    // None of the UI's languages: the server's default (English here).
+    let it = refused_profile(&server, &ann, Some("it, pt;q=0.5")).await;
+    assert_eq!(it["title"], "Update failed");
+
+    // Errors raised outside the endpoints (an unknown path) follow the language too.
+    let resp = ann
+        .get(server.url("/api/no-such-thing"))
+        .header("accept-language", "fr")
+        .send()
+        .await
+        .unwrap();
+    let body = json(resp, 404).await;
+    assert_eq!(
+        (&body["title"], &body["code"]),
+        (&json!("Introuvable"), &json!("Not found"))
+    );
+}
+
+#[tokio::test]
+async fn counted_waits_follow_the_languages_plural_rules() {
+    let server = TestServer::start().await;
+    let client = server.new_client();
+    // Wrong passwords until the sign-in is held back: "Please try again after …".
+    let mut last = Value::Null;
+    for _ in 0..30 {
+        let resp = client
+            .post(server.url("/api/auth/login"))
+            .header("accept-language", "fr")
+            .json(&json!({"email": "nobody@example.org", "password": "wrong password"}))
+            .send()
+            .await
+            .unwrap();
+        if resp.status() == 429 {
+            last = resp.json().await.unwrap();
+            break;
+        }
+    }
+    assert_eq!(last["code"], "Too many attempts", "{last}");
+    assert_eq!(last["title"], "Trop de tentatives");
+    let message = last["message"].as_str().unwrap();
+    assert!(message.starts_with("Veuillez réessayer dans "), "{message}");
+    assert!(
+        message.ends_with(" minute")
+            || message.ends_with(" minutes")
+            || message.contains("seconde"),
+        "{message}"
+    );
+}
+
+#[tokio::test]
+async fn a_parent_keeps_a_language_with_the_account_and_the_other_parent_their_own() {
+    let server = TestServer::start().await;
+    let ann = family(&server, "ann@example.org").await;
+    let profile = json(
+        ann.get(server.url("/api/profile")).send().await.unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(
+        profile["language"],
+        Value::Null,
+        "none chosen: the browser's"
+    );
+    let version = profile["version"].as_u64().unwrap();
+
+    let resp = ann
+        .patch(server.url("/api/profile"))
+        .json(&json!({"language": "fr", "version": version}))
+        .send()
+        .await
+        .unwrap();
+    let saved = json(resp, 200).await;
+    assert_eq!(saved["language"], "fr");
+    assert_eq!(saved["firstName"], "Amira", "the names stay");
+    // The session (which the UI reads first) carries it, and it outlives a restart.
+    let session = json(
+        ann.get(server.url("/api/auth/session"))
+            .send()
+            .await
+            .unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(session["user"]["language"], "fr");
+
+    // Stale: 409 with the profile as it is; unknown: 400 on the field; signed out: 401.
+    let stale = ann
+        .patch(server.url("/api/profile"))
+        .json(&json!({"language": "de", "version": version}))
+        .send()
+        .await
+        .unwrap();
+    let body = json(stale, 409).await;
+    assert_eq!(body["current"]["language"], "fr");
+    let version = saved["version"].as_u64().unwrap();
+    let bad = ann
+        .patch(server.url("/api/profile"))
+        .json(&json!({"language": "it", "version": version}))
+        .send()
+        .await
+        .unwrap();
+    let body = json(bad, 400).await;
+    assert_eq!(body["field"], "language");
+    assert_eq!(
+        body["message"],
+        "Please choose one of the languages: en, fr, de, es"
+    );
+    let resp = server
+        .new_client()
+        .patch(server.url("/api/profile"))
+        .json(&json!({"language": "fr", "version": version}))
+        .send()
+        .await
+        .unwrap();
+    json(resp, 401).await;
+
+    // The other parent of another family keeps theirs (none).
+    let ben = family(&server, "ben@example.org").await;
+    let theirs = json(
+        ben.get(server.url("/api/profile")).send().await.unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(theirs["language"], Value::Null);
+
+    let server = server.restart().await;
+    let ann = crate::harness::sign_in(&server, "ann@example.org").await;
+    let profile = json(
+        ann.get(server.url("/api/profile")).send().await.unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(profile["language"], "fr");
+    // Empty: back to the browser's.
+    let resp = ann
+        .patch(server.url("/api/profile"))
+        .json(&json!({"language": "", "version": profile["version"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(json(resp, 200).await["language"], Value::Null);
+}
+
+#[tokio::test]
+async fn the_configured_default_speaks_when_the_browser_asks_for_none_of_the_languages() {
+    let server = TestServer::start_with(|s| s.server.language = highchair::i18n::Lang::De).await;
+    let site = json(server.get("/api/site").await, 200).await;
+    assert_eq!(site["defaultLanguage"], "de");
+    let ann = family(&server, "ann@example.org").await;
+    let none = refused_profile(&server, &ann, None).await;
+    let italian = refused_profile(&server, &ann, Some("it")).await;
+    let english = refused_profile(&server, &ann, Some("en-GB")).await;
+    assert_eq!(none["title"], italian["title"]);
+    assert_ne!(none["title"], "Update failed");
+    assert_eq!(english["title"], "Update failed");
+}
+
+#[tokio::test]
+async fn a_family_list_is_kept_per_language_with_its_own_etag() {
+    let server = TestServer::start().await;
+    let ann = family(&server, "ann@example.org").await;
+    crate::harness::add_child(&server, &ann, "Leo").await;
+    let get = |lang: &'static str| {
+        ann.get(server.url("/api/grocery-lists"))
+            .header("accept-language", lang)
+            .send()
+    };
+    let en = get("en").await.unwrap();
+    let fr = get("fr").await.unwrap();
+    let (en_tag, fr_tag) = (en.headers()["etag"].clone(), fr.headers()["etag"].clone());
+    assert_ne!(en_tag, fr_tag);
+    assert!(
+        fr.headers()["vary"]
+            .to_str()
+            .unwrap()
+            .contains("Accept-Language"),
+        "{:?}",
+        fr.headers()
+    );
+    // Each language's ETag is a 304 in its own language only.
+    let again = ann
+        .get(server.url("/api/grocery-lists"))
+        .header("accept-language", "fr")
+        .header("if-none-match", fr_tag.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 304);
+    let other = ann
+        .get(server.url("/api/grocery-lists"))
+        .header("accept-language", "en")
+        .header("if-none-match", fr_tag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(other.status(), 200);
+}
