@@ -7,6 +7,7 @@ import { SWRConfig } from 'swr';
 
 import { AuthProvider, preloadSession } from './auth/AuthProvider';
 import { initI18n } from './i18n';
+import { LanguageSync } from './i18n/LanguageSync';
 import { ToastProvider } from './components/ui/Toast';
 import { AppRouter, preloadPage, preloadPageReads } from './router/AppRouter';
 
@@ -73,6 +74,7 @@ if (root) {
           <SWRConfig value={{ shouldRetryOnError: false }}>
             <ToastProvider>
               <AuthProvider>
+                <LanguageSync />
                 <BrowserRouter>
                   <AppRouter />
                 </BrowserRouter>

@@ -4,6 +4,7 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { afterEach } from 'vitest';
 
+import { addFormats } from './i18n';
 import en from './locales/en.json';
 
 // The spec's English, loaded at once: screens are tested in the words the spec gives them.
@@ -15,6 +16,7 @@ void i18n.use(initReactI18next).init({
   react: { useSuspense: false },
   initAsync: false,
 });
+addFormats(i18n);
 
 // jsdom has no object URLs; photo previews only need a string.
 if (!URL.createObjectURL) {

@@ -30,6 +30,8 @@ type Json = 'application/json; charset=utf-8';
 export class ApiFailure extends Error {
   readonly status: number;
   readonly title: string;
+  /** The title in English whatever the language: what a screen may act on. */
+  readonly code: string;
   readonly field: string | undefined;
   /** The error body as the server sent it (a 409 also carries `current`: see `savedElsewhere`). */
   readonly body: unknown;
@@ -43,6 +45,7 @@ export class ApiFailure extends Error {
     super(body?.message ?? i18n.t('common.unexpectedError'));
     this.status = status;
     this.title = body?.title ?? fallbackTitle;
+    this.code = body?.code ?? body?.title ?? fallbackTitle;
     this.field = body?.field ?? undefined;
     this.body = raw;
   }

@@ -1,3 +1,4 @@
+import i18n from 'i18next';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import useSWR, { preload, useSWRConfig } from 'swr';
 
@@ -27,7 +28,7 @@ type Session = { user: User; expiresAt: string } | null;
 
 /** Reads the session; a null user means signed out (the server answers 200 either way). */
 async function fetchSession(): Promise<Session> {
-  const session = await unwrap(api.GET('/auth/session'), 'Authentication error');
+  const session = await unwrap(api.GET('/auth/session'), i18n.t('auth.failed.session'));
   return session.user && session.expiresAt
     ? { user: session.user, expiresAt: session.expiresAt }
     : null;
@@ -104,14 +105,22 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     () => ({
       state: shown,
       login: (email, password) =>
-        signedIn(unwrap(api.POST('/auth/login', { body: { email, password } }), 'Sign in failed')),
+        signedIn(
+          unwrap(
+            api.POST('/auth/login', { body: { email, password } }),
+            i18n.t('auth.failed.signIn'),
+          ),
+        ),
       signup: (form: SignupForm) =>
-        signedIn(unwrap(api.POST('/auth/signup', { body: form }), 'Sign up failed'), true),
+        signedIn(
+          unwrap(api.POST('/auth/signup', { body: form }), i18n.t('auth.failed.signUp')),
+          true,
+        ),
       startGuest: (firstName, childCount) =>
         signedIn(
           unwrap(
             api.POST('/auth/guest', { body: { firstName, children: childCount } }),
-            'Guest access failed',
+            i18n.t('auth.failed.guest'),
           ),
           true,
         ),
@@ -122,7 +131,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
               params: { path: { token } },
               body: { password },
             }),
-            'Password reset failed',
+            i18n.t('auth.failed.reset'),
           ),
         ),
       joinFamily: (token, form) =>
@@ -132,12 +141,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
               params: { path: { token } },
               body: form ?? NO_FORM,
             }),
-            'Join failed',
+            i18n.t('auth.failed.join'),
           ),
           form !== undefined,
         ),
       logout: async () => {
-        await unwrap(api.POST('/auth/logout'), 'Sign out failed');
+        await unwrap(api.POST('/auth/logout'), i18n.t('auth.failed.signOut'));
         rememberNewAccount(null);
         await forgetOfflineCopies();
         await mutate(null, { revalidate: false });

@@ -1,3 +1,4 @@
+import i18n from 'i18next';
 import { createContext, useContext } from 'react';
 
 import type { Schemas } from '../api/client';
@@ -43,10 +44,10 @@ export function useAuth(): AuthContextValue {
   return context;
 }
 
-/** 'there' when there is no name; guests without their `Guest_` prefix. */
+/** 'there' (in the reader's language) when there is no name; guests without their `Guest_` prefix. */
 export function greetingName(user: User | null): string {
   const name = user?.firstName.replace(/^Guest_/, '').trim();
-  return name || 'there';
+  return name || i18n.t('auth.greetingFallback');
 }
 
 /** Where this tab remembers an account it has just created (sign-up, guest entry). */

@@ -3,6 +3,7 @@
  * starts them as soon as the session is known: while the screen's code is still on its way,
  * instead of after it (a round trip sooner on a phone).
  */
+import i18n from 'i18next';
 import { preload } from 'swr';
 
 import { api, unwrap } from '../api/client';
@@ -11,12 +12,12 @@ import { keys } from './keys';
 /** Meals per page of a meal list. */
 export const MEALS_PAGE = 50;
 
-export const readChildren = () => unwrap(api.GET('/children'), 'Error fetching children');
+export const readChildren = () => unwrap(api.GET('/children'), i18n.t('errors.fetchChildren'));
 
 export const readFoods = (childId: string) =>
   unwrap(
     api.GET('/children/{id}/foods', { params: { path: { id: childId } } }),
-    'Error fetching food history',
+    i18n.t('errors.fetchFoodHistory'),
   );
 
 export const readMeals = (childId: string | null, limit: number, cursor: string) =>
@@ -24,18 +25,18 @@ export const readMeals = (childId: string | null, limit: number, cursor: string)
     api.GET('/meals', {
       params: { query: { childId: childId ?? undefined, cursor: cursor || undefined, limit } },
     }),
-    'Error fetching meals',
+    i18n.t('errors.fetchMeals'),
   );
 
 export const readGroceryLists = () =>
-  unwrap(api.GET('/grocery-lists'), 'Error fetching grocery lists');
+  unwrap(api.GET('/grocery-lists'), i18n.t('errors.fetchGroceryLists'));
 
-export const readRecipes = () => unwrap(api.GET('/recipes'), 'Error loading recipes');
+export const readRecipes = () => unwrap(api.GET('/recipes'), i18n.t('errors.loadRecipes'));
 
-export const readSite = () => unwrap(api.GET('/site'), 'Error');
+export const readSite = () => unwrap(api.GET('/site'), i18n.t('errors.error'));
 
 export const readMealPlan = (week: string) =>
-  unwrap(api.GET('/meal-plan', { params: { query: { week } } }), 'Error loading meal plan');
+  unwrap(api.GET('/meal-plan', { params: { query: { week } } }), i18n.t('errors.loadMealPlan'));
 
 /**
  * Starts a read. A failure (an unknown child's foods) is the screen's to show when its hook takes

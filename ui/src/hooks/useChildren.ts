@@ -1,3 +1,4 @@
+import i18n from 'i18next';
 import { useMemo } from 'react';
 import useSWR from 'swr';
 
@@ -31,7 +32,7 @@ export function useAllergens(childId: string) {
   return useSWR(keys.allergens(childId), () =>
     unwrap(
       api.GET('/children/{id}/allergens', { params: { path: { id: childId } } }),
-      'Error fetching allergens',
+      i18n.t('foodSafety.intro.fetchError'),
     ),
   );
 }
@@ -41,7 +42,7 @@ export function useDeletePreview(childId: string | null) {
   return useSWR(childId ? keys.deletePreview(childId) : null, () =>
     unwrap(
       api.GET('/children/{id}/delete-preview', { params: { path: { id: childId ?? '' } } }),
-      'Error',
+      i18n.t('children.error'),
     ),
   );
 }
@@ -58,7 +59,7 @@ export function useChildActions() {
     create: async (input: ChildInput, signal?: AbortSignal) => {
       const child = await unwrap(
         api.POST('/children', { body: input, signal }),
-        'Error saving child profile',
+        i18n.t('children.errors.save'),
       );
       await revalidate(['children']);
       return child;
@@ -68,7 +69,7 @@ export function useChildActions() {
       try {
         const child = await unwrap(
           api.PUT('/children/{id}', { params: { path: { id } }, body: input, signal }),
-          'Error updating child profile',
+          i18n.t('children.errors.update'),
         );
         await revalidate(['children', keys.child(id)]);
         return child;
@@ -84,7 +85,7 @@ export function useChildActions() {
     remove: async (id: string, signal?: AbortSignal) => {
       await unwrap(
         api.DELETE('/children/{id}', { params: { path: { id } }, signal }),
-        'Error deleting child',
+        i18n.t('children.errors.delete'),
       );
       await revalidate(['children', keys.child(id), 'meals']);
     },

@@ -1,3 +1,4 @@
+import i18n from 'i18next';
 import useSWR from 'swr';
 
 import { ApiFailure, api, unwrap, type Schemas } from '../api/client';
@@ -12,14 +13,14 @@ export type InvitedCoParent = Schemas['InvitedCoParent'];
 /** A new PIN for a co-parent: shown once too. */
 export type NewPin = Schemas['NewPin'];
 
-// The spec's toast titles (section 8).
-export const FETCH_TITLE = 'Error fetching co-parents';
-export const INVITE_TITLE = 'Error inviting co-parent';
-export const PIN_TITLE = 'Error generating PIN';
-export const DELETE_TITLE = 'Error deleting co-parent';
-export const EXTEND_TITLE = 'Error extending link';
-
-const INVALID_RESPONSE = 'Invalid response from server';
+/** The spec's toast titles (section 8), in the language shown now. */
+export const coParentTitles = {
+  fetch: () => i18n.t('coParents.titles.fetch'),
+  invite: () => i18n.t('coParents.titles.invite'),
+  pin: () => i18n.t('coParents.titles.pin'),
+  remove: () => i18n.t('coParents.titles.remove'),
+  extend: () => i18n.t('coParents.titles.extend'),
+};
 
 /**
  * `unwrap`, with the spec's description for a server that could not be reached or failed
@@ -42,7 +43,7 @@ async function call<T>(
 
 /** The answer was a success but not what the API promises: no six-digit PIN, or no link. */
 function invalidResponse(title: string): ApiFailure {
-  return new ApiFailure(0, { title, message: INVALID_RESPONSE }, title);
+  return new ApiFailure(0, { title, message: i18n.t('coParents.invalidResponse') }, title);
 }
 
 /**
@@ -51,7 +52,7 @@ function invalidResponse(title: string): ApiFailure {
  */
 export function useCoParents(enabled = true) {
   return useSWR(enabled ? keys.coParents() : null, () =>
-    call(api.GET('/co-parents'), FETCH_TITLE, 'Unable to load co-parent information'),
+    call(api.GET('/co-parents'), coParentTitles.fetch(), i18n.t('coParents.unreachable.fetch')),
   );
 }
 
@@ -62,11 +63,11 @@ export function useCoParentActions() {
     invite: async (input: CoParentInput, signal?: AbortSignal): Promise<InvitedCoParent> => {
       const made = await call(
         api.POST('/co-parents', { body: input, signal }),
-        INVITE_TITLE,
-        'Unable to send invitation',
+        coParentTitles.invite(),
+        i18n.t('coParents.unreachable.invite'),
       );
       if (!made || !isPin(made.pin) || !made.link || !made.coParent) {
-        throw invalidResponse(INVITE_TITLE);
+        throw invalidResponse(coParentTitles.invite());
       }
       await revalidate(['coParents']);
       return made;
@@ -75,10 +76,10 @@ export function useCoParentActions() {
     resetPin: async (id: string, signal?: AbortSignal): Promise<NewPin> => {
       const made = await call(
         api.POST('/co-parents/{id}/pin', { params: { path: { id } }, signal }),
-        PIN_TITLE,
-        'Unable to generate new PIN',
+        coParentTitles.pin(),
+        i18n.t('coParents.unreachable.pin'),
       );
-      if (!made || !isPin(made.pin)) throw invalidResponse(PIN_TITLE);
+      if (!made || !isPin(made.pin)) throw invalidResponse(coParentTitles.pin());
       await revalidate(['coParents']);
       return made;
     },
@@ -86,8 +87,8 @@ export function useCoParentActions() {
     extend: async (id: string, signal?: AbortSignal): Promise<CoParent> => {
       const extended = await call(
         api.POST('/co-parents/{id}/extend', { params: { path: { id } }, signal }),
-        EXTEND_TITLE,
-        'An unexpected error occurred',
+        coParentTitles.extend(),
+        i18n.t('common.unexpectedError'),
       );
       await revalidate(['coParents']);
       return extended;
@@ -96,8 +97,8 @@ export function useCoParentActions() {
     remove: async (id: string, signal?: AbortSignal): Promise<void> => {
       await call(
         api.DELETE('/co-parents/{id}', { params: { path: { id } }, signal }),
-        DELETE_TITLE,
-        'An unexpected error occurred',
+        coParentTitles.remove(),
+        i18n.t('common.unexpectedError'),
       );
       await revalidate(['coParents']);
     },

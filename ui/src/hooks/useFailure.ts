@@ -1,3 +1,4 @@
+import i18n from 'i18next';
 import { useCallback } from 'react';
 
 import { ApiFailure } from '../api/client';
@@ -21,7 +22,7 @@ export function useFailure() {
         toast({ title: problem.title, description: problem.message });
         return problem.field;
       }
-      toast({ title: fallbackTitle, description: 'An unexpected error occurred' });
+      toast({ title: fallbackTitle, description: i18n.t('common.unexpectedError') });
       return undefined;
     },
     [toast],

@@ -1,3 +1,5 @@
+import i18n from 'i18next';
+
 import { api, unwrap, type Schemas } from '../api/client';
 import { keys } from './keys';
 import { useSettledAnswer } from './useDebounced';
@@ -13,7 +15,7 @@ export function checkFoods(childId: string, foods: readonly string[], signal?: A
       body: { foods: [...foods] },
       signal,
     }),
-    'Error checking foods',
+    i18n.t('foodSafety.checkError'),
   );
 }
 

@@ -1,3 +1,4 @@
+import i18n from 'i18next';
 import { useCallback } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 
@@ -34,7 +35,7 @@ export function useEstimate(items: readonly { name: string; quantity: string }[]
           })),
         },
       }),
-      'Error fetching grocery lists',
+      i18n.t('grocery.error.fetch'),
     ),
   );
   return { current };
@@ -49,7 +50,7 @@ export function useGroceryList(id: string) {
   return useSWR(keys.groceryList(id), () =>
     unwrap(
       api.GET('/grocery-lists/{id}', { params: { path: { id } } }),
-      'Error fetching grocery lists',
+      i18n.t('grocery.error.fetch'),
     ),
   );
 }
@@ -77,7 +78,7 @@ export function useGroceryActions() {
     create: async (input: ListInput, signal?: AbortSignal) => {
       const list = await unwrap(
         api.POST('/grocery-lists', { body: input, signal }),
-        'Error saving grocery list',
+        i18n.t('grocery.error.save'),
       );
       await revalidate(['groceryLists']);
       return list;
@@ -87,7 +88,7 @@ export function useGroceryActions() {
       try {
         const list = await unwrap(
           api.PUT('/grocery-lists/{id}', { params: { path: { id } }, body: input, signal }),
-          'Error updating grocery list',
+          i18n.t('grocery.error.update'),
         );
         await revalidate(['groceryLists', keys.groceryList(id)]);
         return list;
@@ -99,14 +100,14 @@ export function useGroceryActions() {
     remove: async (id: string) => {
       await unwrap(
         api.DELETE('/grocery-lists/{id}', { params: { path: { id } } }),
-        'Error deleting grocery list',
+        i18n.t('grocery.error.delete'),
       );
       await revalidate(['groceryLists']);
     },
     fromRecipes: (recipeIds: string[]) =>
       unwrap(
         api.POST('/grocery-lists/from-recipes', { body: { recipeIds } }),
-        'Error saving grocery list',
+        i18n.t('grocery.error.save'),
       ),
   };
 }

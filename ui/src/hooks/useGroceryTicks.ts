@@ -1,3 +1,4 @@
+import i18n from 'i18next';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 
 import { api } from '../api/client';
@@ -150,12 +151,14 @@ async function send(tick: PendingTick): Promise<Sent> {
   if (data) {
     if (data.applied) return { list: data.list };
     const item = data.list.items.find((i) => i.id === tick.itemId);
-    const name = item?.name ?? 'An item';
+    const name = item?.name ?? i18n.t('grocery.ticks.anItem');
     return {
       list: data.list,
       note: {
-        title: 'Changed on another device',
-        description: `${name} was ${item?.checked ? 'ticked' : 'unticked'} on another device after your tick, so that stays.`,
+        title: i18n.t('grocery.ticks.changedElsewhere'),
+        description: item?.checked
+          ? i18n.t('grocery.ticks.tickedElsewhere', { name })
+          : i18n.t('grocery.ticks.untickedElsewhere', { name }),
       },
     };
   }
@@ -164,11 +167,11 @@ async function send(tick: PendingTick): Promise<Sent> {
   const body = (error ?? {}) as { title?: string; message?: string };
   return {
     refused: {
-      title: 'Update error',
+      title: i18n.t('grocery.ticks.updateError'),
       message:
         response.status === 404
-          ? 'That item is no longer on the list.'
-          : (body.message ?? 'An unexpected error occurred'),
+          ? i18n.t('grocery.ticks.itemGone')
+          : (body.message ?? i18n.t('common.unexpectedError')),
     },
   };
 }

@@ -1,3 +1,4 @@
+import i18n from 'i18next';
 import useSWR, { useSWRConfig } from 'swr';
 
 import { ApiFailure, api, unwrap, type Schemas } from '../api/client';
@@ -36,7 +37,7 @@ export function useMealPlanActions() {
         params: { query: { week: plan.week } },
         body: { entries: applyChange(plan.entries, change), version: plan.version },
       }),
-      'Error saving meal plan',
+      i18n.t('plan.error.save'),
     );
   return {
     save: async (plan: MealPlan, change: PlanChange) => {
@@ -49,8 +50,8 @@ export function useMealPlanActions() {
         if (change.kind === 'edit' && !now.entries.some((e) => e.id === change.id)) {
           await mutate(keys.mealPlan(plan.week), now, { revalidate: false });
           throw {
-            title: 'Error saving meal plan',
-            message: 'That meal was removed on another device.',
+            title: i18n.t('plan.error.save'),
+            message: i18n.t('plan.error.removedElsewhere'),
           } satisfies Problem;
         }
         saved = await put(now, change);
@@ -63,13 +64,13 @@ export function useMealPlanActions() {
       (
         await unwrap(
           api.POST('/meal-plan/check', { body: entryInput(fields), signal }),
-          'Error saving meal plan',
+          i18n.t('plan.error.save'),
         )
       ).warnings,
     groceryDraft: (week: string) =>
       unwrap(
         api.POST('/grocery-lists/from-meal-plan', { body: { week } }),
-        'Error saving grocery list',
+        i18n.t('grocery.error.save'),
       ),
   };
 }

@@ -1,3 +1,4 @@
+import i18n from 'i18next';
 import { useMemo } from 'react';
 import useSWRInfinite from 'swr/infinite';
 
@@ -57,7 +58,8 @@ export function useMealActions() {
     signal?: AbortSignal,
   ): Promise<string | undefined> => {
     if (!photo) return input.photo ?? undefined;
-    const media = await uploadImage('/media', photo, 'Photo upload failed', signal);
+    // eslint-disable-next-line no-restricted-syntax -- '/media' is the API path, not text
+    const media = await uploadImage('/media', photo, i18n.t('meals.errors.photoUpload'), signal);
     return media.id;
   };
   return {
@@ -73,7 +75,7 @@ export function useMealActions() {
       phase?.('save');
       const meal = await unwrap(
         api.POST('/meals', { body: { ...input, photo: photoId }, signal }),
-        'Error saving meal',
+        i18n.t('meals.errors.save'),
       );
       await revalidate(['meals', 'foods', 'allergens']);
       return meal;
@@ -96,7 +98,7 @@ export function useMealActions() {
             body: { ...input, photo: photoId },
             signal,
           }),
-          'Error updating meal',
+          i18n.t('meals.errors.update'),
         );
       } finally {
         await revalidate(['meals', 'foods', 'allergens']);
@@ -105,7 +107,7 @@ export function useMealActions() {
     remove: async (id: string, signal?: AbortSignal) => {
       await unwrap(
         api.DELETE('/meals/{id}', { params: { path: { id } }, signal }),
-        'Error deleting meal',
+        i18n.t('meals.errors.delete'),
       );
       await revalidate(['meals', 'foods', 'allergens']);
     },

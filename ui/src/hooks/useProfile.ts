@@ -1,3 +1,5 @@
+import i18n from 'i18next';
+
 import { ApiFailure, api, unwrap, uploadImage, type Schemas } from '../api/client';
 import { useAuth } from '../auth/auth-context';
 import { useRevalidate } from './revalidate';
@@ -12,7 +14,10 @@ export function useProfileActions() {
     /** `input.version` is the version the edit started from; a stale one fails with 409. */
     update: async (input: ProfileInput, signal?: AbortSignal) => {
       try {
-        const user = await unwrap(api.PATCH('/profile', { body: input, signal }), 'Update failed');
+        const user = await unwrap(
+          api.PATCH('/profile', { body: input, signal }),
+          i18n.t('profile.errors.update'),
+        );
         updateUser(user);
         return user;
       } catch (err) {
@@ -22,7 +27,13 @@ export function useProfileActions() {
       }
     },
     setAvatar: async (file: Blob, signal?: AbortSignal) => {
-      const user = await uploadImage('/profile/avatar', file, 'Upload failed', signal);
+      const user = await uploadImage(
+        // eslint-disable-next-line no-restricted-syntax -- the API path, not text
+        '/profile/avatar',
+        file,
+        i18n.t('profile.errors.upload'),
+        signal,
+      );
       updateUser(user);
       return user;
     },

@@ -1,3 +1,4 @@
+import i18n from 'i18next';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import useSWR from 'swr';
 
@@ -19,7 +20,7 @@ export type Catalogue = Schemas['IngredientCatalogue'];
 export function useIngredients() {
   return useSWR(
     keys.ingredients(),
-    () => unwrap(api.GET('/ingredients'), 'Error loading ingredients'),
+    () => unwrap(api.GET('/ingredients'), i18n.t('recipes.errors.loadingIngredients')),
     { revalidateOnFocus: false },
   );
 }
@@ -37,7 +38,7 @@ export function useLeftOut(signedIn: boolean, allergies: string[], restrictions:
     () =>
       unwrap(
         api.POST('/ingredients/check', { body: { allergies: a, dietaryRestrictions: r } }),
-        'Error loading ingredients',
+        i18n.t('recipes.errors.loadingIngredients'),
       ),
     { keepPreviousData: true, revalidateOnFocus: false },
   );
@@ -51,7 +52,10 @@ export function useRecipes(signedIn: boolean) {
 
 export function useRecipe(id: string) {
   return useSWR(keys.recipe(id), () =>
-    unwrap(api.GET('/recipes/{id}', { params: { path: { id } } }), 'Error fetching recipes'),
+    unwrap(
+      api.GET('/recipes/{id}', { params: { path: { id } } }),
+      i18n.t('recipes.errors.fetching'),
+    ),
   );
 }
 
@@ -74,7 +78,7 @@ export function useRecipeActions() {
             imageUrl: from.imageUrl ?? '',
           },
         }),
-        'Error saving recipe',
+        i18n.t('recipes.errors.saving'),
       );
       await revalidate(['recipes']);
       return saved;
@@ -90,18 +94,18 @@ export function useRecipeActions() {
           params: { path: { id: recipe.id } },
           body: { ...content, version: recipe.version, sourceUrl, removePhoto },
         }),
-        'Error saving recipe',
+        i18n.t('recipes.errors.saving'),
       );
       await revalidate(['recipes', 'recipe']);
       return saved;
     },
     /** Reads a page, pasted HTML or text into drafts; nothing is saved. */
     importRecipes: (body: ImportBody) =>
-      unwrap(api.POST('/recipes/import', { body }), 'Error importing recipe'),
+      unwrap(api.POST('/recipes/import', { body }), i18n.t('recipes.errors.importing')),
     remove: async (id: string) => {
       await unwrap(
         api.DELETE('/recipes/{id}', { params: { path: { id } } }),
-        'Error deleting recipe',
+        i18n.t('recipes.errors.deleting'),
       );
       // Not the recipe's own key: its page is being left, and a reload would flash a 404.
       await revalidate(['recipes']);
@@ -109,7 +113,7 @@ export function useRecipeActions() {
     logMeal: async (id: string, body: Schemas['LogMealRequest']) => {
       const meal = await unwrap(
         api.POST('/recipes/{id}/log-meal', { params: { path: { id } }, body }),
-        'Error saving meal',
+        i18n.t('recipes.errors.savingMeal'),
       );
       await revalidate(['meals', 'foods', 'allergens']);
       return meal;
@@ -250,7 +254,7 @@ export function useGeneration(onFinished: (job: Job) => void, onGone: () => void
     try {
       const { jobId } = await unwrap(
         api.POST('/recipes/generate', { body }),
-        'Error generating recipes',
+        i18n.t('recipes.errors.generating'),
       );
       storeJob(jobId);
       setJob({

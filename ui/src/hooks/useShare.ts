@@ -1,3 +1,4 @@
+import i18n from 'i18next';
 import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
 import useSWR, { useSWRConfig } from 'swr';
@@ -23,7 +24,7 @@ const path = (token: string) => ({ params: { path: { token } } });
 /** What a link is for; `error.status` 404 (unknown) or 410 (expired). */
 export function useShareInvitation(token: string) {
   return useSWR<ShareInvitation, ApiFailure>(shareKey(token, 'invitation'), () =>
-    unwrap(api.GET('/share/{token}', path(token)), 'Error setting up PIN'),
+    unwrap(api.GET('/share/{token}', path(token)), i18n.t('errors.pinSetup')),
   );
 }
 
@@ -47,7 +48,7 @@ export function useShareSignedIn(token: string) {
 /** This browser's share session for the link; `error.status` 401 when there is none. */
 export function useShareSession(token: string) {
   return useSWR<ShareSession, ApiFailure>(shareKey(token, 'session'), () =>
-    unwrap(api.GET('/share/{token}/session', path(token)), 'Invalid or unauthorized access'),
+    unwrap(api.GET('/share/{token}/session', path(token)), i18n.t('errors.unauthorized')),
   );
 }
 
@@ -69,7 +70,7 @@ function useSessionCheck(token: string) {
 export function useShareChildren(token: string, enabled: boolean) {
   return useSWR(
     enabled ? shareKey(token, 'children') : null,
-    () => unwrap(api.GET('/share/{token}/children', path(token)), 'Error fetching children'),
+    () => unwrap(api.GET('/share/{token}/children', path(token)), i18n.t('errors.fetchChildren')),
     useSessionCheck(token),
   );
 }
@@ -83,7 +84,7 @@ export function useShareMeals(token: string, childId: string | null, enabled: bo
         api.GET('/share/{token}/meals', {
           params: { path: { token }, query: { childId: childId ?? undefined, limit: 100 } },
         }),
-        'Error fetching meals',
+        i18n.t('errors.fetchMeals'),
       ),
     useSessionCheck(token),
   );
@@ -93,7 +94,10 @@ export function useShareLists(token: string, enabled: boolean) {
   return useSWR(
     enabled ? shareKey(token, 'groceryLists') : null,
     () =>
-      unwrap(api.GET('/share/{token}/grocery-lists', path(token)), 'Error fetching grocery lists'),
+      unwrap(
+        api.GET('/share/{token}/grocery-lists', path(token)),
+        i18n.t('errors.fetchGroceryLists'),
+      ),
     useSessionCheck(token),
   );
 }
@@ -104,7 +108,7 @@ export function useShareMealPlan(token: string, week: string, enabled: boolean) 
     () =>
       unwrap(
         api.GET('/share/{token}/meal-plan', { params: { path: { token }, query: { week } } }),
-        'Error fetching the meal plan',
+        i18n.t('errors.fetchMealPlan'),
       ),
     useSessionCheck(token),
   );
@@ -118,7 +122,7 @@ export function useShareAllergens(token: string, childId: string | null) {
       api.GET('/share/{token}/children/{id}/allergens', {
         params: { path: { token, id: childId ?? '' } },
       }),
-      'Error fetching allergens',
+      i18n.t('errors.fetchAllergens'),
     ),
   );
 }
@@ -132,22 +136,22 @@ export const shareActions = {
   choosePin: (token: string, pin: string, confirmPin: string, signal?: AbortSignal) =>
     unwrap(
       api.POST('/share/{token}/pin', { ...path(token), body: { pin, confirmPin }, signal }),
-      'Error setting up PIN',
+      i18n.t('errors.pinSetup'),
     ),
   signIn: (token: string, pin: string, signal?: AbortSignal) =>
     unwrap(
       api.POST('/share/{token}/session', { ...path(token), body: { pin }, signal }),
-      'Error setting up PIN',
+      i18n.t('errors.pinSetup'),
     ),
   signOut: (token: string) =>
-    unwrap(api.DELETE('/share/{token}/session', path(token)), 'Invalid or unauthorized access'),
+    unwrap(api.DELETE('/share/{token}/session', path(token)), i18n.t('errors.unauthorized')),
   tick: (token: string, listId: string, itemId: string, checked: boolean) =>
     unwrap(
       api.PATCH('/share/{token}/grocery-lists/{id}/items/{itemId}', {
         params: { path: { token, id: listId, itemId } },
         body: { checked, at: new Date().toISOString() },
       }),
-      'Update error',
+      i18n.t('errors.update'),
     ),
 };
 
@@ -178,8 +182,8 @@ export function useShareGroceries(token: string) {
       const failure = err instanceof ApiFailure ? err : null;
       toast({
         variant: 'error',
-        title: 'Update error',
-        description: failure?.message ?? 'An unexpected error occurred',
+        title: i18n.t('errors.update'),
+        description: failure?.message ?? i18n.t('common.unexpectedError'),
       });
       void lists.mutate();
     }

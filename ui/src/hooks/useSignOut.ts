@@ -1,4 +1,5 @@
 import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 
 import { useAuth } from '../auth/auth-context';
@@ -7,6 +8,7 @@ import { routes } from '../routes';
 
 /** Signs out, goes to / and says so (spec sections 4 and 8). */
 export function useSignOut() {
+  const { t } = useTranslation();
   const { logout } = useAuth();
   const { toast } = useToast();
   const navigate = useNavigate();
@@ -16,14 +18,14 @@ export function useSignOut() {
       navigate(routes.home, { replace: true });
       toast({
         variant: 'success',
-        title: 'Signed out',
-        description: 'You have been successfully signed out',
+        title: t('auth.signOut.title'),
+        description: t('auth.signOut.body'),
       });
     } catch (err) {
       toast({
-        title: 'Sign out failed',
-        description: err instanceof Error ? err.message : 'Please try again.',
+        title: t('auth.failed.signOut'),
+        description: err instanceof Error ? err.message : t('auth.signOut.retry'),
       });
     }
-  }, [logout, navigate, toast]);
+  }, [logout, navigate, toast, t]);
 }

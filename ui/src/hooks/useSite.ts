@@ -3,9 +3,9 @@ import useSWR from 'swr';
 import { keys } from './keys';
 import { readSite } from './reads';
 
-/** Public facts about this server (sign-up open, currency, contact e-mail). */
-export function useSite() {
-  return useSWR(keys.site(), readSite, {
+/** Public facts about this server (sign-up open, currency, contact e-mail); none asked while `wanted` is false. */
+export function useSite(wanted = true) {
+  return useSWR(wanted ? keys.site() : null, readSite, {
     revalidateOnFocus: false,
   });
 }

@@ -55,10 +55,9 @@ function storedLanguage(): Language | undefined {
   }
 }
 
-function remember(language: Language | undefined) {
+function remember(language: Language) {
   try {
-    if (language) globalThis.localStorage?.setItem(STORAGE_KEY, language);
-    else globalThis.localStorage?.removeItem(STORAGE_KEY);
+    globalThis.localStorage?.setItem(STORAGE_KEY, language);
   } catch {
     // Not kept: the account or the browser decides again next time.
   }
@@ -70,6 +69,16 @@ export function currentLanguage(): Language {
   return isLanguage(language) ? language : 'en';
 }
 
+/**
+ * Formats a catalogue may ask for beside i18next's own (number, datetime, list):
+ * `{{label, lowercase}}` ("Add allergies"; German keeps its capital nouns by not asking).
+ */
+export function addFormats(instance: typeof i18n) {
+  instance.services.formatter?.add('lowercase', (value: unknown, lng: string | undefined) =>
+    String(value).toLocaleLowerCase(lng),
+  );
+}
+
 /** Starts i18next in the browser's (or last chosen) language; resolves once its catalogue is in. */
 export function initI18n(): Promise<unknown> {
   const language = storedLanguage() ?? browserLanguage() ?? 'en';
@@ -77,7 +86,7 @@ export function initI18n(): Promise<unknown> {
   i18n.on('languageChanged', (lng) => {
     if (isLanguage(lng)) setDocumentLanguage(lng);
   });
-  return i18n
+  const ready = i18n
     .use(backend)
     .use(initReactI18next)
     .init({
@@ -89,6 +98,8 @@ export function initI18n(): Promise<unknown> {
       react: { useSuspense: false },
       returnNull: false,
     });
+  addFormats(i18n);
+  return ready;
 }
 
 /** Sets the page's language: screen readers, hyphenation of long German words, fonts. */
@@ -112,9 +123,9 @@ export function chooseLanguage(language: Language) {
   return i18n.changeLanguage(language);
 }
 
-/** Forgets this browser's choice (sign-out: the next person's account or browser decides). */
-export function forgetLanguageChoice() {
-  remember(undefined);
+/** Whether only the server's default can decide: nothing chosen here, a browser in none. */
+export function needsServerDefault(): boolean {
+  return !storedLanguage() && !browserLanguage();
 }
 
 export default i18n;

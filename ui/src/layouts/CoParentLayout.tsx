@@ -1,7 +1,8 @@
 import { Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useParams } from 'react-router-dom';
 
-import { LogoMark } from '../components/shell/Logo';
+import { LogoMark, PRODUCT_NAME } from '../components/shell/Logo';
 import { Spinner } from '../components/ui/Spinner';
 import { pathTo, routes } from '../routes';
 import { Shell } from './MainLayout';
@@ -12,6 +13,7 @@ import { Shell } from './MainLayout';
  * dashboard; the dashboard itself has Logout.
  */
 export function CoParentLayout() {
+  const { t } = useTranslation();
   const token = (useParams().token ?? '').toLowerCase();
   const home = token ? pathTo(routes.coParentDashboard, { token }) : routes.home;
   return (
@@ -22,10 +24,10 @@ export function CoParentLayout() {
             <Link
               to={home}
               className="flex items-center gap-2 text-xl font-bold"
-              aria-label={token ? 'Highchair: your dashboard' : 'Highchair home'}
+              aria-label={t(token ? 'shell.header.dashboard' : 'shell.header.home')}
             >
               <LogoMark />
-              <span>Highchair</span>
+              <span>{PRODUCT_NAME}</span>
             </Link>
           </div>
         </header>

@@ -1,4 +1,5 @@
 import { Suspense, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router-dom';
 
 import { TickSync } from '../components/grocery/TickSync';
@@ -9,13 +10,14 @@ import { useFamilyEvents } from '../hooks/useFamilyEvents';
 
 /** Skip link, a header, the page and the footer: every screen's frame. */
 export function Shell({ header, children }: { header: ReactNode; children: ReactNode }) {
+  const { t } = useTranslation();
   return (
     <div className="flex min-h-dvh flex-col">
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-base-100 focus:p-2"
       >
-        Skip to content
+        {t('shell.skipToContent')}
       </a>
       {header}
       <main id="main" className="flex-1">

@@ -2,6 +2,8 @@
  * Co-parents as the owner sees them (spec sections 2, 4 and 5): the expiry and state badges,
  * when a link may be extended, and the invite form's checks. The server checks the same rules.
  */
+import i18n from 'i18next';
+
 import { rules } from '../api/rules';
 import { formatDate, formatDay } from './dates';
 import { EMAIL_MAX, NAME_MAX, isValidEmail, tooLong } from './validation';
@@ -30,8 +32,11 @@ export function isExpiring(expiresAt: string, now: number): boolean {
 /** The card's expiry badge: 'Expires: May 20, 2025', or 'Expired' (shown in red). */
 export function expiryBadge(expiresAt: string, now: number): { label: string; expired: boolean } {
   return isExpired(expiresAt, now)
-    ? { label: 'Expired', expired: true }
-    : { label: `Expires: ${formatExpiry(expiresAt)}`, expired: false };
+    ? { label: i18n.t('coParents.badge.expired'), expired: true }
+    : {
+        label: i18n.t('coParents.badge.expires', { date: formatExpiry(expiresAt) }),
+        expired: false,
+      };
 }
 
 export type CoParentState = 'pending' | 'active' | 'expired' | 'locked';
@@ -87,9 +92,6 @@ export interface InviteProblem {
   fields: Partial<Record<keyof CoParentValues, string>>;
 }
 
-const NAME_MESSAGE = 'Please enter a valid name (letters, spaces, hyphens, and apostrophes only)';
-const EMAIL_MESSAGE = 'Please enter a valid email address';
-
 /**
  * The invite form's checks (spec section 5): both required first ('Missing information', with
  * 'Name is required' and 'Email is required' under the fields), then the name's characters and
@@ -100,26 +102,30 @@ export function checkCoParent(values: CoParentValues): InviteProblem | null {
   const email = values.email.trim();
   if (!name || !email) {
     const fields: InviteProblem['fields'] = {};
-    if (!name) fields.name = 'Name is required';
-    if (!email) fields.email = 'Email is required';
-    return { title: 'Missing information', message: 'Please provide both name and email', fields };
+    if (!name) fields.name = i18n.t('coParents.check.nameRequired');
+    if (!email) fields.email = i18n.t('coParents.check.emailRequired');
+    return {
+      title: i18n.t('validation.missingTitle'),
+      message: i18n.t('coParents.check.missingBoth'),
+      fields,
+    };
   }
   const problems: InviteProblem[] = [];
+  const nameTitle = i18n.t('coParents.check.invalidNameTitle');
   if ([...name].length > NAME_MAX) {
-    const message = tooLong('Name', NAME_MAX);
-    problems.push({ title: 'Invalid name', message, fields: { name: message } });
+    const message = tooLong(i18n.t('validation.field.name'), NAME_MAX);
+    problems.push({ title: nameTitle, message, fields: { name: message } });
   } else if (!isValidCoParentName(name)) {
-    problems.push({ title: 'Invalid name', message: NAME_MESSAGE, fields: { name: NAME_MESSAGE } });
+    const message = i18n.t('coParents.check.invalidName');
+    problems.push({ title: nameTitle, message, fields: { name: message } });
   }
+  const emailTitle = i18n.t('validation.emailInvalidTitle');
   if ([...email].length > EMAIL_MAX) {
-    const message = tooLong('Email', EMAIL_MAX);
-    problems.push({ title: 'Invalid email', message, fields: { email: message } });
+    const message = tooLong(i18n.t('validation.field.email'), EMAIL_MAX);
+    problems.push({ title: emailTitle, message, fields: { email: message } });
   } else if (!isValidEmail(email)) {
-    problems.push({
-      title: 'Invalid email',
-      message: EMAIL_MESSAGE,
-      fields: { email: EMAIL_MESSAGE },
-    });
+    const message = i18n.t('validation.emailInvalid');
+    problems.push({ title: emailTitle, message, fields: { email: message } });
   }
   const [first] = problems;
   if (!first) return null;
@@ -135,12 +141,12 @@ export const PIN_ATTEMPTS = rules.pinAttempts;
 
 /** The spec's PIN strength rules (section 5), in its words; null when the PIN is fine. */
 export function pinWeakness(pin: string): string | null {
-  if (pin.length < PIN_LENGTH) return 'PIN must be at least 6 digits';
-  if (!/^[0-9]+$/.test(pin)) return 'PIN must contain only numbers';
-  if (pin.length > PIN_LENGTH) return 'PIN must be exactly 6 digits';
-  if (/^(.)\1*$/.test(pin)) return 'PIN cannot be all the same digit';
+  if (pin.length < PIN_LENGTH) return i18n.t('coParents.pin.tooShort', { length: PIN_LENGTH });
+  if (!/^[0-9]+$/.test(pin)) return i18n.t('coParents.pin.digitsOnly');
+  if (pin.length > PIN_LENGTH) return i18n.t('coParents.pin.exactly', { length: PIN_LENGTH });
+  if (/^(.)\1*$/.test(pin)) return i18n.t('coParents.pin.sameDigit');
   if (['012345', '123456', '654321', '098765'].some((p) => pin.startsWith(p))) {
-    return 'PIN cannot be a sequential pattern';
+    return i18n.t('coParents.pin.sequential');
   }
   return null;
 }
@@ -152,7 +158,7 @@ export function pinDigits(text: string): string {
 
 /** 'Invalid PIN. Please try again. (Attempt N of 3)' */
 export function wrongPinMessage(attempt: number): string {
-  return `Invalid PIN. Please try again. (Attempt ${attempt} of ${PIN_ATTEMPTS})`;
+  return i18n.t('coParents.pin.wrong', { attempt, max: PIN_ATTEMPTS });
 }
 
 const MEAL_EMOJI: Record<string, string> = {

@@ -1,13 +1,40 @@
 /** Rules of the grocery screens: categories, the list form's items, checks, counts and totals. */
 
+import i18n from 'i18next';
+
 import { rules } from '../api/rules';
 import type { Problem } from './validation';
-import { NAME_MAX, tooLong } from './validation';
+import { NAME_MAX } from './validation';
 
 /** The spec's 15 categories, in shop order (the server accepts exactly these, and says so). */
 export const CATEGORIES: readonly string[] = rules.groceryCategories;
 
 export const DEFAULT_CATEGORY = rules.defaultGroceryCategory;
+
+/** The catalogue key of each category's name on screen (the stored value stays English). */
+const CATEGORY_KEYS: Readonly<Record<string, string>> = {
+  Produce: 'produce',
+  Dairy: 'dairy',
+  'Meat & Seafood': 'meatSeafood',
+  Bakery: 'bakery',
+  Frozen: 'frozen',
+  'Canned Goods': 'cannedGoods',
+  'Dry Goods & Pasta': 'dryGoodsPasta',
+  Snacks: 'snacks',
+  Beverages: 'beverages',
+  'Condiments & Spices': 'condimentsSpices',
+  Cleaning: 'cleaning',
+  'Personal Care': 'personalCare',
+  Baby: 'baby',
+  Pet: 'pet',
+  Other: 'other',
+};
+
+/** A category in the chosen language; one the UI does not know shows as it is. */
+export function categoryLabel(category: string): string {
+  const key = Object.hasOwn(CATEGORY_KEYS, category) ? CATEGORY_KEYS[category] : undefined;
+  return key ? i18n.t(`grocery.category.${key}`) : category;
+}
 
 /** The server's limit on items per list. */
 export const ITEMS_MAX = rules.groceryItemsMax;
@@ -57,7 +84,11 @@ export function formItems(
 export function newItem(name: string, quantity: string, category: string): FormItem | Problem {
   const trimmed = name.trim();
   if (!trimmed) {
-    return { title: 'Item name required', message: 'Please enter an item name', field: 'item' };
+    return {
+      title: i18n.t('grocery.check.itemNameRequiredTitle'),
+      message: i18n.t('grocery.check.itemNameRequired'),
+      field: 'item',
+    };
   }
   return {
     key: localKey(),
@@ -70,19 +101,30 @@ export function newItem(name: string, quantity: string, category: string): FormI
 
 /** The checks before saving, with the server's texts: a problem to toast, or null. */
 export function checkList(name: string, items: readonly FormItem[]): Problem | null {
-  const title = 'Error saving grocery list';
-  if (!name.trim()) return { title, message: 'List name is required.', field: 'name' };
-  if ([...name.trim()].length > NAME_MAX)
-    return { title, message: tooLong('List name', NAME_MAX), field: 'name' };
+  const title = i18n.t('grocery.error.save');
+  if (!name.trim()) {
+    return { title, message: i18n.t('grocery.check.nameRequired'), field: 'name' };
+  }
+  if ([...name.trim()].length > NAME_MAX) {
+    return {
+      title,
+      message: i18n.t('grocery.check.nameTooLong', { max: NAME_MAX }),
+      field: 'name',
+    };
+  }
   if (items.length === 0) {
     return {
-      title: 'No items in list',
-      message: 'Please add at least one item to your grocery list',
+      title: i18n.t('grocery.check.noItemsTitle'),
+      message: i18n.t('grocery.check.noItems'),
       field: 'item',
     };
   }
   if (items.length > ITEMS_MAX) {
-    return { title, message: `Please keep a list to ${ITEMS_MAX} items or fewer`, field: 'item' };
+    return {
+      title,
+      message: i18n.t('grocery.check.tooManyItems', { max: ITEMS_MAX }),
+      field: 'item',
+    };
   }
   return null;
 }
@@ -109,11 +151,11 @@ export function byCategory<T extends { category: string }>(
 /** 'X of Y items checked'. */
 export function checkedSummary(items: readonly { checked: boolean }[]): string {
   const done = items.filter((i) => i.checked).length;
-  return `${done} of ${items.length} items checked`;
+  return i18n.t('grocery.checkedSummary', { done, count: items.length });
 }
 
 export function itemCount(n: number): string {
-  return n === 1 ? '1 item' : `${n} items`;
+  return i18n.t('grocery.itemCount', { count: n });
 }
 
 /**

@@ -1,5 +1,8 @@
 /** Rules of the meal plan screen: one change at a time, applied to whichever week is newest. */
 
+import i18n from 'i18next';
+
+import { LANGUAGES, currentLanguage } from '../i18n';
 import { MEAL_TYPES } from './meals';
 
 export interface PlanEntry {
@@ -95,9 +98,14 @@ export function byDay<E extends { date: string; mealType: string }>(
 /** Who an entry is for: "Emma and Noah", or "Whole family". */
 export function forWhom(childIds: readonly string[], names: ReadonlyMap<string, string>): string {
   const known = childIds.map((id) => names.get(id)).filter((n): n is string => Boolean(n));
-  if (known.length === 0) return 'Whole family';
+  if (known.length === 0) return i18n.t('plan.wholeFamily');
   if (known.length === 1) return known[0] ?? '';
-  return `${known.slice(0, -1).join(', ')} and ${known[known.length - 1]}`;
+  // The language's own list ("Emma, Noah and Mia", "Emma, Noah et Mia"; Spanish "y" before
+  // "Isabel" becomes "e"), in the language's usual locale: English stays British.
+  return new Intl.ListFormat(LANGUAGES[currentLanguage()].locale, {
+    style: 'long',
+    type: 'conjunction',
+  }).format(known);
 }
 
 /** A new entry's fields for a day: dinner, the whole family, 2 servings. */

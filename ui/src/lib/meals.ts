@@ -1,5 +1,7 @@
 /** Meal vocabulary and labels (spec section 9). */
 
+import i18n from 'i18next';
+
 import { formatDate } from './dates';
 
 export const MEAL_TYPES = [
@@ -12,29 +14,49 @@ export const MEAL_TYPES = [
 ] as const;
 export type MealType = (typeof MEAL_TYPES)[number];
 
+/** Each meal type's catalogue key (the API's values stay English). */
+const MEAL_TYPE_KEYS: Record<MealType, string> = {
+  Breakfast: 'meals.type.breakfast',
+  'Morning Snack': 'meals.type.morningSnack',
+  Lunch: 'meals.type.lunch',
+  'Afternoon Snack': 'meals.type.afternoonSnack',
+  Dinner: 'meals.type.dinner',
+  'Evening Snack': 'meals.type.eveningSnack',
+};
+
+/** A meal type in the chosen language; an unknown one as it is. */
+export function mealTypeLabel(type: string): string {
+  const key = (MEAL_TYPE_KEYS as Record<string, string | undefined>)[type];
+  return key ? i18n.t(key) : type;
+}
+
+// Each list holds the API's values and their catalogue keys, read when shown (labelOf).
 export const PORTIONS = [
-  { value: 'none', label: 'None' },
-  { value: 'half', label: 'Half portion' },
-  { value: 'full', label: 'Full portion' },
-  { value: 'seconds', label: 'Had seconds' },
+  { value: 'none', key: 'meals.portion.none' },
+  { value: 'half', key: 'meals.portion.half' },
+  { value: 'full', key: 'meals.portion.full' },
+  { value: 'seconds', key: 'meals.portion.seconds' },
 ] as const;
 
 export const MOODS = [
-  { value: 'happy', label: 'Loved it', emoji: '😋' },
-  { value: 'neutral', label: 'Neutral', emoji: '😐' },
-  { value: 'sad', label: 'Disliked', emoji: '😞' },
+  { value: 'happy', key: 'meals.mood.happy', emoji: '😋' },
+  { value: 'neutral', key: 'meals.mood.neutral', emoji: '😐' },
+  { value: 'sad', key: 'meals.mood.sad', emoji: '😞' },
 ] as const;
 
 export const FEEDBACK = [
-  { value: 'loved', label: 'Loved it' },
-  { value: 'disliked', label: "Didn't like it" },
-  { value: 'seconds', label: 'Had seconds' },
+  { value: 'loved', key: 'meals.feedback.loved' },
+  { value: 'disliked', key: 'meals.feedback.disliked' },
+  { value: 'seconds', key: 'meals.feedback.seconds' },
 ] as const;
 
 const labelOf = (
-  list: readonly { value: string; label: string }[],
+  list: readonly { value: string; key: string }[],
   value: string | null | undefined,
-) => list.find((x) => x.value === value)?.label ?? value ?? '';
+) => {
+  const found = list.find((x) => x.value === value);
+  return found ? i18n.t(found.key) : (value ?? '');
+};
 
 export const portionLabel = (value: string) => labelOf(PORTIONS, value);
 export const feedbackLabel = (value: string | null | undefined) =>
@@ -52,18 +74,24 @@ export function likingMood(liking: 'liked' | 'mixed' | 'disliked'): string {
 
 /** 'N years old' (and '1 year old'). */
 export function ageLabel(age: number): string {
-  return `${age} ${age === 1 ? 'year' : 'years'} old`;
+  return i18n.t('children.age.yearsOld', { count: age });
 }
 
 /** Babies (a birth month, under two) by months: '9 months'; otherwise null. */
 export function monthsAge(monthsOld: number | null | undefined): string | null {
   if (monthsOld == null || monthsOld >= 24) return null;
-  return `${monthsOld} ${monthsOld === 1 ? 'month' : 'months'}`;
+  return i18n.t('children.age.months', { count: monthsOld });
+}
+
+/** The same as `monthsAge` said as an age: '9 months old'; otherwise null. */
+export function monthsOldLabel(monthsOld: number | null | undefined): string | null {
+  if (monthsOld == null || monthsOld >= 24) return null;
+  return i18n.t('children.age.monthsOld', { count: monthsOld });
 }
 
 /** The age badge on a child card: 'N years'. */
 export function ageBadge(age: number): string {
-  return `${age} ${age === 1 ? 'year' : 'years'}`;
+  return i18n.t('children.age.years', { count: age });
 }
 
 /** Today's date as the meal tracker shows it: "Sunday 22 November 2026". */
@@ -110,8 +138,8 @@ export function dayHeading(iso: string, now: Date = new Date()): string {
   const d = new Date(iso);
   const start = (x: Date) => new Date(x.getFullYear(), x.getMonth(), x.getDate()).getTime();
   const days = Math.round((start(now) - start(d)) / 86_400_000);
-  if (days === 0) return 'Today';
-  if (days === 1) return 'Yesterday';
+  if (days === 0) return i18n.t('meals.today');
+  if (days === 1) return i18n.t('meals.yesterday');
   return formatDate(d, 'dayHeading');
 }
 
@@ -128,17 +156,20 @@ export function groupByDay<T extends { mealDate: string }>(meals: T[], now: Date
 }
 
 export const REACTIONS = [
-  { value: 'none', label: 'No reaction' },
-  { value: 'mild', label: 'Mild reaction' },
-  { value: 'severe', label: 'Severe reaction' },
+  { value: 'none', key: 'meals.reaction.none' },
+  { value: 'mild', key: 'meals.reaction.mild' },
+  { value: 'severe', key: 'meals.reaction.severe' },
 ] as const;
+
+export const reactionLabel = (value: string) => labelOf(REACTIONS, value);
 
 /** 'This also deletes 3 meals and 1 photo.' for the confirmation. */
 export function goesWith(meals: number, photos: number): string {
-  if (meals === 0) return 'No meals are recorded for this child.';
-  const m = `${meals} ${meals === 1 ? 'meal' : 'meals'}`;
-  const p = photos === 0 ? '' : ` and ${photos} ${photos === 1 ? 'photo' : 'photos'}`;
-  return `This also deletes ${m}${p}.`;
+  if (meals === 0) return i18n.t('children.remove.noMeals');
+  const m = i18n.t('children.remove.mealCount', { count: meals });
+  if (photos === 0) return i18n.t('children.remove.deletesMeals', { meals: m });
+  const p = i18n.t('children.remove.photoCount', { count: photos });
+  return i18n.t('children.remove.deletesMealsAndPhotos', { meals: m, photos: p });
 }
 
 /** A tag list with the text still in its box added (what Save stores). */

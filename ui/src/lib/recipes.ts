@@ -1,20 +1,22 @@
 /** Helpers for the recipe screens: money, the form's comma lists, typed ingredient lines. */
 
+import i18n from 'i18next';
+
 import { dateLocale } from './dates';
 
 export const SERVINGS = [1, 2, 3, 4, 5, 6, 8, 10] as const;
 export const COUNTS = [1, 2, 3, 4, 5] as const;
 
-export const DIFFICULTIES = [
-  { value: 'easy', label: 'Quick & Simple' },
-  { value: 'moderate', label: 'Some Technique' },
-  { value: 'hard', label: 'Chef-Level Skills' },
-] as const;
+/** The difficulty values the API takes; their labels come from the catalogue (`difficultyLabel`). */
+export const DIFFICULTIES = [{ value: 'easy' }, { value: 'moderate' }, { value: 'hard' }] as const;
 
 export type Difficulty = (typeof DIFFICULTIES)[number]['value'];
 
+/** A difficulty in the chosen language ("Quick & Simple"); an unknown value shows as it is. */
 export function difficultyLabel(value: string): string {
-  return DIFFICULTIES.find((d) => d.value === value)?.label ?? value;
+  return DIFFICULTIES.some((d) => d.value === value)
+    ? i18n.t(`recipes.difficulty.${value}`)
+    : value;
 }
 
 /** One formatter per locale and currency, made once (a list formats every item's price). */

@@ -2,15 +2,20 @@
  * Client-side checks with the spec's texts (section 5). The server checks the same rules; its
  * limits come from the server itself (`src/api/rules.json`, what `/api/site` serves as `rules`).
  */
+import i18n from 'i18next';
+
 import { rules } from '../api/rules';
 
 export const EMAIL_MAX = rules.emailMax;
 export const GENERAL_TEXT_MAX = rules.generalTextMax;
 export const NAME_MAX = rules.nameMax;
 
-/** Text over a limit, naming the field as the server does ("Name must be 100 characters or less"). */
+/**
+ * Text over a limit, naming the field as the server does ("Name must be 100 characters or less");
+ * `label` is the field's name in the reader's language.
+ */
 export function tooLong(label: string, max: number): string {
-  return `${label} must be ${max} characters or less`;
+  return i18n.t('validation.tooLong', { label, max });
 }
 
 /** Mirrors the server's e-mail rule: local@domain.tld, no spaces, at most 254 characters. */
@@ -50,12 +55,13 @@ export type FieldErrors<T> = Partial<Record<keyof T, string>>;
 export function validateContact(values: ContactValues): FieldErrors<ContactValues> {
   const errors: FieldErrors<ContactValues> = {};
   const name = values.name.trim().split(/\s+/).join(' ');
-  if (length(name) < 2) errors.name = 'Name must be at least 2 characters';
-  else if (length(name) > NAME_MAX) errors.name = tooLong('Name', NAME_MAX);
-  if (!isValidEmail(values.email)) errors.email = 'Please enter a valid email address';
-  if (length(values.message) < 10) errors.message = 'Message must be at least 10 characters';
+  if (length(name) < 2) errors.name = i18n.t('validation.nameMin', { min: 2 });
+  else if (length(name) > NAME_MAX)
+    errors.name = tooLong(i18n.t('validation.field.name'), NAME_MAX);
+  if (!isValidEmail(values.email)) errors.email = i18n.t('validation.emailInvalid');
+  if (length(values.message) < 10) errors.message = i18n.t('validation.messageMin', { min: 10 });
   else if (length(values.message) > GENERAL_TEXT_MAX)
-    errors.message = tooLong('Message', GENERAL_TEXT_MAX);
+    errors.message = tooLong(i18n.t('validation.field.message'), GENERAL_TEXT_MAX);
   return errors;
 }
 
@@ -72,7 +78,10 @@ export const PASSWORD_MIN = rules.passwordMin;
 
 export function checkLogin(email: string, password: string): Problem | null {
   if (!email.trim() || !password) {
-    return { title: 'Missing information', message: 'Please enter both email and password' };
+    return {
+      title: i18n.t('validation.missingTitle'),
+      message: i18n.t('validation.loginMissing'),
+    };
   }
   return null;
 }
@@ -91,8 +100,8 @@ export function checkSignup(v: SignupValues): Problem | null {
   );
   if (missing.length > 0) {
     return {
-      title: 'Missing information',
-      message: 'Please fill in all required fields',
+      title: i18n.t('validation.missingTitle'),
+      message: i18n.t('validation.signupMissing'),
       field: missing[0],
       also: missing.slice(1),
     };
@@ -100,15 +109,18 @@ export function checkSignup(v: SignupValues): Problem | null {
   for (const f of ['firstName', 'lastName'] as const) {
     if (length(v[f]) > NAME_MAX)
       return {
-        title: 'Sign up failed',
-        message: tooLong(f === 'firstName' ? 'First name' : 'Last name', NAME_MAX),
+        title: i18n.t('auth.failed.signUp'),
+        message: tooLong(
+          i18n.t(f === 'firstName' ? 'validation.field.firstName' : 'validation.field.lastName'),
+          NAME_MAX,
+        ),
         field: f,
       };
   }
   if (!isValidEmail(v.email)) {
     return {
-      title: 'Invalid email',
-      message: 'Please enter a valid email address',
+      title: i18n.t('validation.emailInvalidTitle'),
+      message: i18n.t('validation.emailInvalid'),
       field: 'email',
     };
   }
@@ -116,8 +128,8 @@ export function checkSignup(v: SignupValues): Problem | null {
   if (password) return password;
   if (!v.acceptTerms) {
     return {
-      title: 'Terms not accepted',
-      message: 'You must agree to the Terms of Service and Privacy Policy',
+      title: i18n.t('validation.termsTitle'),
+      message: i18n.t('validation.terms'),
       field: 'acceptTerms',
     };
   }
@@ -127,8 +139,8 @@ export function checkSignup(v: SignupValues): Problem | null {
 export function checkPassword(password: string): Problem | null {
   if ([...password].length < PASSWORD_MIN) {
     return {
-      title: 'Password too short',
-      message: 'Password must be at least 8 characters',
+      title: i18n.t('validation.passwordShortTitle'),
+      message: i18n.t('validation.passwordShort', { min: PASSWORD_MIN }),
       field: 'password',
     };
   }
@@ -147,13 +159,17 @@ export const GUEST_CHILDREN_MAX = rules.guestChildrenMax;
 /** The field message for more children than a guest may have; null when the number is fine. */
 export function guestChildrenError(input: string): string | null {
   return Math.trunc(Number(input)) > GUEST_CHILDREN_MAX
-    ? `You can add at most ${GUEST_CHILDREN_MAX} children as a guest.`
+    ? i18n.t('validation.guestTooMany', { count: GUEST_CHILDREN_MAX })
     : null;
 }
 
 export function checkGuest(firstName: string): Problem | null {
   if (!firstName.trim()) {
-    return { title: 'Name required', message: 'Please enter your first name', field: 'firstName' };
+    return {
+      title: i18n.t('validation.nameRequiredTitle'),
+      message: i18n.t('validation.firstNameRequired'),
+      field: 'firstName',
+    };
   }
   return null;
 }

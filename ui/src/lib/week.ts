@@ -1,5 +1,7 @@
 /** ISO 8601 weeks ("2026-W48", Monday first) for the meal plan, in the browser's local dates. */
 
+import i18n from 'i18next';
+
 import { formatDay } from './dates';
 
 const DAY_MS = 86_400_000;
@@ -63,7 +65,7 @@ export function daysOf(week: string): string[] {
 export function weekLabel(week: string): string {
   const monday = mondayOf(week);
   if (!monday) return week;
-  return `Week of ${formatDay(monday.toISOString().slice(0, 10), 'medium')}`;
+  return i18n.t('plan.weekOf', { date: formatDay(monday.toISOString().slice(0, 10), 'medium') });
 }
 
 /** "Monday 23 Nov" for a YYYY-MM-DD day. */

@@ -1,44 +1,31 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 
 import { Prose } from '../components/ui/Prose';
 import { routes } from '../routes';
 
 export default function About() {
+  const { t } = useTranslation();
   return (
-    <Prose title="About Highchair">
-      <p>
-        Highchair helps parents keep track of what their children eat, cook meals the whole family
-        will enjoy, and share the day with the other parent – without handing the family's data to
-        anyone.
-      </p>
-      <h2>What it does</h2>
+    <Prose title={t('about.title')}>
+      <p>{t('about.intro')}</p>
+      <h2>{t('about.whatItDoes.title')}</h2>
       <ul>
-        <li>Keeps a profile for each child, with their dietary needs and allergies.</li>
-        <li>Records every meal: what was served, how much was eaten, how it went, and a photo.</li>
-        <li>Suggests child-friendly recipes from the ingredients you already have.</li>
-        <li>Builds grocery lists, including one list merged from several recipes.</li>
-        <li>
-          Lets a co-parent see the children's meals and tick off groceries with a link and a PIN.
-        </li>
+        <li>{t('about.whatItDoes.profiles')}</li>
+        <li>{t('about.whatItDoes.meals')}</li>
+        <li>{t('about.whatItDoes.recipes')}</li>
+        <li>{t('about.whatItDoes.groceries')}</li>
+        <li>{t('about.whatItDoes.coParents')}</li>
       </ul>
-      <h2>Your own server</h2>
+      <h2>{t('about.ownServer.title')}</h2>
+      <p>{t('about.ownServer.text')}</p>
+      <h2>{t('about.whoFor.title')}</h2>
+      <p>{t('about.whoFor.text')}</p>
       <p>
-        Highchair is a single program that a family runs on a Raspberry Pi, a NAS or any small
-        computer at home. Everything – accounts, meals, photos and recipes – is stored on that
-        machine. It works without the internet, and recipe ideas come from a model running on the
-        same machine or from Highchair's built-in recipe generator.
-      </p>
-      <h2>Who it is for</h2>
-      <p>
-        Parents at the dinner table with a phone in one hand, co-parents who want to know how the
-        day went, and the family member who keeps the home server running.
-      </p>
-      <p>
-        Questions or ideas?{' '}
-        <Link to={routes.contact} className="link link-primary">
-          Get in touch
-        </Link>
-        .
+        <Trans
+          i18nKey="about.contact"
+          components={{ contactLink: <Link to={routes.contact} className="link link-primary" /> }}
+        />
       </p>
     </Prose>
   );

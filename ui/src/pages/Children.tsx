@@ -1,5 +1,6 @@
 import { Pencil, Plus, Salad, ShieldCheck, Trash2 } from 'lucide-react';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 
 import { ChildForm } from '../components/children/ChildForm';
@@ -12,6 +13,7 @@ import { ageBadge, monthsAge, goesWith } from '../lib/meals';
 import { pathTo, routes } from '../routes';
 
 export default function Children() {
+  const { t } = useTranslation();
   const { data: children, isLoading, error } = useChildren();
   const { remove } = useChildActions();
   const { toast } = useToast();
@@ -19,10 +21,10 @@ export default function Children() {
   const [editing, setEditing] = useState<string | null>(null);
   const removal = useConfirmDelete({
     remove: (child: Child, signal) => remove(child.id, signal),
-    failureTitle: 'Error',
-    done: () => ({ title: 'Child removed' }),
+    failureTitle: t('children.error'),
+    done: () => ({ title: t('children.page.removed') }),
     onFailure: () => {
-      toast({ title: 'Error', description: 'Failed to remove child. Please try again.' });
+      toast({ title: t('children.error'), description: t('children.page.removeFailed') });
       return true;
     },
     closeOnFailure: true,
@@ -33,33 +35,33 @@ export default function Children() {
   return (
     <section className="mx-auto max-w-5xl px-4 py-10">
       <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-3xl font-bold">Children</h1>
+        <h1 className="text-3xl font-bold">{t('children.title')}</h1>
         <button
           type="button"
           className="btn btn-primary"
           onClick={() => setAdding(true)}
           disabled={adding}
         >
-          <Plus aria-hidden size={18} /> Add Child
+          <Plus aria-hidden size={18} /> {t('children.add')}
         </button>
       </div>
 
       {adding ? (
         <div className="card mt-6 border border-base-300 bg-base-100">
           <div className="card-body">
-            <h2 className="card-title">Add Child</h2>
+            <h2 className="card-title">{t('children.add')}</h2>
             <ChildForm onDone={() => setAdding(false)} onCancel={() => setAdding(false)} />
           </div>
         </div>
       ) : null}
 
-      {isLoading ? <Skeleton label="Loading children" /> : null}
-      {error ? <p className="mt-6 text-error">Error fetching children</p> : null}
+      {isLoading ? <Skeleton label={t('children.loading')} /> : null}
+      {error ? <p className="mt-6 text-error">{t('children.fetchError')}</p> : null}
       {children && children.length === 0 && !adding ? (
-        <p className="mt-10 text-center text-base-content/70">No children added yet</p>
+        <p className="mt-10 text-center text-base-content/70">{t('children.page.empty')}</p>
       ) : null}
 
-      <ul className="mt-6 grid gap-4 sm:grid-cols-2" aria-label="Children">
+      <ul className="mt-6 grid gap-4 sm:grid-cols-2" aria-label={t('children.title')}>
         {children?.map((child) => (
           <li key={child.id} className="card border border-base-300 bg-base-100">
             <div className="card-body gap-3">
@@ -82,7 +84,7 @@ export default function Children() {
                   {child.dietaryRestrictions.length > 0 ? (
                     <ul
                       className="flex flex-wrap gap-1"
-                      aria-label={`Dietary restrictions of ${child.name}`}
+                      aria-label={t('children.page.restrictionsOf', { name: child.name })}
                     >
                       {child.dietaryRestrictions.map((r) => (
                         <li
@@ -95,7 +97,10 @@ export default function Children() {
                     </ul>
                   ) : null}
                   {child.allergies.length > 0 ? (
-                    <ul className="flex flex-wrap gap-1" aria-label={`Allergies of ${child.name}`}>
+                    <ul
+                      className="flex flex-wrap gap-1"
+                      aria-label={t('children.page.allergiesOf', { name: child.name })}
+                    >
                       {child.allergies.map((a) => (
                         <li key={a} className="badge badge-error badge-soft h-auto min-h-5 py-0.5">
                           {a}
@@ -107,30 +112,30 @@ export default function Children() {
                     <Link
                       to={pathTo(routes.childFoods, { id: child.id })}
                       className="btn btn-ghost btn-sm"
-                      aria-label={`Food history of ${child.name}`}
+                      aria-label={t('children.page.foodHistoryOf', { name: child.name })}
                     >
-                      <Salad aria-hidden size={16} /> Food history
+                      <Salad aria-hidden size={16} /> {t('children.foodHistory.title')}
                     </Link>
                     <Link
                       to={pathTo(routes.childAllergens, { id: child.id })}
                       className="btn btn-ghost btn-sm"
-                      aria-label={`Allergens of ${child.name}`}
+                      aria-label={t('children.page.allergensOf', { name: child.name })}
                     >
-                      <ShieldCheck aria-hidden size={16} /> Allergens
+                      <ShieldCheck aria-hidden size={16} /> {t('children.page.allergens')}
                     </Link>
                     <button
                       type="button"
                       className="btn btn-ghost btn-sm"
                       onClick={() => setEditing(child.id)}
                     >
-                      <Pencil aria-hidden size={16} /> Edit
+                      <Pencil aria-hidden size={16} /> {t('common.edit')}
                     </button>
                     <button
                       type="button"
                       className="btn btn-ghost btn-sm text-error"
                       onClick={() => removal.ask(child)}
                     >
-                      <Trash2 aria-hidden size={16} /> Remove
+                      <Trash2 aria-hidden size={16} /> {t('common.remove')}
                     </button>
                   </div>
                 </>
@@ -142,14 +147,14 @@ export default function Children() {
 
       <ConfirmDialog
         {...removal.dialog}
-        title="Remove child"
-        message={`Are you sure you want to remove ${removing?.name ?? ''}? This action cannot be undone.`}
+        title={t('children.page.removeTitle')}
+        message={t('children.page.removeText', { name: removing?.name ?? '' })}
         detail={
           preview.data
             ? goesWith(preview.data.meals, preview.data.photos)
-            : 'Counting the meals that go with this child...'
+            : t('children.page.counting')
         }
-        confirmLabel="Remove"
+        confirmLabel={t('common.remove')}
       />
     </section>
   );

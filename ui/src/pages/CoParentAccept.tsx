@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 
 import { ApiFailure } from '../api/client';
@@ -24,6 +25,7 @@ import { pathTo, routes } from '../routes';
  * live session for the link goes straight on to the dashboard.
  */
 export default function CoParentAccept() {
+  const { t } = useTranslation();
   const token = useShareToken();
   const invitation = useShareInvitation(token);
   const session = useShareSession(token);
@@ -43,7 +45,7 @@ export default function CoParentAccept() {
     );
   }
   if (invitation.isLoading || session.isLoading) {
-    return <Spinner label="Verifying invitation..." />;
+    return <Spinner label={t('coParents.accept.verifying')} />;
   }
   if (invitation.error || !invitation.data) {
     return <InvitationProblem error={invitation.error} />;
@@ -62,18 +64,21 @@ export default function CoParentAccept() {
 
 /** The spec's invitation texts (section 8) for a link that does not open. */
 function InvitationProblem({ error }: { error: ApiFailure | undefined }) {
+  const { t } = useTranslation();
   const status = error?.status;
   const message =
     status === 404
-      ? 'Invalid or expired invitation'
+      ? t('coParents.accept.invalid')
       : status === 410
-        ? 'This invitation has expired. Please ask for a new invitation.'
-        : 'An error occurred while verifying the invitation';
+        ? t('coParents.accept.expired')
+        : t('coParents.accept.verifyError');
   return (
-    <AuthCard title={status === 410 ? 'Invitation expired' : 'Invalid invitation'}>
+    <AuthCard
+      title={t(status === 410 ? 'coParents.accept.expiredTitle' : 'coParents.accept.invalidTitle')}
+    >
       <p role="alert">{message}</p>
       <Link to={routes.home} className="btn btn-primary">
-        Go to Highchair
+        {t('auth.goHome')}
       </Link>
     </AuthCard>
   );
@@ -81,6 +86,7 @@ function InvitationProblem({ error }: { error: ApiFailure | undefined }) {
 
 /** The co-parent, signed in with the PIN the parent shared, may choose their own. */
 function ChoosePin({ token, name, onDone }: { token: string; name: string; onDone: () => void }) {
+  const { t } = useTranslation();
   const signedIn = useShareSignedIn(token);
   const { toast } = useToast();
   const [pin, setPin] = useState('');
@@ -92,20 +98,20 @@ function ChoosePin({ token, name, onDone }: { token: string; name: string; onDon
     event.preventDefault();
     const weak = pinWeakness(pin);
     if (weak) return setError(weak);
-    if (confirm !== pin) return setError('PINs do not match');
+    if (confirm !== pin) return setError(t('coParents.choose.mismatch'));
     setError(null);
     setBusy(true);
     try {
       await signedIn(await shareActions.choosePin(token, pin, confirm));
-      toast({ variant: 'success', title: 'PIN set successfully' });
+      toast({ variant: 'success', title: t('coParents.choose.done') });
       onDone();
     } catch (err) {
       const failure = err instanceof ApiFailure ? err : null;
-      setError(failure?.message ?? 'An unexpected error occurred');
+      setError(failure?.message ?? t('common.unexpectedError'));
       toast({
         variant: 'error',
-        title: failure?.title ?? 'Error setting up PIN',
-        description: failure?.message ?? 'An unexpected error occurred',
+        title: failure?.title ?? t('errors.pinSetup'),
+        description: failure?.message ?? t('common.unexpectedError'),
       });
     } finally {
       setBusy(false);
@@ -114,13 +120,15 @@ function ChoosePin({ token, name, onDone }: { token: string; name: string; onDon
 
   return (
     <AuthCard
-      title="Choose your own PIN"
-      subtitle={`You're in, ${name}. You can keep using the PIN you were given, or choose your own ${PIN_LENGTH}-digit PIN now.`}
+      title={t('coParents.choose.title')}
+      subtitle={t('coParents.choose.subtitle', { name, length: PIN_LENGTH })}
     >
       <form className="flex flex-col gap-4" onSubmit={(e) => void submit(e)} noValidate>
-        <p className="text-sm text-base-content/70">PIN must be at least 6 digits</p>
+        <p className="text-sm text-base-content/70">
+          {t('coParents.pin.tooShort', { length: PIN_LENGTH })}
+        </p>
         <PinInput
-          label="New PIN"
+          label={t('coParents.choose.newPin')}
           value={pin}
           onChange={setPin}
           invalid={Boolean(error)}
@@ -128,7 +136,7 @@ function ChoosePin({ token, name, onDone }: { token: string; name: string; onDon
           autoFocus
         />
         <PinInput
-          label="Repeat new PIN"
+          label={t('coParents.choose.repeatPin')}
           value={confirm}
           onChange={setConfirm}
           invalid={Boolean(error)}
@@ -139,11 +147,11 @@ function ChoosePin({ token, name, onDone }: { token: string; name: string; onDon
             {error}
           </p>
         ) : null}
-        <Button type="submit" block busy={busy} busyLabel="Saving...">
-          Set PIN
+        <Button type="submit" block busy={busy} busyLabel={t('ui.busy.saving')}>
+          {t('coParents.choose.submit')}
         </Button>
         <Button variant="ghost" block onClick={onDone} disabled={busy}>
-          Keep the PIN I was given
+          {t('coParents.choose.keep')}
         </Button>
       </form>
     </AuthCard>
@@ -159,6 +167,7 @@ interface EnterPinProps {
 }
 
 function EnterPin({ token, name, firstTime, onSignedIn }: EnterPinProps) {
+  const { t } = useTranslation();
   const signedIn = useShareSignedIn(token);
   const { toast } = useToast();
   const [pin, setPin] = useState('');
@@ -170,13 +179,14 @@ function EnterPin({ token, name, firstTime, onSignedIn }: EnterPinProps) {
 
   const block = (message: string) => {
     setBlocked(message);
-    toast({ variant: 'error', title: 'Access blocked', description: message });
+    toast({ variant: 'error', title: t('coParents.enter.blockedTitle'), description: message });
   };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (blocked) return;
-    if (pin.length < PIN_LENGTH) return setError('PIN must be at least 6 digits');
+    if (pin.length < PIN_LENGTH)
+      return setError(t('coParents.pin.tooShort', { length: PIN_LENGTH }));
     setBusy(true);
     try {
       const session = await shareActions.signIn(token, pin);
@@ -185,12 +195,12 @@ function EnterPin({ token, name, firstTime, onSignedIn }: EnterPinProps) {
     } catch (err) {
       const failure = err instanceof ApiFailure ? err : null;
       setPin('');
-      if (failure?.status === 401 && failure.title === 'Invalid PIN') {
+      if (failure?.status === 401 && failure.code === 'Invalid PIN') {
         const attempt = failures + 1;
         setFailures(attempt);
         if (attempt >= PIN_ATTEMPTS) {
           setError(null);
-          block('Too many failed attempts. Please wait before trying again.');
+          block(t('coParents.enter.tooMany'));
         } else {
           setError(wrongPinMessage(attempt));
         }
@@ -199,12 +209,12 @@ function EnterPin({ token, name, firstTime, onSignedIn }: EnterPinProps) {
         // The link is locked ('Access blocked'), or the server holds it for a while: 'Too
         // many attempts' / 'Please try again after <time>' (spec section 8).
         block(
-          failure.title === 'Access blocked'
+          failure.code === 'Access blocked'
             ? failure.message
             : `${failure.title}. ${failure.message}`,
         );
       } else {
-        setError(failure?.message ?? 'An error occurred while verifying the invitation');
+        setError(failure?.message ?? t('coParents.accept.verifyError'));
       }
     } finally {
       setBusy(false);
@@ -213,16 +223,16 @@ function EnterPin({ token, name, firstTime, onSignedIn }: EnterPinProps) {
 
   return (
     <AuthCard
-      title="Enter your PIN"
+      title={t('coParents.enter.title')}
       subtitle={
         firstTime
-          ? `Hello ${name}. Enter the ${PIN_LENGTH}-digit PIN the parent who invited you shared with you.`
-          : `Welcome back, ${name}.`
+          ? t('coParents.enter.firstTime', { name, length: PIN_LENGTH })
+          : t('coParents.enter.welcomeBack', { name })
       }
     >
       <form className="flex flex-col gap-4" onSubmit={(e) => void submit(e)} noValidate>
         <PinInput
-          label="PIN"
+          label={t('coParents.enter.pin')}
           value={pin}
           onChange={(value) => {
             setPin(value);
@@ -242,10 +252,10 @@ function EnterPin({ token, name, firstTime, onSignedIn }: EnterPinProps) {
           type="submit"
           block
           busy={busy}
-          busyLabel="Checking..."
+          busyLabel={t('coParents.enter.busy')}
           disabled={Boolean(blocked) || pin.length < PIN_LENGTH}
         >
-          Access Dashboard
+          {t('coParents.enter.submit')}
         </Button>
       </form>
     </AuthCard>

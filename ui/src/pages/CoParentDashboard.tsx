@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 
 import { ApiFailure } from '../api/client';
@@ -26,7 +27,7 @@ import {
 import { useSite } from '../hooks/useSite';
 import { byDay, fullDate, mealTypeEmoji, timeOf } from '../lib/coParents';
 import { byDay as planByDay, forWhom } from '../lib/mealPlan';
-import { feedbackLabel, moodEmoji, moodLabel, portionLabel } from '../lib/meals';
+import { feedbackLabel, mealTypeLabel, moodEmoji, moodLabel, portionLabel } from '../lib/meals';
 import { dayLabel, daysOf, weekLabel, weekOf } from '../lib/week';
 import { pathTo, routes } from '../routes';
 
@@ -41,6 +42,7 @@ const NOTHING_PENDING: ReadonlySet<string> = new Set();
  * Live through the family's change feed as a co-parent may see it.
  */
 export default function CoParentDashboard() {
+  const { t } = useTranslation();
   const token = useShareToken();
   const session = useShareSession(token);
   const navigate = useNavigate();
@@ -50,8 +52,13 @@ export default function CoParentDashboard() {
   const live = Boolean(session.data);
   useShareEvents(token, live);
 
-  if (session.isLoading) return <Spinner label="Loading..." />;
+  if (session.isLoading) return <Spinner label={t('coParents.dashboard.loading')} />;
   if (session.error || !session.data) return <NoAccess token={token} error={session.error} />;
+
+  const tabs = [
+    ['meals', t('coParents.dashboard.tabs.meals')],
+    ['groceries', t('coParents.dashboard.tabs.groceries')],
+  ] as const;
 
   const logout = async () => {
     setLeaving(true);
@@ -67,23 +74,24 @@ export default function CoParentDashboard() {
   return (
     <section className="mx-auto flex max-w-5xl flex-col gap-4 px-4 py-6">
       <header className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold">Viewing as: {session.data.name}</h1>
+        <h1 className="text-2xl font-bold">
+          {t('coParents.dashboard.viewingAs', { name: session.data.name })}
+        </h1>
         <Button
           variant="outline"
           busy={leaving}
-          busyLabel="Logging out..."
+          busyLabel={t('coParents.dashboard.loggingOut')}
           onClick={() => void logout()}
         >
-          Logout
+          {t('coParents.dashboard.logout')}
         </Button>
       </header>
-      <div role="tablist" aria-label="Co-parent views" className="tabs-boxed tabs w-fit">
-        {(
-          [
-            ['meals', 'Meal Tracker'],
-            ['groceries', 'Grocery List'],
-          ] as const
-        ).map(([id, label]) => (
+      <div
+        role="tablist"
+        aria-label={t('coParents.dashboard.views')}
+        className="tabs-boxed tabs w-fit"
+      >
+        {tabs.map(([id, label]) => (
           <button
             key={id}
             type="button"
@@ -107,11 +115,12 @@ export default function CoParentDashboard() {
 
 /** `/co-parent/dashboard` without its token (spec section 8). */
 export function CoParentDashboardWithoutToken() {
+  const { t } = useTranslation();
   return (
-    <AuthCard title="No access">
-      <p role="alert">Invalid or missing access token</p>
+    <AuthCard title={t('coParents.dashboard.noAccessTitle')}>
+      <p role="alert">{t('coParents.dashboard.missingToken')}</p>
       <Link to={routes.home} className="btn btn-primary">
-        Go to Highchair
+        {t('auth.goHome')}
       </Link>
     </AuthCard>
   );
@@ -119,25 +128,32 @@ export function CoParentDashboardWithoutToken() {
 
 /** The spec's dashboard texts (section 8) for a browser without a live session. */
 function NoAccess({ token, error }: { token: string; error: ApiFailure | undefined }) {
+  const { t } = useTranslation();
   const status = error?.status;
   const expiredSession = status === 401;
   const message = expiredSession
-    ? 'Your session has expired. Please enter your PIN again.'
+    ? t('coParents.dashboard.sessionExpired')
     : status === 404
-      ? 'Invalid or unauthorized access'
+      ? t('errors.unauthorized')
       : status === 410
-        ? 'This invitation has expired. Please ask for a new invitation.'
-        : 'An error occurred while loading data';
+        ? t('coParents.accept.expired')
+        : t('coParents.dashboard.loadError');
   return (
-    <AuthCard title={expiredSession ? 'Session expired' : 'No access'}>
+    <AuthCard
+      title={t(
+        expiredSession
+          ? 'coParents.dashboard.sessionExpiredTitle'
+          : 'coParents.dashboard.noAccessTitle',
+      )}
+    >
       <p role="alert">{message}</p>
       {expiredSession ? (
         <Link to={pathTo(routes.coParentAccept, { token })} className="btn btn-primary">
-          Enter PIN
+          {t('coParents.dashboard.enterPin')}
         </Link>
       ) : (
         <Link to={routes.home} className="btn btn-primary">
-          Go to Highchair
+          {t('auth.goHome')}
         </Link>
       )}
     </AuthCard>
@@ -145,6 +161,7 @@ function NoAccess({ token, error }: { token: string; error: ApiFailure | undefin
 }
 
 function Meals({ token }: { token: string }) {
+  const { t } = useTranslation();
   const children = useShareChildren(token, true);
   const [childId, setChildId] = useState<string | null>(null);
   const list = children.data ?? [];
@@ -152,13 +169,19 @@ function Meals({ token }: { token: string }) {
   const meals = useShareMeals(token, chosen, chosen !== null);
   const names = new Map(list.map((c) => [c.id, c.name]));
 
-  if (children.isLoading) return <Spinner label="Loading..." />;
-  if (children.error) return <p role="alert">An error occurred while loading data</p>;
-  if (list.length === 0) return <p className="text-base-content/70">No children profiles found</p>;
+  if (children.isLoading) return <Spinner label={t('coParents.dashboard.loading')} />;
+  if (children.error) return <p role="alert">{t('coParents.dashboard.loadError')}</p>;
+  if (list.length === 0) {
+    return <p className="text-base-content/70">{t('coParents.dashboard.noChildren')}</p>;
+  }
 
   return (
     <div className="flex flex-col gap-6">
-      <div role="group" aria-label="Children" className="flex flex-wrap gap-2">
+      <div
+        role="group"
+        aria-label={t('coParents.dashboard.children')}
+        className="flex flex-wrap gap-2"
+      >
         {list.map((c) => (
           <button
             key={c.id}
@@ -175,11 +198,11 @@ function Meals({ token }: { token: string }) {
       <WeekPlan token={token} names={names} />
       <SharedAllergens token={token} childId={chosen} />
       {meals.isLoading ? (
-        <Spinner label="Loading..." />
+        <Spinner label={t('coParents.dashboard.loading')} />
       ) : meals.error ? (
-        <p role="alert">An error occurred while loading data</p>
+        <p role="alert">{t('coParents.dashboard.loadError')}</p>
       ) : (meals.data?.items.length ?? 0) === 0 ? (
-        <p className="text-base-content/70">No meals tracked yet</p>
+        <p className="text-base-content/70">{t('coParents.dashboard.noMeals')}</p>
       ) : (
         byDay(meals.data?.items ?? []).map(({ day, meals: ofDay }) => (
           <section key={day} aria-label={fullDate(day)} className="flex flex-col gap-3">
@@ -199,54 +222,58 @@ function Meals({ token }: { token: string }) {
 /** A meal as the spec's co-parent card shows it: read only, the photo as a link. */
 /** The chosen child's allergen introduction, as the parents see it, read only. */
 function SharedAllergens({ token, childId }: { token: string; childId: string | null }) {
+  const { t } = useTranslation();
   const { data } = useShareAllergens(token, childId);
   if (!data) return null;
   return (
     <details className="card border border-base-300 bg-base-100">
       <summary className="cursor-pointer p-4 text-lg font-semibold">
-        {data.childName}'s allergens
+        {t('coParents.dashboard.allergensOf', { name: data.childName })}
       </summary>
       <div className="px-4 pb-4">
-        {data.next ? <p>Next to try: {data.next.label}.</p> : null}
+        {data.next ? (
+          <p>{t('coParents.dashboard.nextToTry', { allergen: data.next.label })}</p>
+        ) : null}
         <AllergenProgress intro={data} />
-        <p className="mt-3 text-sm text-base-content/70">
-          Not medical advice: after a reaction, stop the food and see a doctor.
-        </p>
+        <p className="mt-3 text-sm text-base-content/70">{t('coParents.dashboard.notMedical')}</p>
       </div>
     </details>
   );
 }
 
 function SharedMealCard({ meal, childName }: { meal: SharedMeal; childName: string | undefined }) {
+  const { t } = useTranslation();
   const feedback = feedbackLabel(meal.feedback);
+  const child = childName ?? t('coParents.dashboard.unknownChild');
+  const mealType = mealTypeLabel(meal.mealType);
   return (
     <article
       className="card border border-base-300 bg-base-100"
-      aria-label={`${meal.mealType} of ${childName ?? 'Unknown Child'}`}
+      aria-label={t('coParents.dashboard.mealOf', { mealType, child })}
     >
       <div className="card-body gap-2 p-4">
         <p className="font-semibold">
-          <span aria-hidden>{mealTypeEmoji(meal.mealType)}</span> {meal.mealType}
+          <span aria-hidden>{mealTypeEmoji(meal.mealType)}</span> {mealType}
           <span className="font-normal text-base-content/70"> · {timeOf(meal.mealDate)}</span>
         </p>
-        <p className="text-sm">{childName ?? 'Unknown Child'}</p>
+        <p className="text-sm">{child}</p>
         <FoodBadges foods={meal.foods} />
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-          <dt className="text-base-content/70">Portion</dt>
+          <dt className="text-base-content/70">{t('coParents.dashboard.portion')}</dt>
           <dd>{portionLabel(meal.portion)}</dd>
-          <dt className="text-base-content/70">Mood</dt>
+          <dt className="text-base-content/70">{t('coParents.dashboard.mood')}</dt>
           <dd>
             <span aria-hidden>{moodEmoji(meal.mood)}</span> {moodLabel(meal.mood)}
           </dd>
           {feedback ? (
             <>
-              <dt className="text-base-content/70">Feedback</dt>
+              <dt className="text-base-content/70">{t('coParents.dashboard.feedback')}</dt>
               <dd>{feedback}</dd>
             </>
           ) : null}
           {meal.notes ? (
             <>
-              <dt className="text-base-content/70">Notes</dt>
+              <dt className="text-base-content/70">{t('coParents.dashboard.notes')}</dt>
               <dd className="wrap-anywhere">{meal.notes}</dd>
             </>
           ) : null}
@@ -259,10 +286,10 @@ function SharedMealCard({ meal, childName }: { meal: SharedMeal; childName: stri
             rel="noreferrer"
             className="link link-primary text-sm"
           >
-            View photo
+            {t('coParents.dashboard.viewPhoto')}
           </a>
         ) : (
-          <p className="text-sm text-base-content/70">No photo</p>
+          <p className="text-sm text-base-content/70">{t('coParents.dashboard.noPhoto')}</p>
         )}
       </div>
     </article>
@@ -271,14 +298,18 @@ function SharedMealCard({ meal, childName }: { meal: SharedMeal; childName: stri
 
 /** This week's plan, read only. */
 function WeekPlan({ token, names }: { token: string; names: ReadonlyMap<string, string> }) {
+  const { t } = useTranslation();
   const week = weekOf(new Date());
   const plan = useShareMealPlan(token, week, true);
   const entries = plan.data?.entries ?? [];
   if (plan.isLoading || plan.error || entries.length === 0) return null;
   return (
-    <section aria-label="This week's meal plan" className="card border border-base-300 bg-base-100">
+    <section
+      aria-label={t('coParents.dashboard.weekPlan')}
+      className="card border border-base-300 bg-base-100"
+    >
       <div className="card-body gap-2 p-4">
-        <h2 className="text-lg font-semibold">This week's meal plan</h2>
+        <h2 className="text-lg font-semibold">{t('coParents.dashboard.weekPlan')}</h2>
         <p className="text-sm text-base-content/70">{weekLabel(week)}</p>
         <ul className="flex flex-col gap-2">
           {planByDay(daysOf(week), entries)
@@ -289,7 +320,10 @@ function WeekPlan({ token, names }: { token: string; names: ReadonlyMap<string, 
                 <ul className="ml-4 list-disc text-sm">
                   {ofDay.map((e) => (
                     <li key={e.id} className="wrap-anywhere">
-                      {e.mealType}: {e.title}{' '}
+                      {t('coParents.dashboard.planEntry', {
+                        mealType: mealTypeLabel(e.mealType),
+                        title: e.title,
+                      })}{' '}
                       <span className="text-base-content/70">({forWhom(e.childIds, names)})</span>
                       <PlanWarnings
                         warnings={(plan.data?.warnings ?? []).filter((w) => w.entryId === e.id)}
@@ -306,14 +340,15 @@ function WeekPlan({ token, names }: { token: string; names: ReadonlyMap<string, 
 }
 
 function Groceries({ token }: { token: string }) {
+  const { t } = useTranslation();
   const { lists, tick } = useShareGroceries(token);
   const site = useSite();
   const currency = site.data?.currency ?? 'GBP';
 
-  if (lists.isLoading) return <Spinner label="Loading..." />;
-  if (lists.error) return <p role="alert">An error occurred while loading data</p>;
+  if (lists.isLoading) return <Spinner label={t('coParents.dashboard.loading')} />;
+  if (lists.error) return <p role="alert">{t('coParents.dashboard.loadError')}</p>;
   if ((lists.data?.length ?? 0) === 0) {
-    return <p className="text-base-content/70">No grocery lists yet</p>;
+    return <p className="text-base-content/70">{t('coParents.dashboard.noLists')}</p>;
   }
   return (
     <div className="grid gap-4 md:grid-cols-2">

@@ -1,5 +1,6 @@
 import { Clock, Mail } from 'lucide-react';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { ApiFailure, api, unwrap } from '../api/client';
 import { Button } from '../components/ui/Button';
@@ -9,22 +10,20 @@ import { useSite } from '../hooks/useSite';
 import { useSubmit } from '../hooks/useSubmit';
 import { validateContact, type ContactValues } from '../lib/validation';
 
-export const SUPPORT_HOURS = [
-  ['Monday - Friday', '9:00 AM - 6:00 PM'],
-  ['Saturday', '10:00 AM - 3:00 PM'],
-  ['Sunday', 'Closed'],
-] as const;
+/** The support hours: each row's day and hours are keys under `contact.hours.<id>`. */
+export const SUPPORT_HOURS = ['weekdays', 'saturday', 'sunday'] as const;
 
 const empty: ContactValues = { name: '', email: '', message: '' };
 
 export default function Contact() {
+  const { t } = useTranslation();
   const { toast } = useToast();
   const { data: site } = useSite();
   const [values, setValues] = useState<ContactValues>(empty);
   const submit = useSubmit(
-    (signal) => unwrap(api.POST('/contact', { body: values, signal }), 'Error sending message'),
+    (signal) => unwrap(api.POST('/contact', { body: values, signal }), t('contact.sendError')),
     {
-      failureTitle: 'Error sending message',
+      failureTitle: t('contact.sendError'),
       check: () => {
         const found = validateContact(values);
         return Object.keys(found).length > 0 ? { fields: found } : null;
@@ -32,8 +31,8 @@ export default function Contact() {
       onSuccess: () => {
         toast({
           variant: 'success',
-          title: 'Message sent',
-          description: "Thanks for getting in touch. We'll get back to you soon.",
+          title: t('contact.sent.title'),
+          description: t('contact.sent.text'),
         });
         setValues(empty);
       },
@@ -44,7 +43,7 @@ export default function Contact() {
         }
         // Too many messages: the server's own title and message.
         if (err instanceof ApiFailure && err.status === 429) return false;
-        toast({ title: 'Error sending message', description: 'Please try again later.' });
+        toast({ title: t('contact.sendError'), description: t('common.tryAgainLater') });
         return true;
       },
     },
@@ -59,20 +58,18 @@ export default function Contact() {
   return (
     <section className="mx-auto grid max-w-5xl gap-10 px-4 py-12 md:grid-cols-[3fr_2fr]">
       <div>
-        <h1 className="text-3xl font-bold md:text-4xl">Contact Us</h1>
-        <p className="mt-2 text-base-content/80">
-          Questions, ideas or problems? Send a message to the people who run this Highchair server.
-        </p>
+        <h1 className="text-3xl font-bold md:text-4xl">{t('contact.title')}</h1>
+        <p className="mt-2 text-base-content/80">{t('contact.intro')}</p>
         <form className="mt-8 space-y-4" onSubmit={submit.onSubmit} noValidate>
           <Input
-            label="Name"
+            label={t('contact.name')}
             error={errors.name}
             autoComplete="name"
             value={values.name}
             onChange={(e) => set('name')(e.target.value)}
           />
           <Input
-            label="Email"
+            label={t('contact.email')}
             error={errors.email}
             type="email"
             autoComplete="email"
@@ -80,7 +77,7 @@ export default function Contact() {
             onChange={(e) => set('email')(e.target.value)}
           />
           <TextArea
-            label="Message"
+            label={t('contact.message')}
             error={errors.message}
             className="min-h-36"
             value={values.message}
@@ -90,9 +87,9 @@ export default function Contact() {
             type="submit"
             className="w-full sm:w-auto"
             busy={submit.busy}
-            busyLabel="Sending..."
+            busyLabel={t('contact.sending')}
           >
-            Send Message
+            {t('contact.send')}
           </Button>
         </form>
       </div>
@@ -101,29 +98,27 @@ export default function Contact() {
         <div className="card bg-base-200">
           <div className="card-body">
             <h2 className="card-title">
-              <Mail aria-hidden size={20} /> Email
+              <Mail aria-hidden size={20} /> {t('contact.email')}
             </h2>
             {site?.contactEmail ? (
               <a className="link link-primary break-all" href={`mailto:${site.contactEmail}`}>
                 {site.contactEmail}
               </a>
             ) : (
-              <p className="text-base-content/80">
-                Messages sent with this form go straight to the person who runs this server.
-              </p>
+              <p className="text-base-content/80">{t('contact.noEmail')}</p>
             )}
           </div>
         </div>
         <div className="card bg-base-200">
           <div className="card-body">
             <h2 className="card-title">
-              <Clock aria-hidden size={20} /> Support hours
+              <Clock aria-hidden size={20} /> {t('contact.hours.title')}
             </h2>
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
-              {SUPPORT_HOURS.map(([day, hours]) => (
-                <div key={day} className="contents">
-                  <dt className="font-medium">{day}</dt>
-                  <dd>{hours}</dd>
+              {SUPPORT_HOURS.map((id) => (
+                <div key={id} className="contents">
+                  <dt className="font-medium">{t(`contact.hours.${id}.day`)}</dt>
+                  <dd>{t(`contact.hours.${id}.hours`)}</dd>
                 </div>
               ))}
             </dl>

@@ -1,5 +1,6 @@
 import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 
 import { api, unwrap } from '../api/client';
@@ -9,27 +10,32 @@ import { Input } from '../components/ui/Input';
 import { useSubmit } from '../hooks/useSubmit';
 import { routes } from '../routes';
 
+/** The server's command for a reset link (a command: the same in every language). */
+const RESET_COMMAND = 'highchair user reset-password your@email';
+
 export default function ForgotPassword() {
+  const { t } = useTranslation();
   const [email, setEmail] = useState('');
   const [answer, setAnswer] = useState<string | null>(null);
   const submit = useSubmit(
     (signal) =>
-      unwrap(api.POST('/auth/forgot-password', { body: { email: email.trim() }, signal }), 'Error'),
-    { failureTitle: 'Error', onSuccess: (notice) => setAnswer(notice.message) },
+      unwrap(
+        api.POST('/auth/forgot-password', { body: { email: email.trim() }, signal }),
+        t('errors.error'),
+      ),
+    { failureTitle: t('errors.error'), onSuccess: (notice) => setAnswer(notice.message) },
   );
 
   return (
-    <AuthCard
-      title="Forgot password?"
-      subtitle="Highchair runs on your family's own server and does not send e-mail."
-    >
+    <AuthCard title={t('auth.forgot.title')} subtitle={t('auth.forgot.subtitle')}>
       <div className="flex gap-3 rounded-box bg-base-200 p-4">
         <KeyRound aria-hidden className="mt-1 shrink-0 text-primary" />
         <p>
-          The person who runs this server can reset your password. They run{' '}
-          <code className="rounded bg-base-300 px-1">highchair user reset-password your@email</code>{' '}
-          and give you a link that lets you choose a new password. The link works once, for one
-          hour.
+          <Trans
+            i18nKey="auth.forgot.howTo"
+            values={{ command: RESET_COMMAND }}
+            components={{ code: <code className="rounded bg-base-300 px-1" /> }}
+          />
         </p>
       </div>
       {answer ? (
@@ -39,19 +45,25 @@ export default function ForgotPassword() {
       ) : (
         <form className="space-y-4" onSubmit={submit.onSubmit} noValidate>
           <Input
-            label="Email"
+            label={t('auth.fields.email')}
             type="email"
             autoComplete="email"
             value={email}
             onChange={(e) => setEmail(e.target.value)}
           />
-          <Button type="submit" variant="outline" block busy={submit.busy} busyLabel="Sending...">
-            I need a reset
+          <Button
+            type="submit"
+            variant="outline"
+            block
+            busy={submit.busy}
+            busyLabel={t('auth.forgot.busy')}
+          >
+            {t('auth.forgot.submit')}
           </Button>
         </form>
       )}
       <Link to={routes.login} className="link link-primary text-center text-sm">
-        Back to Log In
+        {t('auth.backToLogIn')}
       </Link>
     </AuthCard>
   );

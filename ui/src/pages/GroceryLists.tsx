@@ -1,5 +1,6 @@
 import { ListPlus, Plus, ShoppingCart } from 'lucide-react';
 import { useDeferredValue, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { GroceryListCard } from '../components/grocery/GroceryListCard';
 import { GroceryListForm } from '../components/grocery/GroceryListForm';
@@ -24,6 +25,7 @@ type Editing = { mode: 'create'; draft?: ListDraft } | { mode: 'edit'; list: Gro
 
 /** `/grocery-list`: the family's grocery lists (spec section 2). */
 export default function GroceryLists() {
+  const { t } = useTranslation();
   const { data: lists, error, isLoading } = useGroceryLists();
   const { data: site } = useSite();
   // The recipes' card sits above the lists: the two appear together, so the one that arrives
@@ -38,8 +40,8 @@ export default function GroceryLists() {
   const [editing, setEditing] = useState<Editing>(null);
   const deletion = useConfirmDelete({
     remove: (list: GroceryList) => remove(list.id),
-    failureTitle: 'Error deleting grocery list',
-    done: () => ({ title: 'Grocery list deleted' }),
+    failureTitle: t('grocery.error.delete'),
+    done: () => ({ title: t('grocery.deleted') }),
   });
   const currency = site?.currency ?? 'GBP';
   const perItem = site?.groceryItemEstimate ?? 2.5;
@@ -50,14 +52,14 @@ export default function GroceryLists() {
   return (
     <section className="mx-auto max-w-6xl px-4 py-8">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-3xl font-bold">Grocery Lists</h1>
+        <h1 className="text-3xl font-bold">{t('grocery.title')}</h1>
         <Button onClick={() => setEditing({ mode: 'create' })}>
-          <Plus aria-hidden size={18} /> New List
+          <Plus aria-hidden size={18} /> {t('grocery.newList')}
         </Button>
       </div>
       {stalled ? (
         <p role="status" className="alert alert-warning alert-soft mt-4 text-warning-content">
-          You are offline. Ticks are saved on this device and sent when the connection returns.
+          {t('grocery.offline')}
         </p>
       ) : null}
       {/* The recipes' card appears with the lists (or with an error), never above a placeholder
@@ -70,20 +72,22 @@ export default function GroceryLists() {
         {error && !lists ? (
           <div role="alert" className="alert alert-error">
             <div>
-              <p className="font-semibold">Error fetching grocery lists</p>
-              <p>{error instanceof Error ? error.message : 'An unexpected error occurred'}</p>
+              <p className="font-semibold">{t('grocery.error.fetch')}</p>
+              <p>{error instanceof Error ? error.message : t('common.unexpectedError')}</p>
             </div>
           </div>
         ) : isLoading || !lists || !ready ? (
           <p role="status" className="min-h-dvh py-10 text-center">
-            Loading grocery lists...
+            {t('grocery.loading')}
           </p>
         ) : lists.length === 0 ? (
           <div className="card border border-dashed border-base-300">
             <div className="card-body items-center text-center">
               <ShoppingCart aria-hidden size={40} className="text-base-content/60" />
-              <p className="text-lg">No grocery lists yet</p>
-              <Button onClick={() => setEditing({ mode: 'create' })}>Create First List</Button>
+              <p className="text-lg">{t('grocery.empty')}</p>
+              <Button onClick={() => setEditing({ mode: 'create' })}>
+                {t('grocery.createFirst')}
+              </Button>
             </div>
           </div>
         ) : (
@@ -104,7 +108,7 @@ export default function GroceryLists() {
       </div>
       <Modal
         open={editing !== null}
-        title={editing?.mode === 'edit' ? 'Edit Grocery List' : 'Create Grocery List'}
+        title={editing?.mode === 'edit' ? t('grocery.editTitle') : t('grocery.createTitle')}
         onClose={() => setEditing(null)}
         wide
       >
@@ -122,9 +126,13 @@ export default function GroceryLists() {
       </Modal>
       <ConfirmDialog
         {...deletion.dialog}
-        title="Delete grocery list?"
-        message={`Are you sure you want to delete ${deletion.target?.name ?? 'this list'}? This action cannot be undone.`}
-        confirmLabel="Delete"
+        title={t('grocery.delete.title')}
+        message={
+          deletion.target?.name
+            ? t('grocery.delete.message', { name: deletion.target.name })
+            : t('grocery.delete.messageUnnamed')
+        }
+        confirmLabel={t('common.delete')}
       />
     </section>
   );
@@ -132,6 +140,7 @@ export default function GroceryLists() {
 
 /** Generate from Recipes: shown when the family has saved recipes (spec section 2). */
 function FromRecipes({ onDraft }: { onDraft: (draft: ListDraft) => void }) {
+  const { t } = useTranslation();
   const { data: recipes } = useRecipes(true);
   const { fromRecipes } = useGroceryActions();
   const fail = useFailure();
@@ -147,7 +156,7 @@ function FromRecipes({ onDraft }: { onDraft: (draft: ListDraft) => void }) {
     >
       <div className="card-body gap-3 p-4 sm:p-6">
         <h2 id="from-recipes" className="card-title">
-          Generate from Recipes
+          {t('grocery.fromRecipes.title')}
         </h2>
         <ul className="grid gap-1 sm:grid-cols-2 lg:grid-cols-3">
           {recipes.map((r) => (
@@ -183,11 +192,11 @@ function FromRecipes({ onDraft }: { onDraft: (draft: ListDraft) => void }) {
                   setChosen(new Set());
                   onDraft(draft);
                 })
-                .catch((err: unknown) => fail(err, 'Error saving grocery list'))
+                .catch((err: unknown) => fail(err, t('grocery.error.save')))
                 .finally(() => setBusy(false));
             }}
           >
-            <ListPlus aria-hidden size={18} /> Generate List from Selected Recipes
+            <ListPlus aria-hidden size={18} /> {t('grocery.fromRecipes.generate')}
           </Button>
         </div>
       </div>

@@ -1,5 +1,6 @@
 import { Info } from 'lucide-react';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 
 import { useAuth } from '../auth/auth-context';
@@ -9,10 +10,16 @@ import { Input } from '../components/ui/Input';
 import { useToast } from '../components/ui/toast-context';
 import { useSite } from '../hooks/useSite';
 import { useSubmit } from '../hooks/useSubmit';
-import { checkGuest, guestChildren, guestChildrenError } from '../lib/validation';
+import {
+  GUEST_CHILDREN_MAX,
+  checkGuest,
+  guestChildren,
+  guestChildrenError,
+} from '../lib/validation';
 import { routes } from '../routes';
 
 export default function Guest() {
+  const { t } = useTranslation();
   const { startGuest } = useAuth();
   const { toast } = useToast();
   const navigate = useNavigate();
@@ -20,7 +27,7 @@ export default function Guest() {
   const [firstName, setFirstName] = useState('');
   const [children, setChildren] = useState('1');
   const submit = useSubmit(() => startGuest(firstName.trim(), guestChildren(children)), {
-    failureTitle: 'Guest access failed',
+    failureTitle: t('auth.failed.guest'),
     check: () => {
       const tooMany = guestChildrenError(children);
       return checkGuest(firstName) ?? (tooMany ? { fields: { children: tooMany } } : null);
@@ -28,8 +35,8 @@ export default function Guest() {
     onSuccess: () => {
       toast({
         variant: 'success',
-        title: 'Welcome to Highchair!',
-        description: "You're using the app as a guest",
+        title: t('auth.guest.welcomeTitle'),
+        description: t('auth.guest.welcomeBody'),
       });
       navigate(routes.dashboard, { replace: true });
     },
@@ -37,26 +44,24 @@ export default function Guest() {
 
   if (site && !site.allowGuests) {
     return (
-      <AuthCard title="Continue as Guest">
-        <p>Guest access is turned off on this server.</p>
+      <AuthCard title={t('auth.guest.title')}>
+        <p>{t('auth.guest.off')}</p>
         <Link to={routes.signup} className="btn btn-primary">
-          Sign Up
+          {t('auth.guest.signUp')}
         </Link>
       </AuthCard>
     );
   }
 
   return (
-    <AuthCard title="Continue as Guest" subtitle="Try Highchair without creating an account.">
+    <AuthCard title={t('auth.guest.title')} subtitle={t('auth.guest.subtitle')}>
       <div role="note" className="alert alert-info alert-soft">
         <Info aria-hidden size={18} />
-        <span>
-          Guest access has limited features. Guest accounts unused for 30 days are removed.
-        </span>
+        <span>{t('auth.guest.note')}</span>
       </div>
       <form className="space-y-4" onSubmit={submit.onSubmit} noValidate>
         <Input
-          label="First name"
+          label={t('auth.fields.firstName')}
           error={submit.fieldErrors.firstName}
           autoComplete="given-name"
           value={firstName}
@@ -67,12 +72,12 @@ export default function Guest() {
           required
         />
         <Input
-          label="Number of children"
-          hint="1 to 10"
+          label={t('auth.guest.children')}
+          hint={t('auth.guest.childrenHint', { min: 1, max: GUEST_CHILDREN_MAX })}
           error={submit.fieldErrors.children}
           type="number"
           min={1}
-          max={10}
+          max={GUEST_CHILDREN_MAX}
           inputMode="numeric"
           value={children}
           onChange={(e) => {
@@ -80,8 +85,8 @@ export default function Guest() {
             submit.clearFieldError('children');
           }}
         />
-        <Button type="submit" block busy={submit.busy} busyLabel="Starting...">
-          Continue as Guest
+        <Button type="submit" block busy={submit.busy} busyLabel={t('auth.guest.busy')}>
+          {t('auth.guest.submit')}
         </Button>
       </form>
     </AuthCard>

@@ -1,5 +1,6 @@
 import { ChefHat, ClipboardList, Plus, ShoppingCart } from 'lucide-react';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 
 import { greetingName, isNewAccount, useAuth } from '../auth/auth-context';
@@ -8,33 +9,35 @@ import { Modal } from '../components/ui/Modal';
 import { Skeleton } from '../components/ui/Skeleton';
 import { useAllergens, useChildNames, useChildren, type Child } from '../hooks/useChildren';
 import { useMeals } from '../hooks/useMeals';
-import { ageLabel, monthsAge, formatShortDate, moodEmoji } from '../lib/meals';
+import { ageLabel, monthsOldLabel, formatShortDate, mealTypeLabel, moodEmoji } from '../lib/meals';
 import { initial } from '../lib/text';
 import { pathTo, routes } from '../routes';
 
+/** The home's shortcuts; `titleKey` and `textKey` are catalogue keys, read when shown. */
 export const featureCards = [
   {
     to: routes.recipes,
-    title: 'Recipe Generator',
-    text: 'Turn the ingredients you have into child-friendly recipes.',
+    titleKey: 'home.features.recipes.title',
+    textKey: 'home.features.recipes.text',
     icon: ChefHat,
   },
   {
     to: routes.mealTracker,
-    title: 'Meal Tracker',
-    text: 'Record what each child ate, how much, and how it went.',
+    titleKey: 'home.features.meals.title',
+    textKey: 'home.features.meals.text',
     icon: ClipboardList,
   },
   {
     to: routes.groceryList,
-    title: 'Grocery List',
-    text: 'Plan the shop and tick items off together.',
+    titleKey: 'home.features.grocery.title',
+    textKey: 'home.features.grocery.text',
     icon: ShoppingCart,
   },
 ];
 
 /** The signed-in home, at / and /dashboard. */
 export default function Home() {
+  const { t } = useTranslation();
   const { state } = useAuth();
   const [adding, setAdding] = useState(false);
   return (
@@ -43,26 +46,28 @@ export default function Home() {
         <div>
           {/* 'Welcome back' is for someone who signed in, not an account made a moment ago. */}
           <h1 className="text-3xl font-bold">
-            {isNewAccount(state.user) ? 'Welcome' : 'Welcome back'}, {greetingName(state.user)}!
+            {isNewAccount(state.user)
+              ? t('home.welcome', { name: greetingName(state.user) })
+              : t('home.welcomeBack', { name: greetingName(state.user) })}
           </h1>
-          <p className="mt-1 text-base-content/70">What would you like to do today?</p>
+          <p className="mt-1 text-base-content/70">{t('home.question')}</p>
         </div>
         <button type="button" className="btn btn-primary" onClick={() => setAdding(true)}>
-          <Plus aria-hidden size={18} /> Add Child
+          <Plus aria-hidden size={18} /> {t('children.add')}
         </button>
       </div>
 
       <div className="mt-8 grid gap-4 sm:grid-cols-3">
         {featureCards.map((card) => (
           <Link
-            key={card.title}
+            key={card.to}
             to={card.to}
             className="card border border-base-300 bg-base-100 transition hover:border-primary hover:shadow-md"
           >
             <div className="card-body">
               <card.icon aria-hidden className="text-primary" />
-              <h2 className="card-title">{card.title}</h2>
-              <p className="text-base-content/80">{card.text}</p>
+              <h2 className="card-title">{t(card.titleKey)}</h2>
+              <p className="text-base-content/80">{t(card.textKey)}</p>
             </div>
           </Link>
         ))}
@@ -71,7 +76,7 @@ export default function Home() {
       <YourChildren />
       <RecentMeals />
 
-      <Modal open={adding} title="Add Child" onClose={() => setAdding(false)} wide>
+      <Modal open={adding} title={t('children.add')} onClose={() => setAdding(false)} wide>
         <ChildForm onDone={() => setAdding(false)} onCancel={() => setAdding(false)} />
       </Modal>
     </section>
@@ -87,6 +92,7 @@ const isWeaningAge = (child: Child) =>
  * kept in the diet by giving them about weekly (the allergen page says why).
  */
 function LapsedNudge({ childId }: { childId: string }) {
+  const { t } = useTranslation();
   const { data } = useAllergens(childId);
   const lapsed = data?.allergens.filter((a) => a.state === 'lapsed') ?? [];
   if (lapsed.length === 0) return null;
@@ -95,28 +101,30 @@ function LapsedNudge({ childId }: { childId: string }) {
       to={pathTo(routes.childAllergens, { id: childId })}
       className="link text-sm text-warning-content"
     >
-      {lapsed.map((a) => a.label).join(', ')}: not given for over {data?.keepUpDays} days
+      {t('home.lapsed', {
+        allergens: lapsed.map((a) => a.label).join(', '),
+        count: data?.keepUpDays ?? 0,
+      })}
     </Link>
   );
 }
 
 function YourChildren() {
+  const { t } = useTranslation();
   const { data: children, isLoading } = useChildren();
   return (
     <section className="mt-12" aria-labelledby="your-children">
       <h2 id="your-children" className="text-2xl font-bold">
-        Your Children
+        {t('home.yourChildren')}
       </h2>
-      {isLoading ? <Skeleton label="Loading children" cards={2} /> : null}
+      {isLoading ? <Skeleton label={t('children.loading')} cards={2} /> : null}
       {children && children.length === 0 ? (
-        <p className="mt-4 text-base-content/70">
-          No children added yet. Add your first child to start tracking meals!
-        </p>
+        <p className="mt-4 text-base-content/70">{t('home.noChildren')}</p>
       ) : null}
       {/* One column that may shrink on a phone: the cards' width is the screen's, not the name's. */}
       <ul
         className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3"
-        aria-label="Your children"
+        aria-label={t('home.yourChildrenLabel')}
       >
         {children?.map((child) => (
           <li key={child.id} className="card min-w-0 border border-base-300 bg-base-100">
@@ -129,8 +137,8 @@ function YourChildren() {
               </span>
               <div className="min-w-0 flex-1">
                 <p className="truncate font-semibold">{child.name}</p>
-                {monthsAge(child.monthsOld) ? (
-                  <p className="text-sm text-base-content/70">{monthsAge(child.monthsOld)} old</p>
+                {monthsOldLabel(child.monthsOld) ? (
+                  <p className="text-sm text-base-content/70">{monthsOldLabel(child.monthsOld)}</p>
                 ) : child.age != null ? (
                   <p className="text-sm text-base-content/70">{ageLabel(child.age)}</p>
                 ) : null}
@@ -139,9 +147,9 @@ function YourChildren() {
               <Link
                 to={routes.children}
                 className="btn btn-ghost btn-sm shrink-0"
-                aria-label={`View Profile of ${child.name}`}
+                aria-label={t('home.viewProfileOf', { name: child.name })}
               >
-                View Profile
+                {t('home.viewProfile')}
               </Link>
             </div>
           </li>
@@ -152,6 +160,7 @@ function YourChildren() {
 }
 
 function RecentMeals() {
+  const { t } = useTranslation();
   const { meals, isLoading } = useMeals(null, 5);
   const { data: children } = useChildren();
   const names = useChildNames(children);
@@ -160,19 +169,19 @@ function RecentMeals() {
     <section className="mt-12" aria-labelledby="recent-meals">
       <div className="flex items-center justify-between">
         <h2 id="recent-meals" className="text-2xl font-bold">
-          Recent Meals
+          {t('home.recentMeals')}
         </h2>
         <Link to={routes.mealTracker} className="link link-primary">
-          Start Tracking
+          {t('home.startTracking')}
         </Link>
       </div>
-      {isLoading ? <Skeleton label="Loading meals" /> : null}
+      {isLoading ? <Skeleton label={t('meals.loading')} /> : null}
       {!isLoading && recent.length === 0 ? (
-        <p className="mt-4 text-base-content/70">No recent meals tracked yet</p>
+        <p className="mt-4 text-base-content/70">{t('home.noRecentMeals')}</p>
       ) : null}
       <ul
         className="mt-4 divide-y divide-base-300 rounded-box border border-base-300 bg-base-100"
-        aria-label="Recent meals"
+        aria-label={t('home.recentMealsLabel')}
       >
         {recent.map((meal) => (
           <li key={meal.id} className="flex items-center gap-3 p-3">
@@ -181,7 +190,8 @@ function RecentMeals() {
             </span>
             <div className="min-w-0 flex-1">
               <p className="font-medium">
-                {names.get(meal.childId) ?? 'Unknown Child'} · {meal.mealType}
+                {names.get(meal.childId) ?? t('meals.unknownChild')} ·{' '}
+                {mealTypeLabel(meal.mealType)}
               </p>
               <p className="truncate text-sm text-base-content/70">{meal.foods.join(', ')}</p>
             </div>

@@ -1,3 +1,4 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 
 import { useAuth, type User } from '../auth/auth-context';
@@ -15,6 +16,7 @@ import { routes } from '../routes';
 
 /** `/join/:token`: another parent's invite link, for a new account or a signed-in empty one. */
 export default function Join() {
+  const { t } = useTranslation();
   const { token = '' } = useParams();
   const { state, joinFamily } = useAuth();
   const { toast } = useToast();
@@ -27,57 +29,52 @@ export default function Join() {
     void revalidate(FAMILY_NOUNS);
     toast({
       variant: 'success',
-      title: 'Welcome to the family',
-      description: `${user.firstName}, you now share ${preview.data?.familyName ?? 'the family'}.`,
+      title: t('auth.join.welcomeTitle'),
+      description: preview.data?.familyName
+        ? t('auth.join.welcomeBody', { name: user.firstName, family: preview.data.familyName })
+        : t('auth.join.welcomeBodyUnnamed', { name: user.firstName }),
     });
     navigate(routes.dashboard, { replace: true });
   };
   const join = useSubmit(() => joinFamily(token), {
-    failureTitle: 'Join failed',
+    failureTitle: t('auth.failed.join'),
     onSuccess: joined,
   });
 
-  if (preview.isLoading || state.status === 'loading') return <Spinner label="Opening the link" />;
+  if (preview.isLoading || state.status === 'loading')
+    return <Spinner label={t('auth.join.opening')} />;
   if (preview.error || !preview.data) {
     const expired = preview.error?.status === 410;
     return (
-      <AuthCard title={expired ? 'Invite expired' : 'Invite not found'}>
-        <p>
-          {expired
-            ? 'This invite link has expired. Ask for a new one.'
-            : 'This invite link is not valid. It may have been used or revoked; ask for a new one.'}
-        </p>
+      <AuthCard title={t(expired ? 'auth.join.expiredTitle' : 'auth.join.notFoundTitle')}>
+        <p>{t(expired ? 'auth.join.expired' : 'auth.join.notFound')}</p>
         <Link to={routes.home} className="btn btn-primary">
-          Go to Highchair
+          {t('auth.goHome')}
         </Link>
       </AuthCard>
     );
   }
 
   const { familyName, invitedBy } = preview.data;
-  const title = `Join ${familyName}`;
-  const subtitle = `${invitedBy} invited you to share the children's meals on Highchair.`;
+  const title = t('auth.join.title', { family: familyName });
+  const subtitle = t('auth.join.subtitle', { name: invitedBy });
 
   if (state.status === 'signedIn') {
     return (
       <AuthCard title={title} subtitle={subtitle}>
         {state.user.isGuest ? (
-          <p>
-            Guest accounts cannot join a family. Sign out, then open this link again to create an
-            account.
-          </p>
+          <p>{t('auth.join.guest')}</p>
         ) : (
           <>
-            <p>
-              You are signed in as {state.user.email}. Joining works for an account that has no
-              children of its own yet.
-            </p>
-            <p className="text-sm text-base-content/70">
-              Your saved recipes, grocery lists and meal plan come with you and are shared with the
-              family. Links you gave co-parents stop working.
-            </p>
-            <Button block busy={join.busy} busyLabel="Joining..." onClick={() => void join.run()}>
-              Join Family
+            <p>{t('auth.join.signedInAs', { email: state.user.email })}</p>
+            <p className="text-sm text-base-content/70">{t('auth.join.comesWith')}</p>
+            <Button
+              block
+              busy={join.busy}
+              busyLabel={t('auth.join.busy')}
+              onClick={() => void join.run()}
+            >
+              {t('auth.join.submit')}
             </Button>
           </>
         )}
@@ -96,18 +93,21 @@ export default function Join() {
           return user;
         }}
         onCreated={() => {}}
-        submitLabel="Create Account and Join"
+        submitLabel={t('auth.join.createSubmit')}
       />
       <p className="text-center text-sm">
-        Already have an account?{' '}
-        <Link
-          to={routes.login}
-          state={{ from: `/join/${encodeURIComponent(token)}` } satisfies ReturnTo}
-          className="link link-primary"
-        >
-          Log In
-        </Link>{' '}
-        first, then open this link again.
+        <Trans
+          i18nKey="auth.join.haveAccount"
+          components={{
+            go: (
+              <Link
+                to={routes.login}
+                state={{ from: `/join/${encodeURIComponent(token)}` } satisfies ReturnTo}
+                className="link link-primary"
+              />
+            ),
+          }}
+        />
       </p>
     </AuthCard>
   );

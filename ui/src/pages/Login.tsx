@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 
 import { useAuth } from '../auth/auth-context';
@@ -12,6 +13,7 @@ import { afterSignIn } from '../router/guards';
 import { routes } from '../routes';
 
 export default function Login() {
+  const { t } = useTranslation();
   const { login } = useAuth();
   const { toast } = useToast();
   const navigate = useNavigate();
@@ -19,23 +21,23 @@ export default function Login() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const submit = useSubmit(() => login(email.trim(), password), {
-    failureTitle: 'Sign in failed',
+    failureTitle: t('auth.failed.signIn'),
     check: () => checkLogin(email, password),
     onSuccess: () => {
       toast({
         variant: 'success',
-        title: 'Welcome back!',
-        description: 'You have successfully signed in',
+        title: t('auth.login.welcomeTitle'),
+        description: t('auth.login.welcomeBody'),
       });
       navigate(afterSignIn(location.state), { replace: true });
     },
   });
 
   return (
-    <AuthCard title="Log In" subtitle="Welcome back to Highchair.">
+    <AuthCard title={t('auth.login.title')} subtitle={t('auth.login.subtitle')}>
       <form className="space-y-4" onSubmit={submit.onSubmit} noValidate>
         <Input
-          label="Email"
+          label={t('auth.fields.email')}
           type="email"
           autoComplete="email"
           value={email}
@@ -43,7 +45,7 @@ export default function Login() {
           required
         />
         <Input
-          label="Password"
+          label={t('auth.fields.password')}
           type="password"
           autoComplete="current-password"
           value={password}
@@ -52,23 +54,22 @@ export default function Login() {
         />
         <div className="text-right text-sm">
           <Link to={routes.forgotPassword} className="link link-primary">
-            Forgot password?
+            {t('auth.login.forgot')}
           </Link>
         </div>
-        <Button type="submit" block busy={submit.busy} busyLabel="Signing In...">
-          Log In
+        <Button type="submit" block busy={submit.busy} busyLabel={t('auth.login.busy')}>
+          {t('auth.login.submit')}
         </Button>
       </form>
-      <div className="divider my-0 text-sm">or</div>
+      <div className="divider my-0 text-sm">{t('auth.login.or')}</div>
       <p className="text-center text-sm">
-        New here?{' '}
-        <Link to={routes.signup} className="link link-primary">
-          Sign Up
-        </Link>{' '}
-        or{' '}
-        <Link to={routes.guest} className="link link-primary">
-          Continue as Guest
-        </Link>
+        <Trans
+          i18nKey="auth.login.newHere"
+          components={{
+            signup: <Link to={routes.signup} className="link link-primary" />,
+            guest: <Link to={routes.guest} className="link link-primary" />,
+          }}
+        />
       </p>
     </AuthCard>
   );

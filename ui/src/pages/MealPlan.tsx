@@ -1,5 +1,6 @@
 import { ChevronLeft, ChevronRight, ListPlus, Pencil, Plus, Trash2 } from 'lucide-react';
 import { useDeferredValue, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 
 import { GroceryListForm } from '../components/grocery/GroceryListForm';
@@ -24,6 +25,7 @@ import {
   type PlanChange,
   type PlanEntry,
 } from '../lib/mealPlan';
+import { mealTypeLabel } from '../lib/meals';
 import { addWeeks, dayLabel, mondayOf, weekLabel, weekOf } from '../lib/week';
 import { pathTo, routes } from '../routes';
 
@@ -36,6 +38,7 @@ type Editing = { fields: EntryFields; id?: string } | null;
  * grocery list, scaled to the planned servings.
  */
 export default function MealPlan() {
+  const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const asked = params.get('week') ?? '';
   const week = mondayOf(asked) ? asked : weekOf(new Date());
@@ -71,7 +74,7 @@ export default function MealPlan() {
     // The header's width and padding, so the week lines up with the header on a desktop.
     <section className="mx-auto max-w-6xl px-4 py-8">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-3xl font-bold">Meal Plan</h1>
+        <h1 className="text-3xl font-bold">{t('plan.title')}</h1>
         <Button
           variant="secondary"
           busy={drafting}
@@ -80,18 +83,18 @@ export default function MealPlan() {
             setDrafting(true);
             groceryDraft(week)
               .then(setDraft)
-              .catch((err: unknown) => fail(err, 'Error saving grocery list'))
+              .catch((err: unknown) => fail(err, t('grocery.error.save')))
               .finally(() => setDrafting(false));
           }}
         >
-          <ListPlus aria-hidden size={18} /> Make a grocery list from this week
+          <ListPlus aria-hidden size={18} /> {t('plan.groceryFromWeek')}
         </Button>
       </div>
-      <nav aria-label="Week" className="mt-4 flex flex-wrap items-center gap-2">
+      <nav aria-label={t('plan.week')} className="mt-4 flex flex-wrap items-center gap-2">
         <button
           type="button"
           className="btn btn-outline btn-square"
-          aria-label="Previous week"
+          aria-label={t('plan.previousWeek')}
           onClick={() => goTo(addWeeks(week, -1))}
         >
           <ChevronLeft aria-hidden />
@@ -102,14 +105,14 @@ export default function MealPlan() {
         <button
           type="button"
           className="btn btn-outline btn-square"
-          aria-label="Next week"
+          aria-label={t('plan.nextWeek')}
           onClick={() => goTo(addWeeks(week, 1))}
         >
           <ChevronRight aria-hidden />
         </button>
         {week !== thisWeek ? (
           <button type="button" className="btn btn-ghost" onClick={() => goTo(thisWeek)}>
-            This week
+            {t('plan.thisWeek')}
           </button>
         ) : null}
       </nav>
@@ -117,12 +120,12 @@ export default function MealPlan() {
         {error && !plan ? (
           <div role="alert" className="alert alert-error">
             <div>
-              <p className="font-semibold">Error loading meal plan</p>
-              <p>{error instanceof Error ? error.message : 'An unexpected error occurred'}</p>
+              <p className="font-semibold">{t('plan.error.load')}</p>
+              <p>{error instanceof Error ? error.message : t('common.unexpectedError')}</p>
             </div>
           </div>
         ) : isLoading || !plan || !ready ? (
-          <Spinner label="Loading the meal plan" fill />
+          <Spinner label={t('plan.loading')} fill />
         ) : (
           <div className="grid grid-cols-1 gap-3 lg:grid-cols-7">
             {byDay(plan.days, plan.entries).map(({ day, entries }) => (
@@ -147,25 +150,23 @@ export default function MealPlan() {
                           known={recipes?.some((r) => r.id === entry.recipeId) ?? false}
                           onEdit={() => setEditing({ fields: entryFields(entry), id: entry.id })}
                           onRemove={() =>
-                            change(
-                              plan,
-                              { kind: 'remove', id: entry.id },
-                              'Removed from the plan',
-                            ).catch((err: unknown) => fail(err, 'Error saving meal plan'))
+                            change(plan, { kind: 'remove', id: entry.id }, t('plan.removed')).catch(
+                              (err: unknown) => fail(err, t('plan.error.save')),
+                            )
                           }
                         />
                       ))}
                     </ul>
                   ) : (
-                    <p className="text-sm text-base-content/70">Nothing planned</p>
+                    <p className="text-sm text-base-content/70">{t('plan.nothingPlanned')}</p>
                   )}
                   <button
                     type="button"
                     className="btn btn-ghost btn-sm mt-auto justify-start"
-                    aria-label={`Add a meal on ${dayLabel(day)}`}
+                    aria-label={t('plan.addMealOn', { day: dayLabel(day) })}
                     onClick={() => setEditing({ fields: blankEntry(day) })}
                   >
-                    <Plus aria-hidden size={16} /> Add
+                    <Plus aria-hidden size={16} /> {t('common.add')}
                   </button>
                 </div>
               </section>
@@ -175,7 +176,7 @@ export default function MealPlan() {
       </div>
       <Modal
         open={editing !== null && plan !== undefined}
-        title={editing?.id ? 'Edit planned meal' : 'Plan a meal'}
+        title={editing?.id ? t('plan.editMeal') : t('plan.planMeal')}
         onClose={() => setEditing(null)}
       >
         {editing && plan ? (
@@ -190,14 +191,19 @@ export default function MealPlan() {
               await change(
                 plan,
                 editing.id ? { kind: 'edit', id: editing.id, fields } : { kind: 'add', fields },
-                editing.id ? 'Plan updated' : 'Meal planned',
+                editing.id ? t('plan.updated') : t('plan.planned'),
               );
               setEditing(null);
             }}
           />
         ) : null}
       </Modal>
-      <Modal open={draft !== null} title="Create Grocery List" onClose={() => setDraft(null)} wide>
+      <Modal
+        open={draft !== null}
+        title={t('grocery.createTitle')}
+        onClose={() => setDraft(null)}
+        wide
+      >
         {draft ? (
           <GroceryListForm
             draft={draft}
@@ -231,12 +237,16 @@ function Entry({
   onEdit: () => void;
   onRemove: () => void;
 }) {
+  const { t } = useTranslation();
   return (
     <li
       className="rounded-box bg-base-200 p-2 text-sm"
-      aria-label={`${entry.mealType}: ${entry.title}`}
+      aria-label={t('plan.entryLabel', {
+        mealType: mealTypeLabel(entry.mealType),
+        title: entry.title,
+      })}
     >
-      <p className="text-xs font-medium text-base-content/70">{entry.mealType}</p>
+      <p className="text-xs font-medium text-base-content/70">{mealTypeLabel(entry.mealType)}</p>
       <p className="font-medium wrap-anywhere">
         {entry.recipeId && known ? (
           <Link className="link" to={pathTo(routes.recipe, { id: entry.recipeId })}>
@@ -247,14 +257,14 @@ function Entry({
         )}
       </p>
       <p className="text-xs text-base-content/70">
-        Serves {entry.servings} · {forWhom(entry.childIds, names)}
+        {t('plan.serves', { count: entry.servings, who: forWhom(entry.childIds, names) })}
       </p>
       <PlanWarnings warnings={plan.warnings.filter((w) => w.entryId === entry.id)} />
       <div className="mt-1 flex justify-end gap-1">
         <button
           type="button"
           className="btn btn-ghost btn-square btn-sm"
-          aria-label={`Edit ${entry.title} on ${dayLabel(entry.date)}`}
+          aria-label={t('plan.editEntry', { title: entry.title, day: dayLabel(entry.date) })}
           onClick={onEdit}
         >
           <Pencil aria-hidden size={16} />
@@ -262,7 +272,7 @@ function Entry({
         <button
           type="button"
           className="btn btn-ghost btn-square btn-sm"
-          aria-label={`Remove ${entry.title} on ${dayLabel(entry.date)}`}
+          aria-label={t('plan.removeEntry', { title: entry.title, day: dayLabel(entry.date) })}
           onClick={onRemove}
         >
           <Trash2 aria-hidden size={16} />

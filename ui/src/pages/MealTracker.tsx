@@ -1,5 +1,6 @@
 import { Plus } from 'lucide-react';
 import { useDeferredValue, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 
 import { MealCard } from '../components/meals/MealCard';
@@ -20,6 +21,7 @@ import { routes } from '../routes';
 const FIRST_CARDS = 4;
 
 export default function MealTracker() {
+  const { t } = useTranslation();
   const { data: children, isLoading: loadingChildren } = useChildren();
   const [tab, setTab] = useState<string | null>(null);
   const { meals, isLoading, hasMore, loadMore, error } = useMeals(tab);
@@ -38,20 +40,20 @@ export default function MealTracker() {
   const names = useChildNames(children);
   const deletion = useConfirmDelete({
     remove: (meal: Meal, signal) => remove(meal.id, signal),
-    failureTitle: 'Error deleting meal',
-    done: () => ({ title: 'Meal deleted' }),
+    failureTitle: t('meals.errors.delete'),
+    done: () => ({ title: t('meals.tracker.deleted') }),
     closeOnFailure: true,
   });
 
   const header = (
     <div className="flex flex-wrap items-end justify-between gap-4">
       <div>
-        <h1 className="text-3xl font-bold">Meal Tracker</h1>
+        <h1 className="text-3xl font-bold">{t('meals.tracker.title')}</h1>
         <p className="text-base-content/70">{formatToday()}</p>
       </div>
       {children && children.length > 0 ? (
         <button type="button" className="btn btn-primary" onClick={() => setRecording(true)}>
-          <Plus aria-hidden size={18} /> Record Meal
+          <Plus aria-hidden size={18} /> {t('meals.tracker.record')}
         </button>
       ) : null}
     </div>
@@ -61,7 +63,7 @@ export default function MealTracker() {
     return (
       <section className="mx-auto max-w-5xl px-4 py-10">
         {header}
-        <Skeleton label="Loading children" />
+        <Skeleton label={t('children.loading')} />
       </section>
     );
   }
@@ -71,10 +73,10 @@ export default function MealTracker() {
       <section className="mx-auto max-w-5xl px-4 py-10">
         {header}
         <div className="mt-10 flex flex-col items-center gap-4 text-center">
-          <h2 className="text-xl font-semibold">No Children Added Yet</h2>
-          <p className="text-base-content/70">Add a child to start recording meals.</p>
+          <h2 className="text-xl font-semibold">{t('meals.tracker.noChildren')}</h2>
+          <p className="text-base-content/70">{t('meals.tracker.noChildrenText')}</p>
           <Link to={routes.children} className="btn btn-primary">
-            Add Your First Child
+            {t('meals.tracker.addFirstChild')}
           </Link>
         </div>
       </section>
@@ -86,10 +88,10 @@ export default function MealTracker() {
       {header}
       <div
         role="tablist"
-        aria-label="Children"
+        aria-label={t('children.title')}
         className="tabs tabs-box mt-6 flex-nowrap overflow-x-auto"
       >
-        {[{ id: null, name: 'All Children' }, ...children].map((c) => (
+        {[{ id: null, name: t('meals.tracker.allChildren') }, ...children].map((c) => (
           <button
             key={c.id ?? 'all'}
             type="button"
@@ -104,13 +106,13 @@ export default function MealTracker() {
         ))}
       </div>
 
-      {error ? <p className="mt-6 text-error">Error fetching meals</p> : null}
-      {isLoading ? <Skeleton label="Loading meals" /> : null}
+      {error ? <p className="mt-6 text-error">{t('meals.tracker.fetchError')}</p> : null}
+      {isLoading ? <Skeleton label={t('meals.loading')} /> : null}
       {!isLoading && !error && meals.length === 0 ? (
         <div className="mt-10 flex flex-col items-center gap-4 text-center">
-          <p className="text-lg font-medium">No meals recorded yet</p>
+          <p className="text-lg font-medium">{t('meals.tracker.empty')}</p>
           <button type="button" className="btn btn-primary" onClick={() => setRecording(true)}>
-            Record First Meal
+            {t('meals.tracker.recordFirst')}
           </button>
         </div>
       ) : null}
@@ -120,7 +122,7 @@ export default function MealTracker() {
           <h2 className="mb-2 text-lg font-semibold">{group.day}</h2>
           <ul
             className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3"
-            aria-label={`Meals, ${group.day}`}
+            aria-label={t('meals.tracker.dayLabel', { day: group.day })}
           >
             {group.meals.map((meal) => (
               // Cards off the screen are not laid out or painted until scrolled to: fifty
@@ -143,14 +145,14 @@ export default function MealTracker() {
       {hasMore ? (
         <div className="mt-6 text-center">
           <button type="button" className="btn btn-outline" onClick={() => void loadMore()}>
-            Show older meals
+            {t('meals.tracker.showOlder')}
           </button>
         </div>
       ) : null}
 
       <Modal
         open={recording || editing !== null}
-        title={editing ? 'Edit Meal' : 'Record Meal'}
+        title={editing ? t('meals.tracker.edit') : t('meals.tracker.record')}
         onClose={() => (formCancel.current ? formCancel.current() : closeForm())}
         wide
       >
@@ -168,9 +170,9 @@ export default function MealTracker() {
       </Modal>
       <ConfirmDialog
         {...deletion.dialog}
-        title="Delete meal"
-        message="Are you sure you want to delete this meal? This action cannot be undone."
-        confirmLabel="Delete"
+        title={t('meals.tracker.deleteTitle')}
+        message={t('meals.tracker.deleteText')}
+        confirmLabel={t('common.delete')}
       />
     </section>
   );

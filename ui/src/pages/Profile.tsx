@@ -1,21 +1,23 @@
 import { Camera, LogOut } from 'lucide-react';
+import i18n from 'i18next';
 import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { savedElsewhere } from '../api/client';
 import { greetingName, useAuth, type User } from '../auth/auth-context';
 import { FamilyMembers } from '../components/family/FamilyMembers';
 import { FamilySettings } from '../components/family/FamilySettings';
+import { LanguageChoice } from '../components/profile/LanguageChoice';
 import { Button } from '../components/ui/Button';
 import { Input } from '../components/ui/Input';
 import { SavedElsewhere, type SavedValue } from '../components/ui/SavedElsewhere';
 import { useToast } from '../components/ui/toast-context';
 import { useDraft } from '../hooks/useDraft';
+import { roleLabel } from '../hooks/useFamily';
 import { useProfileActions } from '../hooks/useProfile';
 import { useSignOut } from '../hooks/useSignOut';
 import { useSubmit } from '../hooks/useSubmit';
 import { initial } from '../lib/text';
-
-const ROLE_LABELS: Record<User['role'], string> = { mom: 'Mom', dad: 'Dad', guest: 'Guest' };
 
 const namesOf = (user: User | undefined) => ({
   firstName: user?.firstName ?? '',
@@ -26,8 +28,10 @@ const namesOf = (user: User | undefined) => ({
 function differences(saved: User, typed: ReturnType<typeof namesOf>): SavedValue[] {
   const out: SavedValue[] = [];
   if (saved.firstName !== typed.firstName)
-    out.push({ label: 'First name', value: saved.firstName });
-  if (saved.lastName !== typed.lastName) out.push({ label: 'Last name', value: saved.lastName });
+    out.push({ label: i18n.t('profile.firstName'), value: saved.firstName });
+  if (saved.lastName !== typed.lastName) {
+    out.push({ label: i18n.t('profile.lastName'), value: saved.lastName });
+  }
   return out;
 }
 
@@ -38,6 +42,7 @@ export default function Profile() {
 }
 
 function ProfileForm({ user }: { user: User }) {
+  const { t } = useTranslation();
   const { update, setAvatar } = useProfileActions();
   const { toast } = useToast();
   const signOut = useSignOut();
@@ -52,17 +57,17 @@ function ProfileForm({ user }: { user: User }) {
   const upload = useSubmit(
     async (signal) => (picture.current ? setAvatar(picture.current, signal) : undefined),
     {
-      failureTitle: 'Upload failed',
-      onSuccess: () => toast({ variant: 'success', title: 'Avatar updated' }),
+      failureTitle: t('profile.errors.upload'),
+      onSuccess: () => toast({ variant: 'success', title: t('profile.avatarUpdated') }),
     },
   );
 
   const save = useSubmit((signal) => update({ ...values, version: draft.version }, signal), {
-    failureTitle: 'Update failed',
+    failureTitle: t('profile.errors.update'),
     onSuccess: (saved) => {
       setConflict(null);
       draft.adopt(saved);
-      toast({ variant: 'success', title: 'Profile updated' });
+      toast({ variant: 'success', title: t('profile.updated') });
     },
     onFailure: (err) => {
       const current = savedElsewhere(err, 'profile');
@@ -75,12 +80,12 @@ function ProfileForm({ user }: { user: User }) {
 
   return (
     <section className="mx-auto max-w-2xl px-4 py-10">
-      <h1 className="text-3xl font-bold">Profile</h1>
+      <h1 className="text-3xl font-bold">{t('profile.title')}</h1>
       <div className="mt-6 flex items-center gap-4">
         {user.avatarUrl ? (
           <img
             src={user.avatarUrl}
-            alt="Profile picture"
+            alt={t('profile.picture')}
             className="h-20 w-20 rounded-full object-cover"
           />
         ) : (
@@ -92,12 +97,13 @@ function ProfileForm({ user }: { user: User }) {
           </span>
         )}
         <label className={`btn btn-outline ${upload.busy ? 'btn-disabled' : ''}`}>
-          <Camera aria-hidden size={18} /> {upload.busy ? 'Uploading...' : 'Change Picture'}
+          <Camera aria-hidden size={18} />{' '}
+          {upload.busy ? t('profile.uploading') : t('profile.changePicture')}
           <input
             type="file"
             accept="image/*"
             className="sr-only"
-            aria-label="Profile picture"
+            aria-label={t('profile.picture')}
             disabled={upload.busy}
             onChange={(e) => {
               picture.current = e.target.files?.[0] ?? null;
@@ -115,7 +121,7 @@ function ProfileForm({ user }: { user: User }) {
           {conflict ? <SavedElsewhere values={differences(conflict, values)} /> : null}
           <div className="grid gap-4 sm:grid-cols-2">
             <Input
-              label="First name"
+              label={t('profile.firstName')}
               error={save.fieldErrors.firstName}
               autoComplete="given-name"
               // A guest's stored name carries an internal prefix; they see their own name.
@@ -125,7 +131,7 @@ function ProfileForm({ user }: { user: User }) {
               onChange={(e) => set('firstName', e.target.value)}
             />
             <Input
-              label="Last name"
+              label={t('profile.lastName')}
               error={save.fieldErrors.lastName}
               autoComplete="family-name"
               value={values.lastName}
@@ -135,31 +141,28 @@ function ProfileForm({ user }: { user: User }) {
             />
           </div>
           <Input
-            label="Email"
-            hint={
-              guest
-                ? 'Guest accounts have no e-mail address. Sign up to keep your family’s meals.'
-                : 'Your e-mail address cannot be changed.'
-            }
-            value={guest ? 'Guest' : user.email}
+            label={t('profile.email')}
+            hint={guest ? t('profile.guestEmailHint') : t('profile.emailHint')}
+            value={guest ? t('profile.guestEmail') : user.email}
             readOnly
             disabled
           />
           <p className="text-sm text-base-content/70">
-            Role: <span className="badge badge-outline">{ROLE_LABELS[user.role]}</span>
+            {t('profile.role')} <span className="badge badge-outline">{roleLabel(user.role)}</span>
           </p>
           <div className="card-actions justify-between">
             <Button variant="outline" onClick={() => void signOut()}>
-              <LogOut aria-hidden size={18} /> Sign Out
+              <LogOut aria-hidden size={18} /> {t('profile.signOut')}
             </Button>
             {guest ? null : (
-              <Button type="submit" busy={save.busy} busyLabel="Saving...">
-                Save Changes
+              <Button type="submit" busy={save.busy} busyLabel={t('profile.saving')}>
+                {t('common.saveChanges')}
               </Button>
             )}
           </div>
         </div>
       </form>
+      <LanguageChoice user={user} />
       {/* Guests stay single-member families. */}
       {user.isGuest ? null : <FamilyMembers />}
       <FamilySettings />

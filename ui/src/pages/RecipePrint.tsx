@@ -1,4 +1,5 @@
 import { Printer, TriangleAlert } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 
 import { SafetyNotes } from '../components/food-safety/SafetyNotes';
@@ -12,6 +13,7 @@ import { pathTo, routes } from '../routes';
  * (allergy warnings and age notes are printed too: the paper goes to whoever cooks).
  */
 export default function RecipePrint() {
+  const { t } = useTranslation();
   const { id = '' } = useParams();
   const { data: recipe, error } = useRecipe(id);
   const back = pathTo(routes.recipe, { id });
@@ -20,30 +22,30 @@ export default function RecipePrint() {
       <section className="mx-auto max-w-2xl px-4 py-10">
         <div role="alert" className="alert alert-error">
           <div>
-            <p className="font-semibold">Error fetching recipes</p>
-            <p>{error instanceof Error ? error.message : 'An unexpected error occurred'}</p>
+            <p className="font-semibold">{t('recipes.errors.fetching')}</p>
+            <p>{error instanceof Error ? error.message : t('common.unexpectedError')}</p>
           </div>
         </div>
         <Link to={routes.recipes} className="btn btn-link mt-4 px-0">
-          Back to Recipes
+          {t('recipes.print.backToRecipes')}
         </Link>
       </section>
     );
   }
-  if (!recipe) return <Spinner label="Loading the recipe" />;
+  if (!recipe) return <Spinner label={t('recipes.view.loading')} />;
   const times = [
-    recipe.servings ? `Serves ${recipe.servings}` : null,
-    recipe.preparationTime ? `Prep ${recipe.preparationTime} min` : null,
-    recipe.cookingTime != null ? `Cook ${recipe.cookingTime} min` : null,
+    recipe.servings ? t('recipes.details.serves', { count: recipe.servings }) : null,
+    recipe.preparationTime ? t('recipes.details.prep', { minutes: recipe.preparationTime }) : null,
+    recipe.cookingTime != null ? t('recipes.details.cook', { minutes: recipe.cookingTime }) : null,
   ].filter(Boolean);
   return (
     <section className="mx-auto max-w-2xl px-4 py-8 print:max-w-none print:p-0">
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3 print:hidden">
         <Link to={back} className="btn btn-link px-0">
-          Back to the recipe
+          {t('recipes.print.backToRecipe')}
         </Link>
         <Button onClick={() => window.print()}>
-          <Printer aria-hidden size={18} /> Print
+          <Printer aria-hidden size={18} /> {t('recipes.view.print')}
         </Button>
       </div>
       <h1 className="text-2xl font-bold wrap-anywhere">{recipe.title}</h1>
@@ -52,7 +54,7 @@ export default function RecipePrint() {
       {recipe.allergyWarnings.length > 0 ? (
         <div className="mt-3 border-l-4 border-warning pl-3">
           <p className="flex items-center gap-1 font-semibold">
-            <TriangleAlert aria-hidden size={16} /> Allergy warning
+            <TriangleAlert aria-hidden size={16} /> {t('recipes.allergyWarning')}
           </p>
           <ul className="list-disc pl-5">
             {recipe.allergyWarnings.map((w) => (
@@ -62,13 +64,15 @@ export default function RecipePrint() {
         </div>
       ) : null}
       <SafetyNotes notes={recipe.safetyNotes} className="mt-3 text-sm" />
-      <h2 className="mt-4 border-b border-base-300 font-semibold">Ingredients</h2>
+      <h2 className="mt-4 border-b border-base-300 font-semibold">
+        {t('recipes.details.ingredients')}
+      </h2>
       <ul className="mt-1 list-disc pl-5">
         {recipe.ingredients.map((i, k) => (
           <li key={k}>{`${i.quantity} ${i.name}`.trim()}</li>
         ))}
       </ul>
-      <h2 className="mt-4 border-b border-base-300 font-semibold">Method</h2>
+      <h2 className="mt-4 border-b border-base-300 font-semibold">{t('recipes.print.method')}</h2>
       <ol className="mt-1 list-decimal space-y-1 pl-5">
         {recipe.instructions.map((step, k) => (
           <li key={k}>{step}</li>
@@ -76,16 +80,18 @@ export default function RecipePrint() {
       </ol>
       {recipe.tips.length > 0 ? (
         <>
-          <h2 className="mt-4 border-b border-base-300 font-semibold">Tips</h2>
+          <h2 className="mt-4 border-b border-base-300 font-semibold">{t('recipes.print.tips')}</h2>
           <ul className="mt-1 list-disc pl-5">
-            {recipe.tips.map((t) => (
-              <li key={t}>{t}</li>
+            {recipe.tips.map((tip) => (
+              <li key={tip}>{tip}</li>
             ))}
           </ul>
         </>
       ) : null}
       {recipe.sourceUrl ? (
-        <p className="mt-4 text-sm wrap-anywhere">Source: {recipe.sourceUrl}</p>
+        <p className="mt-4 text-sm wrap-anywhere">
+          {t('recipes.print.source', { url: recipe.sourceUrl })}
+        </p>
       ) : null}
     </section>
   );

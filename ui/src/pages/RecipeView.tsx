@@ -1,5 +1,6 @@
 import { ArrowLeft, Download, Pencil, Printer, Utensils } from 'lucide-react';
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 
 import { ApiFailure } from '../api/client';
@@ -21,11 +22,12 @@ import { useFailure } from '../hooks/useFailure';
 import { checkFoods, isAlarm, useFoodCheck } from '../hooks/useFoodCheck';
 import { useRecipe, useRecipeActions, type Recipe } from '../hooks/useRecipes';
 import { useSite } from '../hooks/useSite';
-import { MEAL_TYPES, fromLocalInput, toLocalInput } from '../lib/meals';
+import { MEAL_TYPES, fromLocalInput, mealTypeLabel, toLocalInput } from '../lib/meals';
 import { pathTo, routes } from '../routes';
 
 /** `/recipes/:id`: one saved recipe in full; log it as a child's meal, or delete it. */
 export default function RecipeView() {
+  const { t } = useTranslation();
   const { id = '' } = useParams();
   const { data: recipe, error, isLoading } = useRecipe(id);
   const { data: site } = useSite();
@@ -33,8 +35,8 @@ export default function RecipeView() {
   const navigate = useNavigate();
   const deletion = useConfirmDelete({
     remove: (recipeId: string) => remove(recipeId),
-    failureTitle: 'Error deleting recipe',
-    done: () => ({ title: 'Recipe deleted' }),
+    failureTitle: t('recipes.errors.deleting'),
+    done: () => ({ title: t('recipes.delete.done') }),
     onDone: () => void navigate(routes.recipes),
   });
   const [logging, setLogging] = useState(false);
@@ -43,19 +45,19 @@ export default function RecipeView() {
   return (
     <section className="mx-auto max-w-3xl px-4 py-10">
       <Link to={routes.recipes} className="btn btn-ghost btn-sm -ml-2">
-        <ArrowLeft aria-hidden size={16} /> Recipes
+        <ArrowLeft aria-hidden size={16} /> {t('recipes.view.back')}
       </Link>
       {error ? (
         <div className="mt-6">
-          <h1 className="text-2xl font-bold">Error fetching recipes</h1>
+          <h1 className="text-2xl font-bold">{t('recipes.errors.fetching')}</h1>
           <p className="mt-2">
             {error instanceof ApiFailure && error.status === 404
-              ? 'This recipe is not here: it may have been deleted by someone else in your family.'
-              : 'An unexpected error occurred'}
+              ? t('recipes.view.notHere')
+              : t('common.unexpectedError')}
           </p>
         </div>
       ) : isLoading || !recipe ? (
-        <Spinner label="Loading the recipe" />
+        <Spinner label={t('recipes.view.loading')} />
       ) : (
         <div className="card mt-2 border border-base-300 bg-base-100">
           <div className="card-body">
@@ -72,19 +74,19 @@ export default function RecipeView() {
             <RecipeSource url={recipe.sourceUrl} />
             <div className="card-actions mt-4">
               <Button onClick={() => setLogging(true)}>
-                <Utensils aria-hidden size={18} /> Log as a meal
+                <Utensils aria-hidden size={18} /> {t('recipes.view.logMeal')}
               </Button>
               <Button variant="outline" onClick={() => setEditing(true)}>
-                <Pencil aria-hidden size={18} /> Edit
+                <Pencil aria-hidden size={18} /> {t('common.edit')}
               </Button>
               <Link to={pathTo(routes.recipePrint, { id })} className="btn btn-outline">
-                <Printer aria-hidden size={18} /> Print
+                <Printer aria-hidden size={18} /> {t('recipes.view.print')}
               </Link>
               <a href={`/api/recipes/${id}/export`} download className="btn btn-ghost">
-                <Download aria-hidden size={18} /> Export
+                <Download aria-hidden size={18} /> {t('recipes.view.export')}
               </a>
               <Button variant="outline" onClick={() => deletion.ask(id)}>
-                Delete
+                {t('common.delete')}
               </Button>
             </div>
           </div>
@@ -92,17 +94,26 @@ export default function RecipeView() {
       )}
       <ConfirmDialog
         {...deletion.dialog}
-        title="Delete recipe?"
-        message={`Are you sure you want to delete ${recipe?.title ?? 'this recipe'}? This action cannot be undone.`}
-        confirmLabel="Delete"
+        title={t('recipes.delete.title')}
+        message={
+          recipe?.title
+            ? t('recipes.delete.message', { title: recipe.title })
+            : t('recipes.delete.messageUnnamed')
+        }
+        confirmLabel={t('common.delete')}
       />
       {recipe ? (
-        <Modal open={logging} title="Log as a meal" onClose={() => setLogging(false)}>
+        <Modal open={logging} title={t('recipes.view.logMeal')} onClose={() => setLogging(false)}>
           <LogMealForm recipe={recipe} onDone={() => setLogging(false)} />
         </Modal>
       ) : null}
       {recipe ? (
-        <Modal open={editing} title="Edit Recipe" onClose={() => setEditing(false)} wide>
+        <Modal
+          open={editing}
+          title={t('recipes.view.editTitle')}
+          onClose={() => setEditing(false)}
+          wide
+        >
           {editing ? <EditRecipe recipe={recipe} onDone={() => setEditing(false)} /> : null}
         </Modal>
       ) : null}
@@ -121,21 +132,28 @@ export function RecipeSource({ url }: { url?: string | null }) {
   }
   return (
     <p className="text-sm text-base-content/80">
-      Source:{' '}
-      <a
-        href={url}
-        className="link wrap-anywhere"
-        rel="noopener noreferrer nofollow"
-        target="_blank"
-      >
-        {site}
-      </a>
+      <Trans
+        i18nKey="recipes.view.source"
+        components={{
+          go: (
+            <a
+              href={url}
+              className="link wrap-anywhere"
+              rel="noopener noreferrer nofollow"
+              target="_blank"
+            >
+              {site}
+            </a>
+          ),
+        }}
+      />
     </p>
   );
 }
 
 /** The saved recipe in the recipe form; its picture can be removed. */
 function EditRecipe({ recipe, onDone }: { recipe: Recipe; onDone: () => void }) {
+  const { t } = useTranslation();
   const { update } = useRecipeActions();
   const { toast } = useToast();
   const fail = useFailure();
@@ -150,11 +168,11 @@ function EditRecipe({ recipe, onDone }: { recipe: Recipe; onDone: () => void }) 
       onSave={async (content, sourceUrl) => {
         try {
           await update(base, content, sourceUrl, removePhoto);
-          toast({ variant: 'success', title: 'Recipe updated' });
+          toast({ variant: 'success', title: t('recipes.view.updated') });
           onDone();
           return undefined;
         } catch (err) {
-          return fail(err, 'Error saving recipe');
+          return fail(err, t('recipes.errors.saving'));
         }
       }}
     >
@@ -166,7 +184,7 @@ function EditRecipe({ recipe, onDone }: { recipe: Recipe; onDone: () => void }) 
             checked={removePhoto}
             onChange={(e) => setRemovePhoto(e.target.checked)}
           />
-          Remove the picture
+          {t('recipes.view.removePicture')}
         </label>
       ) : null}
     </RecipeForm>
@@ -178,6 +196,7 @@ function EditRecipe({ recipe, onDone }: { recipe: Recipe; onDone: () => void }) 
  * (allergies, choking, age rules) and asks again before logging one with a warning.
  */
 function LogMealForm({ recipe, onDone }: { recipe: Recipe; onDone: () => void }) {
+  const { t } = useTranslation();
   const { data: children } = useChildren();
   const { logMeal } = useRecipeActions();
   const { toast } = useToast();
@@ -196,10 +215,10 @@ function LogMealForm({ recipe, onDone }: { recipe: Recipe; onDone: () => void })
   if (children && children.length === 0) {
     return (
       <p>
-        No children added yet.{' '}
-        <Link to={routes.children} className="link">
-          Add Your First Child
-        </Link>
+        <Trans
+          i18nKey="recipes.view.noChildren"
+          components={{ go: <Link to={routes.children} className="link" /> }}
+        />
       </p>
     );
   }
@@ -215,10 +234,10 @@ function LogMealForm({ recipe, onDone }: { recipe: Recipe; onDone: () => void })
         }
       }
       await logMeal(recipe.id, { childId: child, mealType, eatenAt: fromLocalInput(eatenAt) });
-      toast({ variant: 'success', title: 'Meal recorded! 🍽️' });
+      toast({ variant: 'success', title: t('recipes.view.mealRecorded') });
       onDone();
     } catch (err) {
-      fail(err, 'Error saving meal');
+      fail(err, t('recipes.errors.savingMeal'));
     } finally {
       setSaving(false);
     }
@@ -233,7 +252,7 @@ function LogMealForm({ recipe, onDone }: { recipe: Recipe; onDone: () => void })
       }}
     >
       <Select
-        label="Child"
+        label={t('recipes.view.child')}
         value={child}
         onChange={(e) => {
           setChildId(e.target.value);
@@ -245,15 +264,19 @@ function LogMealForm({ recipe, onDone }: { recipe: Recipe; onDone: () => void })
           </option>
         ))}
       </Select>
-      <Select label="Meal type" value={mealType} onChange={(e) => setMealType(e.target.value)}>
-        {MEAL_TYPES.map((t) => (
-          <option key={t} value={t}>
-            {t}
+      <Select
+        label={t('recipes.view.mealType')}
+        value={mealType}
+        onChange={(e) => setMealType(e.target.value)}
+      >
+        {MEAL_TYPES.map((type) => (
+          <option key={type} value={type}>
+            {mealTypeLabel(type)}
           </option>
         ))}
       </Select>
       <Input
-        label="When eaten"
+        label={t('recipes.view.whenEaten')}
         type="datetime-local"
         value={eatenAt}
         onChange={(e) => setEatenAt(e.target.value)}
@@ -261,12 +284,11 @@ function LogMealForm({ recipe, onDone }: { recipe: Recipe; onDone: () => void })
       <FoodWarnings check={check} />
       {warned ? (
         <p role="alert" className="text-sm font-semibold">
-          Log it anyway only if you are preparing it the safe way, or introducing an allergen on
-          purpose (the meal is marked as an exposure).
+          {t('recipes.view.warnedText')}
         </p>
       ) : null}
       <FormActions layout="modal" onCancel={onDone} busy={saving} submitDisabled={!child}>
-        {warned ? 'Save Anyway' : 'Log Meal'}
+        {warned ? t('recipes.view.saveAnyway') : t('recipes.view.logMealSubmit')}
       </FormActions>
     </form>
   );

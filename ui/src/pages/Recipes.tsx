@@ -9,6 +9,7 @@ import {
   Trash2,
 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 
 import { useAuth } from '../auth/auth-context';
@@ -37,16 +38,25 @@ import {
   type RecipeContent,
 } from '../hooks/useRecipes';
 import { useSite } from '../hooks/useSite';
-import { COUNTS, DIFFICULTIES, SERVINGS, splitList, type Difficulty } from '../lib/recipes';
+import { dateLocale } from '../lib/dates';
+import {
+  COUNTS,
+  DIFFICULTIES,
+  SERVINGS,
+  difficultyLabel,
+  splitList,
+  type Difficulty,
+} from '../lib/recipes';
 import { pathTo, routes } from '../routes';
 
 /** `/recipes`: Chef-Quality Recipes, with tabs Create Recipe and My Recipes (spec section 2). */
 export default function Recipes() {
+  const { t } = useTranslation();
   const [tab, setTab] = useState<'create' | 'mine'>('create');
   return (
     <section className="mx-auto max-w-6xl px-4 py-10">
-      <h1 className="text-3xl font-bold">Chef-Quality Recipes</h1>
-      <div role="tablist" aria-label="Recipes" className="tabs tabs-box mt-6 w-fit">
+      <h1 className="text-3xl font-bold">{t('recipes.page.title')}</h1>
+      <div role="tablist" aria-label={t('recipes.page.tabs')} className="tabs tabs-box mt-6 w-fit">
         <button
           type="button"
           role="tab"
@@ -54,7 +64,7 @@ export default function Recipes() {
           className={`tab ${tab === 'create' ? 'tab-active' : 'text-base-content/80'}`}
           onClick={() => setTab('create')}
         >
-          Create Recipe
+          {t('recipes.page.create')}
         </button>
         <button
           type="button"
@@ -63,7 +73,7 @@ export default function Recipes() {
           className={`tab ${tab === 'mine' ? 'tab-active' : 'text-base-content/80'}`}
           onClick={() => setTab('mine')}
         >
-          My Recipes
+          {t('recipes.page.mine')}
         </button>
       </div>
       {/* Both stay mounted: results and a running job survive a look at My Recipes. */}
@@ -78,6 +88,7 @@ export default function Recipes() {
 }
 
 function CreateRecipe() {
+  const { t } = useTranslation();
   const { state } = useAuth();
   const signedIn = state.status === 'signedIn';
   const { toast } = useToast();
@@ -109,8 +120,8 @@ function CreateRecipe() {
         const n = finished.recipes.length;
         toast({
           variant: 'success',
-          title: n === 1 ? 'Recipe ready! 🍲' : 'Recipes ready! 🍲',
-          description: `${n} chef-quality ${n === 1 ? 'recipe' : 'recipes'}`,
+          title: t('recipes.create.ready', { count: n }),
+          description: t('recipes.create.readyCount', { count: n }),
         });
       } else if (finished.error) {
         toast({ title: finished.error.title, description: finished.error.message });
@@ -118,16 +129,16 @@ function CreateRecipe() {
     },
     () =>
       toast({
-        title: 'Error generating recipes',
-        description: 'Those recipes are no longer available. Please generate them again.',
+        title: t('recipes.errors.generating'),
+        description: t('recipes.create.gone'),
       }),
   );
 
   const generate = async () => {
     if (ingredients.length === 0) {
       toast({
-        title: 'No ingredients provided',
-        description: 'Please select at least one ingredient',
+        title: t('recipes.create.noIngredients'),
+        description: t('recipes.create.noIngredientsText'),
       });
       return;
     }
@@ -141,7 +152,7 @@ function CreateRecipe() {
         allergies: splitList(allergyText),
       });
     } catch (err) {
-      fail(err, 'Error generating recipes');
+      fail(err, t('recipes.errors.generating'));
     }
   };
 
@@ -164,7 +175,7 @@ function CreateRecipe() {
           />
           <div className="grid grid-cols-2 gap-3">
             <Select
-              label="Servings"
+              label={t('recipes.create.servings')}
               value={servings}
               onChange={(e) => setServings(Number(e.target.value))}
             >
@@ -175,7 +186,7 @@ function CreateRecipe() {
               ))}
             </Select>
             <Select
-              label="Number of recipes"
+              label={t('recipes.create.count')}
               value={count}
               onChange={(e) => setCount(Number(e.target.value))}
             >
@@ -187,34 +198,34 @@ function CreateRecipe() {
             </Select>
           </div>
           <Select
-            label="Difficulty"
+            label={t('recipes.create.difficulty')}
             value={difficulty}
             onChange={(e) => setDifficulty(e.target.value as Difficulty)}
           >
             {DIFFICULTIES.map((d) => (
               <option key={d.value} value={d.value}>
-                {d.label}
+                {difficultyLabel(d.value)}
               </option>
             ))}
           </Select>
           <Input
-            label="Dietary restrictions"
-            hint="Separate with commas, e.g. vegetarian, gluten-free"
+            label={t('recipes.create.restrictions')}
+            hint={t('recipes.create.restrictionsHint')}
             value={restrictions}
             onChange={(e) => setRestrictions(e.target.value)}
           />
           <Input
-            label="Allergies"
+            label={t('recipes.create.allergies')}
             hint={
               childAllergies.length > 0
-                ? "Filled in from your children's allergies. Separate with commas."
-                : 'Separate with commas, e.g. peanuts, milk'
+                ? t('recipes.create.allergiesFromChildren')
+                : t('recipes.create.allergiesHint')
             }
             value={allergyText}
             onChange={(e) => setAllergies(e.target.value)}
           />
           <Button type="submit" disabled={ingredients.length === 0 || busy} busy={busy}>
-            <ChefHat aria-hidden size={18} /> Generate Recipes
+            <ChefHat aria-hidden size={18} /> {t('recipes.create.generate')}
           </Button>
         </fieldset>
       </form>
@@ -227,6 +238,11 @@ function CreateRecipe() {
       />
     </div>
   );
+}
+
+/** A job's progress (0-100) as the language writes a percentage ("40%", "40 %"). */
+function percent(progress: number): string {
+  return new Intl.NumberFormat(dateLocale(), { style: 'percent' }).format(progress / 100);
 }
 
 function Results({
@@ -243,6 +259,7 @@ function Results({
   /** Brings the results into view as they appear. */
   reveal: boolean;
 }) {
+  const { t } = useTranslation();
   const recipes = job?.state === 'done' ? job.recipes : [];
   if (busy) {
     const queued = job?.state === 'queued' && (job.position ?? 0) > 0;
@@ -251,22 +268,19 @@ function Results({
         <div className="card-body items-center text-center">
           <span className="loading loading-spinner loading-lg" aria-hidden />
           <p className="text-lg font-medium" role="status">
-            Creating your chef-quality recipes...
+            {t('recipes.results.creating')}
           </p>
           {queued ? (
-            <p aria-live="polite">
-              Waiting for {job?.position} {job?.position === 1 ? 'request' : 'requests'} ahead of
-              yours
-            </p>
+            <p aria-live="polite">{t('recipes.results.waiting', { count: job?.position ?? 0 })}</p>
           ) : (
             <>
               <progress
                 className="progress progress-primary w-full max-w-sm"
                 value={job?.progress ?? 0}
                 max={100}
-                aria-label="Progress"
+                aria-label={t('recipes.results.progress')}
               />
-              <p className="text-sm text-base-content/70">{job?.progress ?? 0}%</p>
+              <p className="text-sm text-base-content/70">{percent(job?.progress ?? 0)}</p>
             </>
           )}
         </div>
@@ -278,7 +292,7 @@ function Results({
       <div className="card border border-dashed border-base-300">
         <div className="card-body items-center text-center text-base-content/70">
           <ChefHat aria-hidden size={40} />
-          <p>Choose what you have, and your recipes appear here.</p>
+          <p>{t('recipes.results.empty')}</p>
           {job?.state === 'failed' && job.withheld.length > 0 ? <Withheld job={job} /> : null}
         </div>
       </div>
@@ -302,6 +316,7 @@ function Carousel({
   signedIn: boolean;
   reveal: boolean;
 }) {
+  const { t } = useTranslation();
   const [index, setIndex] = useState(0);
   const top = useRef<HTMLDivElement>(null);
   // Once, as new results arrive (the carousel is keyed by the job): Generate sits at the foot of
@@ -324,18 +339,18 @@ function Carousel({
         <button
           type="button"
           className="btn btn-circle btn-outline"
-          aria-label="Previous option"
+          aria-label={t('recipes.results.previous')}
           onClick={() => step(-1)}
         >
           <ChevronLeft aria-hidden />
         </button>
         <p className="font-medium" aria-live="polite">
-          Option {index + 1} of {recipes.length}
+          {t('recipes.results.option', { index: index + 1, total: recipes.length })}
         </p>
         <button
           type="button"
           className="btn btn-circle btn-outline"
-          aria-label="Next option"
+          aria-label={t('recipes.results.next')}
           onClick={() => step(1)}
         >
           <ChevronRight aria-hidden />
@@ -350,7 +365,7 @@ function Carousel({
               <SaveButton key={index} recipe={current} />
             ) : (
               <Link to={routes.login} className="btn btn-primary">
-                Log in to save recipe
+                {t('recipes.results.logInToSave')}
               </Link>
             )}
           </div>
@@ -362,6 +377,7 @@ function Carousel({
 
 /** Recipes not shown because of an allergen or restriction, and other notes. */
 function Withheld({ job }: { job: Job }) {
+  const { t } = useTranslation();
   const n = job.withheld.length;
   return (
     <div role="status" className="alert alert-warning items-start text-left">
@@ -369,13 +385,14 @@ function Withheld({ job }: { job: Job }) {
       <div>
         {n > 0 ? (
           <>
-            <p className="font-semibold">
-              {n} {n === 1 ? 'recipe was' : 'recipes were'} withheld for allergens or restrictions
-            </p>
+            <p className="font-semibold">{t('recipes.results.withheld', { count: n })}</p>
             <ul className="list-disc pl-5 text-sm">
               {job.withheld.map((w, k) => (
                 <li key={k}>
-                  {w.title}: {w.reasons.join('; ')}
+                  {t('recipes.results.withheldReasons', {
+                    title: w.title,
+                    reasons: w.reasons.join('; '),
+                  })}
                 </li>
               ))}
             </ul>
@@ -394,6 +411,7 @@ function Withheld({ job }: { job: Job }) {
 }
 
 function SaveButton({ recipe }: { recipe: RecipeContent }) {
+  const { t } = useTranslation();
   const { save } = useRecipeActions();
   const { toast } = useToast();
   const fail = useFailure();
@@ -402,25 +420,26 @@ function SaveButton({ recipe }: { recipe: RecipeContent }) {
   return (
     <Button
       busy={saving}
-      busyLabel="Saving..."
+      busyLabel={t('recipes.saveButton.saving')}
       disabled={saved}
       onClick={() => {
         setSaving(true);
         save(recipe, 'generated')
           .then(() => {
             setSaved(true);
-            toast({ variant: 'success', title: 'Recipe saved! 🎉' });
+            toast({ variant: 'success', title: t('recipes.saveButton.savedToast') });
           })
-          .catch((err: unknown) => fail(err, 'Error saving recipe'))
+          .catch((err: unknown) => fail(err, t('recipes.errors.saving')))
           .finally(() => setSaving(false));
       }}
     >
-      {saved ? 'Saved' : 'Save Recipe'}
+      {saved ? t('recipes.saveButton.saved') : t('recipes.saveRecipe')}
     </Button>
   );
 }
 
 function MyRecipes() {
+  const { t } = useTranslation();
   const { state } = useAuth();
   const signedIn = state.status === 'signedIn';
   const { data, error, isLoading } = useRecipes(signedIn);
@@ -429,24 +448,24 @@ function MyRecipes() {
   const fail = useFailure();
   const deletion = useConfirmDelete({
     remove: (recipe: Recipe) => remove(recipe.id),
-    failureTitle: 'Error deleting recipe',
-    done: () => ({ title: 'Recipe deleted' }),
+    failureTitle: t('recipes.errors.deleting'),
+    done: () => ({ title: t('recipes.delete.done') }),
   });
   const [adding, setAdding] = useState(false);
   const [importing, setImporting] = useState(false);
 
-  if (state.status === 'loading') return <Spinner label="Checking your session" />;
+  if (state.status === 'loading') return <Spinner label={t('recipes.mine.checkingSession')} />;
   if (!signedIn) {
     return (
       <div className="card border border-base-300 bg-base-100">
         <div className="card-body items-center text-center">
-          <p className="text-lg">Sign in to save your favorite recipes!</p>
+          <p className="text-lg">{t('recipes.mine.signInPrompt')}</p>
           <div className="card-actions">
             <Link to={routes.login} className="btn btn-outline">
-              Log In
+              {t('recipes.mine.logIn')}
             </Link>
             <Link to={routes.signup} className="btn btn-primary">
-              Sign Up
+              {t('recipes.mine.signUp')}
             </Link>
           </div>
         </div>
@@ -458,31 +477,31 @@ function MyRecipes() {
       <div className="mb-4 flex flex-wrap justify-end gap-2">
         {data && data.length > 0 ? (
           <a href="/api/recipes/export" download className="btn btn-ghost">
-            <Download aria-hidden size={18} /> Export All
+            <Download aria-hidden size={18} /> {t('recipes.mine.exportAll')}
           </a>
         ) : null}
         <Button variant="outline" onClick={() => setImporting(true)}>
-          <Import aria-hidden size={18} /> Import a Recipe
+          <Import aria-hidden size={18} /> {t('recipes.mine.import')}
         </Button>
         <Button variant="outline" onClick={() => setAdding(true)}>
-          <Plus aria-hidden size={18} /> Add Your Own Recipe
+          <Plus aria-hidden size={18} /> {t('recipes.mine.addOwn')}
         </Button>
       </div>
       {error ? (
         <div role="alert" className="alert alert-error">
           <div>
-            <p className="font-semibold">Error loading recipes</p>
-            <p>We couldn&apos;t load your saved recipes. Please try again.</p>
+            <p className="font-semibold">{t('recipes.mine.loadError')}</p>
+            <p>{t('recipes.mine.loadErrorText')}</p>
           </div>
         </div>
       ) : isLoading || !data ? (
-        <Spinner label="Loading your recipes" />
+        <Spinner label={t('recipes.mine.loading')} />
       ) : data.length === 0 ? (
-        <p className="py-10 text-center text-lg">No recipes saved yet</p>
+        <p className="py-10 text-center text-lg">{t('recipes.mine.empty')}</p>
       ) : (
         <ul
           className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3"
-          aria-label="My recipes"
+          aria-label={t('recipes.mine.list')}
         >
           {data.map((r) => (
             <li key={r.id} className="card min-w-0 border border-base-300 bg-base-100">
@@ -502,29 +521,28 @@ function MyRecipes() {
                   <button
                     type="button"
                     className="btn btn-ghost btn-sm btn-square shrink-0"
-                    aria-label={`Delete ${r.title}`}
+                    aria-label={t('recipes.mine.deleteNamed', { title: r.title })}
                     onClick={() => deletion.ask(r)}
                   >
                     <Trash2 aria-hidden size={18} />
                   </button>
                 </div>
                 <p className="text-sm text-base-content/70">
-                  Prep {r.preparationTime} min
                   {r.source === 'own'
-                    ? ' · Our own recipe'
+                    ? t('recipes.mine.prepOwn', { minutes: r.preparationTime })
                     : r.source === 'imported'
-                      ? ' · Imported'
-                      : ''}
+                      ? t('recipes.mine.prepImported', { minutes: r.preparationTime })
+                      : t('recipes.details.prep', { minutes: r.preparationTime })}
                 </p>
                 {r.allergyWarnings.length > 0 ? (
                   <p className="badge badge-warning gap-1">
-                    <ShieldAlert aria-hidden size={14} /> Allergy warning
+                    <ShieldAlert aria-hidden size={14} /> {t('recipes.allergyWarning')}
                   </p>
                 ) : null}
                 <SafetyNotes notes={r.safetyNotes} className="text-xs" />
                 {r.description ? <p className="line-clamp-3">{r.description}</p> : null}
                 {r.dietaryRestrictions.length > 0 ? (
-                  <ul className="flex flex-wrap gap-1" aria-label="Dietary information">
+                  <ul className="flex flex-wrap gap-1" aria-label={t('recipes.details.dietary')}>
                     {r.dietaryRestrictions.map((d) => (
                       <li key={d} className="badge badge-outline badge-sm">
                         {d}
@@ -534,7 +552,7 @@ function MyRecipes() {
                 ) : null}
                 <div className="card-actions mt-auto">
                   <Link to={pathTo(routes.recipe, { id: r.id })} className="btn btn-sm btn-primary">
-                    View Recipe
+                    {t('recipes.mine.view')}
                   </Link>
                 </div>
               </div>
@@ -544,26 +562,35 @@ function MyRecipes() {
       )}
       <ConfirmDialog
         {...deletion.dialog}
-        title="Delete recipe?"
-        message={`Are you sure you want to delete ${deletion.target?.title ?? 'this recipe'}? This action cannot be undone.`}
-        confirmLabel="Delete"
+        title={t('recipes.delete.title')}
+        message={
+          deletion.target?.title
+            ? t('recipes.delete.message', { title: deletion.target.title })
+            : t('recipes.delete.messageUnnamed')
+        }
+        confirmLabel={t('common.delete')}
       />
-      <Modal open={adding} title="Add Your Own Recipe" onClose={() => setAdding(false)} wide>
+      <Modal open={adding} title={t('recipes.mine.addOwn')} onClose={() => setAdding(false)} wide>
         <RecipeForm
           onCancel={() => setAdding(false)}
           onSave={async (content, sourceUrl) => {
             try {
               await save(content, 'own', { sourceUrl });
-              toast({ variant: 'success', title: 'Recipe saved successfully! 🎉' });
+              toast({ variant: 'success', title: t('recipes.savedSuccessfully') });
               setAdding(false);
               return undefined;
             } catch (err) {
-              return fail(err, 'Error saving recipe');
+              return fail(err, t('recipes.errors.saving'));
             }
           }}
         />
       </Modal>
-      <Modal open={importing} title="Import a Recipe" onClose={() => setImporting(false)} wide>
+      <Modal
+        open={importing}
+        title={t('recipes.mine.import')}
+        onClose={() => setImporting(false)}
+        wide
+      >
         {importing ? <ImportRecipe onDone={() => setImporting(false)} /> : null}
       </Modal>
     </div>

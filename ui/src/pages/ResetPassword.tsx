@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import useSWR from 'swr';
 
@@ -11,31 +12,35 @@ import { Spinner } from '../components/ui/Spinner';
 import { useToast } from '../components/ui/toast-context';
 import { keys } from '../hooks/keys';
 import { useSubmit } from '../hooks/useSubmit';
-import { checkPassword } from '../lib/validation';
+import { PASSWORD_MIN, checkPassword } from '../lib/validation';
 import { routes } from '../routes';
 
 export default function ResetPassword() {
+  const { t } = useTranslation();
   const { token = '' } = useParams();
   const { resetPassword } = useAuth();
   const { toast } = useToast();
   const navigate = useNavigate();
   const link = useSWR(keys.resetLink(token), () =>
-    unwrap(api.GET('/auth/reset-password/{token}', { params: { path: { token } } }), 'Error'),
+    unwrap(
+      api.GET('/auth/reset-password/{token}', { params: { path: { token } } }),
+      t('errors.error'),
+    ),
   );
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const submit = useSubmit(() => resetPassword(token, password), {
-    failureTitle: 'Password reset failed',
+    failureTitle: t('auth.failed.reset'),
     check: () => {
       const problem = checkPassword(password);
       if (problem) return problem;
-      return password === confirm ? null : { fields: { confirm: 'Passwords do not match' } };
+      return password === confirm ? null : { fields: { confirm: t('auth.reset.mismatch') } };
     },
     onSuccess: () => {
       toast({
         variant: 'success',
-        title: 'Password updated',
-        description: 'You are signed in with your new password.',
+        title: t('auth.reset.doneTitle'),
+        description: t('auth.reset.doneBody'),
       });
       navigate(routes.dashboard, { replace: true });
     },
@@ -44,13 +49,10 @@ export default function ResetPassword() {
   if (link.isLoading) return <Spinner />;
   if (link.error || !link.data) {
     return (
-      <AuthCard title="Reset password">
-        <p>
-          This password reset link is invalid or has expired. Ask the person who runs this server
-          for a new one.
-        </p>
+      <AuthCard title={t('auth.reset.invalidTitle')}>
+        <p>{t('auth.reset.invalid')}</p>
         <Link to={routes.login} className="btn btn-primary">
-          Back to Log In
+          {t('auth.backToLogIn')}
         </Link>
       </AuthCard>
     );
@@ -58,13 +60,13 @@ export default function ResetPassword() {
 
   return (
     <AuthCard
-      title="Choose a new password"
-      subtitle={`Hi ${link.data.firstName}, this also signs you out everywhere else.`}
+      title={t('auth.reset.title')}
+      subtitle={t('auth.reset.subtitle', { name: link.data.firstName })}
     >
       <form className="space-y-4" onSubmit={submit.onSubmit} noValidate>
         <Input
-          label="New password"
-          hint="At least 8 characters"
+          label={t('auth.reset.newPassword')}
+          hint={t('auth.fields.passwordHint', { min: PASSWORD_MIN })}
           error={submit.fieldErrors.password}
           type="password"
           autoComplete="new-password"
@@ -75,7 +77,7 @@ export default function ResetPassword() {
           }}
         />
         <Input
-          label="Confirm new password"
+          label={t('auth.reset.confirm')}
           error={submit.fieldErrors.confirm}
           type="password"
           autoComplete="new-password"
@@ -85,8 +87,8 @@ export default function ResetPassword() {
             submit.clearFieldError('confirm');
           }}
         />
-        <Button type="submit" block busy={submit.busy} busyLabel="Saving...">
-          Set New Password
+        <Button type="submit" block busy={submit.busy} busyLabel={t('ui.busy.saving')}>
+          {t('auth.reset.submit')}
         </Button>
       </form>
     </AuthCard>

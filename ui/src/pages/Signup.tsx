@@ -1,3 +1,4 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 
 import { useAuth } from '../auth/auth-context';
@@ -9,6 +10,7 @@ import { useSite } from '../hooks/useSite';
 import { routes } from '../routes';
 
 export default function Signup() {
+  const { t } = useTranslation();
   const { signup } = useAuth();
   const { toast } = useToast();
   const navigate = useNavigate();
@@ -17,36 +19,34 @@ export default function Signup() {
   if (isLoading) return <Spinner />;
   if (site && !site.signupOpen) {
     return (
-      <AuthCard title="Sign Up">
-        <p>
-          Sign-up is closed on this server. Ask the person who runs it to create an account for you.
-        </p>
+      <AuthCard title={t('auth.signup.title')}>
+        <p>{t('auth.signup.closed')}</p>
         <Link to={routes.login} className="btn btn-primary">
-          Log In
+          {t('auth.signup.logIn')}
         </Link>
       </AuthCard>
     );
   }
 
   return (
-    <AuthCard title="Sign Up" subtitle="Create your family's account.">
+    <AuthCard title={t('auth.signup.title')} subtitle={t('auth.signup.subtitle')}>
       <SignupForm
         create={signup}
-        submitLabel="Create Account"
+        submitLabel={t('auth.signup.submit')}
         onCreated={(user) => {
           toast({
             variant: 'success',
-            title: 'Account created',
-            description: `Welcome to Highchair, ${user.firstName}!`,
+            title: t('auth.signup.createdTitle'),
+            description: t('auth.signup.createdBody', { name: user.firstName }),
           });
           navigate(routes.dashboard, { replace: true });
         }}
       />
       <p className="text-center text-sm">
-        Already have an account?{' '}
-        <Link to={routes.login} className="link link-primary">
-          Log In
-        </Link>
+        <Trans
+          i18nKey="auth.signup.haveAccount"
+          components={{ go: <Link to={routes.login} className="link link-primary" /> }}
+        />
       </p>
     </AuthCard>
   );

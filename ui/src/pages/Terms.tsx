@@ -1,52 +1,36 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 
 import { POLICY_DATE, Prose } from '../components/ui/Prose';
 import { routes } from '../routes';
 
 export default function Terms() {
+  const { t } = useTranslation();
   return (
-    <Prose title="Terms of Service" updated={POLICY_DATE}>
-      <p>
-        These terms apply to your use of this Highchair server. By creating an account or using
-        Highchair as a guest, you agree to them.
-      </p>
-      <h2>The service</h2>
-      <p>
-        Highchair is software for planning and recording family meals. This server is operated by
-        the person who installed it, who decides who may create accounts and who looks after
-        backups.
-      </p>
-      <h2>Your account</h2>
+    <Prose title={t('terms.title')} updated={POLICY_DATE}>
+      <p>{t('terms.intro')}</p>
+      <h2>{t('terms.service.title')}</h2>
+      <p>{t('terms.service.text')}</p>
+      <h2>{t('terms.account.title')}</h2>
       <ul>
-        <li>Keep your password to yourself and sign out on shared devices.</li>
-        <li>Only share co-parent links and PINs with the person they are meant for.</li>
-        <li>You are responsible for the information you enter about your children.</li>
+        <li>{t('terms.account.password')}</li>
+        <li>{t('terms.account.links')}</li>
+        <li>{t('terms.account.responsible')}</li>
       </ul>
-      <h2>Recipes and allergies</h2>
+      <h2>{t('terms.allergies.title')}</h2>
+      <p>{t('terms.allergies.text')}</p>
+      <h2>{t('terms.use.title')}</h2>
+      <p>{t('terms.use.text')}</p>
+      <h2>{t('terms.warranty.title')}</h2>
+      <p>{t('terms.warranty.text')}</p>
+      <h2>{t('terms.changes.title')}</h2>
+      <p>{t('terms.changes.text')}</p>
+      <h2>{t('terms.contact.title')}</h2>
       <p>
-        Generated recipes are suggestions. Always check every ingredient against your child's
-        allergies and dietary needs before cooking, and follow safe food preparation for young
-        children.
-      </p>
-      <h2>Acceptable use</h2>
-      <p>
-        Do not use Highchair to store anything unlawful, to access other families' information, or
-        to disrupt the server for others.
-      </p>
-      <h2>No warranty</h2>
-      <p>
-        Highchair is provided as it is. Keep backups of information that matters to you; the
-        server's admin can make and restore them.
-      </p>
-      <h2>Changes to these terms</h2>
-      <p>We will give at least 30 days notice before these terms change.</p>
-      <h2>Contact</h2>
-      <p>
-        Questions about these terms? Use the{' '}
-        <Link to={routes.contact} className="link link-primary">
-          contact form
-        </Link>
-        .
+        <Trans
+          i18nKey="terms.contact.text"
+          components={{ contactLink: <Link to={routes.contact} className="link link-primary" /> }}
+        />
       </p>
     </Prose>
   );

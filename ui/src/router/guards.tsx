@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router-dom';
 
 import { useAuth } from '../auth/auth-context';
@@ -12,9 +13,10 @@ export interface ReturnTo {
 
 /** Owner screens: a spinner while the session loads, /login without one (and back after). */
 export function RequireAuth({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
   const { state } = useAuth();
   const location = useLocation();
-  if (state.status === 'loading') return <Spinner label="Checking your session" fill />;
+  if (state.status === 'loading') return <Spinner label={t('shell.checkingSession')} fill />;
   if (state.status === 'signedOut') {
     const from = `${location.pathname}${location.search}`;
     return <Navigate to={routes.login} replace state={{ from } satisfies ReturnTo} />;

@@ -1,4 +1,5 @@
 import { useRef, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { PIN_LENGTH, pinDigits } from '../../lib/coParents';
 
@@ -27,6 +28,7 @@ export function PinInput({
   describedBy,
   autoFocus,
 }: PinInputProps) {
+  const { t } = useTranslation();
   const boxes = useRef<(HTMLInputElement | null)[]>([]);
   const focus = (i: number) => boxes.current[Math.max(0, Math.min(PIN_LENGTH - 1, i))]?.focus();
 
@@ -83,7 +85,7 @@ export function PinInput({
           autoComplete={i === 0 ? 'one-time-code' : 'off'}
           autoFocus={autoFocus && i === 0}
           disabled={disabled}
-          aria-label={`${label} digit ${i + 1} of ${PIN_LENGTH}`}
+          aria-label={t('auth.pin.digit', { label, n: i + 1, total: PIN_LENGTH })}
           aria-invalid={invalid || undefined}
           aria-describedby={describedBy}
           className={`input input-bordered h-12 w-10 px-0 text-center text-xl sm:h-14 sm:w-12 ${invalid ? 'input-error' : ''}`}

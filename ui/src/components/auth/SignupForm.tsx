@@ -1,9 +1,10 @@
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 
 import type { SignupForm as SignupValues, User } from '../../auth/auth-context';
 import { useSubmit } from '../../hooks/useSubmit';
-import { checkSignup } from '../../lib/validation';
+import { PASSWORD_MIN, checkSignup } from '../../lib/validation';
 import { routes } from '../../routes';
 import { Button } from '../ui/Button';
 import { Input, Select } from '../ui/Input';
@@ -26,9 +27,10 @@ interface SignupFormProps {
 
 /** The sign-up fields and their checks: the sign-up page and an invite link share them. */
 export function SignupForm({ create, onCreated, submitLabel }: SignupFormProps) {
+  const { t } = useTranslation();
   const [form, setForm] = useState<SignupValues>(empty);
   const submit = useSubmit(() => create({ ...form, email: form.email.trim() }), {
-    failureTitle: 'Sign up failed',
+    failureTitle: t('auth.failed.signUp'),
     check: () => checkSignup(form),
     onSuccess: onCreated,
   });
@@ -56,17 +58,20 @@ export function SignupForm({ create, onCreated, submitLabel }: SignupFormProps) 
       required
     />
   );
+  const firstName = text('firstName', t('auth.fields.firstName'), 'text', 'given-name');
+  const lastName = text('lastName', t('auth.fields.lastName'), 'text', 'family-name');
+  const email = text('email', t('auth.fields.email'), 'email', 'email');
 
   return (
     <form className="space-y-4" onSubmit={submit.onSubmit} noValidate>
       <div className="grid gap-4 sm:grid-cols-2">
-        {text('firstName', 'First name', 'text', 'given-name')}
-        {text('lastName', 'Last name', 'text', 'family-name')}
+        {firstName}
+        {lastName}
       </div>
-      {text('email', 'Email', 'email', 'email')}
+      {email}
       <Input
-        label="Password"
-        hint="At least 8 characters"
+        label={t('auth.fields.password')}
+        hint={t('auth.fields.passwordHint', { min: PASSWORD_MIN })}
         error={submit.fieldErrors.password}
         type="password"
         autoComplete="new-password"
@@ -75,12 +80,12 @@ export function SignupForm({ create, onCreated, submitLabel }: SignupFormProps) 
         required
       />
       <Select
-        label="I am a"
+        label={t('auth.fields.role')}
         value={form.role}
         onChange={(e) => set('role', e.target.value as SignupValues['role'])}
       >
-        <option value="mom">Mom</option>
-        <option value="dad">Dad</option>
+        <option value="mom">{t('auth.role.mom')}</option>
+        <option value="dad">{t('auth.role.dad')}</option>
       </Select>
       <label className="flex cursor-pointer items-start gap-3 text-sm">
         <input
@@ -92,17 +97,16 @@ export function SignupForm({ create, onCreated, submitLabel }: SignupFormProps) 
           onChange={(e) => set('acceptTerms', e.target.checked)}
         />
         <span>
-          I agree to the{' '}
-          <Link to={routes.terms} className="link link-primary">
-            Terms of Service
-          </Link>{' '}
-          and{' '}
-          <Link to={routes.privacy} className="link link-primary">
-            Privacy Policy
-          </Link>
+          <Trans
+            i18nKey="auth.fields.acceptTerms"
+            components={{
+              terms: <Link to={routes.terms} className="link link-primary" />,
+              privacy: <Link to={routes.privacy} className="link link-primary" />,
+            }}
+          />
         </span>
       </label>
-      <Button type="submit" block busy={submit.busy} busyLabel="Creating Account...">
+      <Button type="submit" block busy={submit.busy} busyLabel={t('auth.signup.creating')}>
         {submitLabel}
       </Button>
     </form>

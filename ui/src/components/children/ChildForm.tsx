@@ -1,4 +1,6 @@
+import i18n from 'i18next';
 import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { savedElsewhere } from '../../api/client';
 import { useChildActions, type Child } from '../../hooks/useChildren';
@@ -35,25 +37,37 @@ const valuesOf = (child: Child | undefined): ChildValues => ({
   allergies: child?.allergies ?? [],
 });
 
-const list = (items: string[]) => (items.length > 0 ? items.join(', ') : 'None');
+const list = (items: string[]) =>
+  items.length > 0 ? items.join(', ') : i18n.t('children.form.none');
 
 /** The saved values that differ from the typed ones, labelled as in the form. */
 function differences(saved: Child, typed: ChildValues): SavedValue[] {
   const now = valuesOf(saved);
   const out: SavedValue[] = [];
-  if (now.name !== typed.name.trim()) out.push({ label: 'Name', value: now.name });
-  if (now.age !== typed.age.trim()) out.push({ label: 'Age', value: now.age || 'Not set' });
+  if (now.name !== typed.name.trim()) {
+    out.push({ label: i18n.t('children.form.name'), value: now.name });
+  }
+  if (now.age !== typed.age.trim()) {
+    out.push({
+      label: i18n.t('children.form.age'),
+      value: now.age || i18n.t('children.form.notSet'),
+    });
+  }
   if (list(now.dietaryRestrictions) !== list(typed.dietaryRestrictions)) {
-    out.push({ label: 'Dietary Restrictions', value: list(now.dietaryRestrictions) });
+    out.push({
+      label: i18n.t('children.form.dietaryRestrictions'),
+      value: list(now.dietaryRestrictions),
+    });
   }
   if (list(now.allergies) !== list(typed.allergies)) {
-    out.push({ label: 'Allergies', value: list(now.allergies) });
+    out.push({ label: i18n.t('children.form.allergies'), value: list(now.allergies) });
   }
   return out;
 }
 
 /** Add or edit a child (spec section 2): name, age, restrictions and allergies. */
 export function ChildForm({ child, onDone, onCancel }: ChildFormProps) {
+  const { t } = useTranslation();
   const { create, update } = useChildActions();
   const { toast } = useToast();
   const draft = useDraft(child, valuesOf);
@@ -85,15 +99,19 @@ export function ChildForm({ child, onDone, onCancel }: ChildFormProps) {
         : create(input, signal);
     },
     {
-      failureTitle: child ? 'Error updating child profile' : 'Error',
+      failureTitle: child ? t('children.errors.update') : t('children.error'),
       check: () =>
         values.name.trim()
           ? null
-          : { title: 'Name is required', message: "Please enter the child's name", field: 'name' },
+          : {
+              title: t('children.form.nameRequired'),
+              message: t('children.form.enterName'),
+              field: 'name',
+            },
       onSuccess: (saved) => {
         setConflict(null);
         draft.adopt(saved);
-        if (child) toast({ variant: 'success', title: 'Child updated' });
+        if (child) toast({ variant: 'success', title: t('children.form.updated') });
         onDone(saved);
       },
       onFailure: (err) => {
@@ -112,7 +130,7 @@ export function ChildForm({ child, onDone, onCancel }: ChildFormProps) {
       {conflict ? <SavedElsewhere values={differences(conflict, values)} /> : null}
       <div className="grid gap-4 sm:grid-cols-[2fr_1fr]">
         <Input
-          label="Name"
+          label={t('children.form.name')}
           error={submit.fieldErrors.name}
           value={values.name}
           onChange={(e) => {
@@ -122,7 +140,7 @@ export function ChildForm({ child, onDone, onCancel }: ChildFormProps) {
           autoComplete="off"
         />
         <Input
-          label="Age"
+          label={t('children.form.age')}
           error={submit.fieldErrors.age}
           type="number"
           min={0}
@@ -138,20 +156,20 @@ export function ChildForm({ child, onDone, onCancel }: ChildFormProps) {
         onChange={(v) => set('birthMonth', v)}
       />
       <TagInput
-        label="Dietary Restrictions"
+        label={t('children.form.dietaryRestrictions')}
         values={values.dietaryRestrictions}
         onChange={(v) => set('dietaryRestrictions', v)}
-        placeholder="e.g. Vegetarian"
-        addLabel="Add dietary restriction"
+        placeholder={t('children.form.restrictionExample')}
+        addLabel={t('children.form.addRestriction')}
         draft={pendingRestriction}
         onDraftChange={setPendingRestriction}
       />
       <TagInput
-        label="Allergies"
+        label={t('children.form.allergies')}
         values={values.allergies}
         onChange={(v) => set('allergies', v)}
-        placeholder="e.g. Peanuts"
-        addLabel="Add allergy"
+        placeholder={t('children.form.allergyExample')}
+        addLabel={t('children.form.addAllergy')}
         draft={pendingAllergy}
         onDraftChange={setPendingAllergy}
       />
@@ -162,7 +180,7 @@ export function ChildForm({ child, onDone, onCancel }: ChildFormProps) {
         }}
         busy={submit.busy}
       >
-        {child ? 'Save Changes' : 'Save'}
+        {child ? t('common.saveChanges') : t('common.save')}
       </FormActions>
     </form>
   );
@@ -187,6 +205,7 @@ function BirthMonth({
   error: string | undefined;
   onChange: (value: string) => void;
 }) {
+  const { t } = useTranslation();
   // A month without its year (or the other way round) is kept here until both are chosen.
   const [partial, setPartial] = useState({ year: '', month: '' });
   const hint = useId();
@@ -202,16 +221,18 @@ function BirthMonth({
   return (
     <fieldset aria-describedby={hint}>
       <legend className="label pb-1">
-        <span className="label-text font-medium text-base-content">Birth month (optional)</span>
+        <span className="label-text font-medium text-base-content">
+          {t('children.form.birthMonth')}
+        </span>
       </legend>
       <div className="grid grid-cols-2 gap-3">
         <Select
-          label="Month"
+          label={t('children.form.month')}
           value={month}
           invalid={Boolean(error)}
           onChange={(e) => choose({ year, month: e.target.value })}
         >
-          <option value="">Not set</option>
+          <option value="">{t('children.form.notSet')}</option>
           {monthNames().map((name, m) => (
             <option key={name} value={String(m + 1).padStart(2, '0')}>
               {name}
@@ -219,12 +240,12 @@ function BirthMonth({
           ))}
         </Select>
         <Select
-          label="Year"
+          label={t('children.form.year')}
           value={year}
           invalid={Boolean(error)}
           onChange={(e) => choose({ month, year: e.target.value })}
         >
-          <option value="">Not set</option>
+          <option value="">{t('children.form.notSet')}</option>
           {years.map((y) => (
             <option key={y} value={y}>
               {y}
@@ -233,7 +254,7 @@ function BirthMonth({
         </Select>
       </div>
       <p id={hint} className={`mt-1 text-sm ${error ? 'text-error' : 'text-base-content/70'}`}>
-        {error ?? 'e.g. March 2025. For babies: their age is then shown in months.'}
+        {error ?? t('children.form.birthMonthHint')}
       </p>
     </fieldset>
   );

@@ -1,6 +1,8 @@
 import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 
+import { PIN_LENGTH } from '../../lib/coParents';
 import { routes } from '../../routes';
 import { Modal } from '../ui/Modal';
 import { CoParentList } from './CoParentList';
@@ -8,15 +10,17 @@ import { InviteCoParent } from './InviteCoParent';
 
 type Tab = 'invite' | 'manage';
 
-const TABS: { id: Tab; label: string }[] = [
-  { id: 'invite', label: 'Invite' },
-  { id: 'manage', label: 'Manage' },
+/** `labelKey`: the tab's label in the catalogues. */
+const TABS: { id: Tab; labelKey: string }[] = [
+  { id: 'invite', labelKey: 'coParents.access.invite' },
+  { id: 'manage', labelKey: 'coParents.access.manage' },
 ];
 
 /** The header's Co-Parent Access dialog, with tabs Invite and Manage (spec section 2). */
 export function CoParentAccess({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
   return (
-    <Modal open={open} title="Co-Parent Access" onClose={onClose} wide>
+    <Modal open={open} title={t('coParents.access.title')} onClose={onClose} wide>
       {/* Mounted only while open: a PIN shown once goes when the dialog closes. */}
       <AccessTabs onClose={onClose} />
     </Modal>
@@ -24,27 +28,27 @@ export function CoParentAccess({ open, onClose }: { open: boolean; onClose: () =
 }
 
 function AccessTabs({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
   const [tab, setTab] = useState<Tab>('invite');
   const id = useId();
   return (
     <div className="space-y-4">
       <p className="text-sm text-base-content/80">
-        Co-parents see your children&apos;s meals and your grocery lists through a link and a
-        6-digit PIN, without an account.
+        {t('coParents.access.intro', { length: PIN_LENGTH })}
       </p>
-      <div role="tablist" aria-label="Co-Parent Access" className="tabs tabs-box w-fit">
-        {TABS.map((t) => (
+      <div role="tablist" aria-label={t('coParents.access.title')} className="tabs tabs-box w-fit">
+        {TABS.map((entry) => (
           <button
-            key={t.id}
+            key={entry.id}
             type="button"
             role="tab"
-            id={`${id}-${t.id}`}
-            aria-controls={`${id}-${t.id}-panel`}
-            aria-selected={tab === t.id}
-            className={`tab ${tab === t.id ? 'tab-active' : 'text-base-content/80'}`}
-            onClick={() => setTab(t.id)}
+            id={`${id}-${entry.id}`}
+            aria-controls={`${id}-${entry.id}-panel`}
+            aria-selected={tab === entry.id}
+            className={`tab ${tab === entry.id ? 'tab-active' : 'text-base-content/80'}`}
+            onClick={() => setTab(entry.id)}
           >
-            {t.label}
+            {t(entry.labelKey)}
           </button>
         ))}
       </div>
@@ -64,13 +68,13 @@ function AccessTabs({ onClose }: { onClose: () => void }) {
         hidden={tab !== 'manage'}
       >
         <CoParentList
-          removeMessage="Are you sure you want to remove this co-parent?"
+          removeMessage={t('coParents.access.removeMessage')}
           onInviteNow={() => setTab('invite')}
         />
       </div>
       <p className="border-t border-base-300 pt-3 text-sm">
         <Link to={routes.coParent} className="link" onClick={onClose}>
-          Manage all co-parents
+          {t('coParents.access.manageAll')}
         </Link>
       </p>
     </div>

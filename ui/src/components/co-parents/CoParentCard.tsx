@@ -1,12 +1,9 @@
 import { CalendarPlus, Copy, KeyRound, Trash2, X } from 'lucide-react';
+import i18n from 'i18next';
 import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
-import {
-  EXTEND_TITLE,
-  PIN_TITLE,
-  useCoParentActions,
-  type CoParent,
-} from '../../hooks/useCoParents';
+import { coParentTitles, useCoParentActions, type CoParent } from '../../hooks/useCoParents';
 import { useSubmit } from '../../hooks/useSubmit';
 import { accessBadge, canExtend, expiryBadge, formatExpiry } from '../../lib/coParents';
 import { Button } from '../ui/Button';
@@ -20,9 +17,16 @@ const ACCESS_STYLE = {
   Locked: 'badge-error',
 } as const;
 
+/** Each access badge's label in the catalogues. */
+const ACCESS_LABEL = {
+  Active: 'coParents.badge.active',
+  Pending: 'coParents.badge.pending',
+  Locked: 'coParents.badge.locked',
+} as const;
+
 /** The message of a failure, for a toast whose title is the screen's own. */
 function messageOf(err: unknown): string {
-  return err instanceof Error && err.message ? err.message : 'An unexpected error occurred';
+  return err instanceof Error && err.message ? err.message : i18n.t('common.unexpectedError');
 }
 
 interface CoParentCardProps {
@@ -38,6 +42,7 @@ interface CoParentCardProps {
  * the card until dismissed: it is never shown again.
  */
 export function CoParentCard({ coParent, now, onRemove }: CoParentCardProps) {
+  const { t } = useTranslation();
   const { resetPin, extend } = useCoParentActions();
   const { toast } = useToast();
   const titleId = useId();
@@ -48,29 +53,29 @@ export function CoParentCard({ coParent, now, onRemove }: CoParentCardProps) {
   const { name } = coParent;
 
   const reset = useSubmit((signal) => resetPin(coParent.id, signal), {
-    failureTitle: PIN_TITLE,
+    failureTitle: coParentTitles.pin(),
     onSuccess: (made) => {
       setNewPin(made.pin);
       toast({
         variant: 'success',
-        title: 'PIN generated',
-        description: `New PIN for ${name}: ${made.pin}. Share it securely; it is shown only once.`,
+        title: t('coParents.card.pinGeneratedTitle'),
+        description: t('coParents.card.pinGenerated', { name, pin: made.pin }),
         durationMs: 20_000,
       });
     },
     onFailure: (err) => {
-      toast({ title: PIN_TITLE, description: messageOf(err) });
+      toast({ title: coParentTitles.pin(), description: messageOf(err) });
       return true;
     },
   });
 
   const extension = useSubmit((signal) => extend(coParent.id, signal), {
-    failureTitle: EXTEND_TITLE,
+    failureTitle: coParentTitles.extend(),
     onSuccess: (saved) =>
       toast({
         variant: 'success',
-        title: 'Link extended',
-        description: `${name}'s link now works until ${formatExpiry(saved.expiresAt)}.`,
+        title: t('coParents.card.extendedTitle'),
+        description: t('coParents.card.extended', { name, date: formatExpiry(saved.expiresAt) }),
       }),
   });
 
@@ -85,78 +90,79 @@ export function CoParentCard({ coParent, now, onRemove }: CoParentCardProps) {
           </h3>
           <p className="break-all text-sm text-base-content/70">{coParent.email}</p>
         </div>
-        <ul className="flex flex-wrap gap-1" aria-label={`Status of ${name}`}>
+        <ul className="flex flex-wrap gap-1" aria-label={t('coParents.card.status', { name })}>
           <li className={`badge ${expiry.expired ? 'badge-error' : 'badge-outline'}`}>
             {expiry.label}
           </li>
-          <li className={`badge ${ACCESS_STYLE[access]}`}>{access}</li>
+          <li className={`badge ${ACCESS_STYLE[access]}`}>{t(ACCESS_LABEL[access])}</li>
           <li className={`badge ${coParent.pinSet ? 'badge-outline' : 'badge-ghost'}`}>
-            {coParent.pinSet ? 'PIN Set' : 'No PIN'}
+            {t(coParent.pinSet ? 'coParents.badge.pinSet' : 'coParents.badge.noPin')}
           </li>
         </ul>
         {access === 'Locked' ? (
-          <p className="text-sm text-error">
-            Locked after too many wrong PINs. Reset the PIN to let {name} in again.
-          </p>
+          <p className="text-sm text-error">{t('coParents.card.locked', { name })}</p>
         ) : expiry.expired ? (
-          <p className="text-sm text-base-content/70">
-            The link has expired. Extend it to let {name} in again.
-          </p>
+          <p className="text-sm text-base-content/70">{t('coParents.card.expired', { name })}</p>
         ) : null}
         {newPin ? (
           <div className="flex items-start gap-2 rounded-box bg-base-200 p-3" role="status">
             <div className="flex-1">
-              <p className="text-sm font-medium">New PIN for {name}</p>
+              <p className="text-sm font-medium">{t('coParents.card.newPinFor', { name })}</p>
               <p className="font-mono text-2xl font-bold tracking-[0.3em]">{newPin}</p>
-              <p className="text-sm text-base-content/70">
-                Share it securely. It is shown only now; the old PIN no longer works.
-              </p>
+              <p className="text-sm text-base-content/70">{t('coParents.card.newPinNote')}</p>
             </div>
             <button
               type="button"
               className="btn btn-ghost btn-sm btn-square"
-              aria-label="Dismiss new PIN"
+              aria-label={t('coParents.card.dismissPin')}
               onClick={() => setNewPin(null)}
             >
               <X aria-hidden size={16} />
             </button>
           </div>
         ) : null}
-        {shown ? <LinkField ref={field} value={coParent.link} label={`Link for ${name}`} /> : null}
+        {shown ? (
+          <LinkField
+            ref={field}
+            value={coParent.link}
+            label={t('coParents.card.linkFor', { name })}
+          />
+        ) : null}
         <div className="card-actions flex-wrap justify-end">
           <Button variant="ghost" size="sm" onClick={() => void copy()}>
-            <Copy aria-hidden size={16} /> Copy Link
+            <Copy aria-hidden size={16} /> {t('coParents.copy.button')}
           </Button>
           <Button
             variant="ghost"
             size="sm"
             busy={reset.busy}
-            busyLabel="Generating..."
+            busyLabel={t('coParents.card.generating')}
             onClick={() => (coParent.pinSet ? setConfirmReset(true) : void reset.run())}
           >
-            <KeyRound aria-hidden size={16} /> {coParent.pinSet ? 'Reset PIN' : 'Generate PIN'}
+            <KeyRound aria-hidden size={16} />{' '}
+            {t(coParent.pinSet ? 'coParents.card.resetPin' : 'coParents.card.generatePin')}
           </Button>
           {canExtend(coParent.expiresAt, now) ? (
             <Button
               variant="ghost"
               size="sm"
               busy={extension.busy}
-              busyLabel="Extending..."
+              busyLabel={t('coParents.card.extending')}
               onClick={() => void extension.run()}
             >
-              <CalendarPlus aria-hidden size={16} /> Extend link
+              <CalendarPlus aria-hidden size={16} /> {t('coParents.card.extend')}
             </Button>
           ) : null}
           <Button variant="ghost" size="sm" className="text-error" onClick={onRemove}>
-            <Trash2 aria-hidden size={16} /> Remove
+            <Trash2 aria-hidden size={16} /> {t('common.remove')}
           </Button>
         </div>
         <ConfirmDialog
           open={confirmReset}
-          title="Reset PIN?"
-          message={`Reset ${name}'s PIN?`}
-          detail={`${name} will be signed out on every device and the old PIN stops working. The new PIN is shown once, for you to share with them.`}
-          confirmLabel="Reset PIN"
+          title={t('coParents.card.resetTitle')}
+          message={t('coParents.card.resetMessage', { name })}
+          detail={t('coParents.card.resetDetail', { name })}
+          confirmLabel={t('coParents.card.resetPin')}
           onConfirm={() => {
             setConfirmReset(false);
             void reset.run();

@@ -1,10 +1,10 @@
 import { UserPlus, Users } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { ApiFailure } from '../../api/client';
 import {
-  DELETE_TITLE,
-  FETCH_TITLE,
+  coParentTitles,
   useCoParentActions,
   useCoParents,
   type CoParent,
@@ -38,20 +38,24 @@ interface CoParentListProps {
  * loading, the empty state, and Remove with its confirmation.
  */
 export function CoParentList({ removeMessage, onInviteNow }: CoParentListProps) {
+  const { t } = useTranslation();
   const { data: coParents, error, isLoading, mutate } = useCoParents();
   const { remove } = useCoParentActions();
   const { toast } = useToast();
   const now = useNow();
   const removal = useConfirmDelete({
     remove: (coParent: CoParent, signal) => remove(coParent.id, signal),
-    failureTitle: DELETE_TITLE,
+    failureTitle: coParentTitles.remove(),
     done: (coParent) => ({
-      title: 'Co-parent removed',
-      description: `${coParent.name} no longer has access.`,
+      title: t('coParents.list.removedTitle'),
+      description: t('coParents.list.removed', { name: coParent.name }),
     }),
     onFailure: (err) => {
       const message = err instanceof Error ? err.message : '';
-      toast({ title: DELETE_TITLE, description: message || 'An unexpected error occurred' });
+      toast({
+        title: coParentTitles.remove(),
+        description: message || t('common.unexpectedError'),
+      });
       return true;
     },
     closeOnFailure: true,
@@ -65,35 +69,35 @@ export function CoParentList({ removeMessage, onInviteNow }: CoParentListProps) 
     const title =
       error instanceof ApiFailure && error.status >= 400 && error.status < 500
         ? error.title
-        : FETCH_TITLE;
+        : coParentTitles.fetch();
     body = (
       <div role="alert" className="alert alert-error items-start">
         <div className="flex-1">
           <p className="font-semibold">{title}</p>
-          <p>{error instanceof Error ? error.message : 'An unexpected error occurred'}</p>
+          <p>{error instanceof Error ? error.message : t('common.unexpectedError')}</p>
         </div>
         <Button variant="ghost" size="sm" onClick={() => void mutate()}>
-          Try again
+          {t('common.retry')}
         </Button>
       </div>
     );
   } else if (isLoading || !coParents) {
-    body = <Spinner label="Loading co-parents" />;
+    body = <Spinner label={t('coParents.list.loading')} />;
   } else if (coParents.length === 0) {
     body = (
       <div className="card border border-dashed border-base-300">
         <div className="card-body items-center text-center">
           <Users aria-hidden size={40} className="text-base-content/60" />
-          <p className="text-lg">No co-parents have been invited yet</p>
+          <p className="text-lg">{t('coParents.list.empty')}</p>
           <Button onClick={onInviteNow}>
-            <UserPlus aria-hidden size={18} /> Invite Now
+            <UserPlus aria-hidden size={18} /> {t('coParents.list.inviteNow')}
           </Button>
         </div>
       </div>
     );
   } else {
     body = (
-      <ul className="grid gap-3" aria-label="Co-parents">
+      <ul className="grid gap-3" aria-label={t('coParents.list.label')}>
         {coParents.map((c) => (
           <li key={c.id}>
             <CoParentCard coParent={c} now={now} onRemove={() => removal.ask(c)} />
@@ -108,14 +112,10 @@ export function CoParentList({ removeMessage, onInviteNow }: CoParentListProps) 
       {body}
       <ConfirmDialog
         {...removal.dialog}
-        title="Remove co-parent?"
+        title={t('coParents.list.removeTitle')}
         message={removeMessage}
-        detail={
-          removing
-            ? `${removing.name}'s link and PIN stop working at once, and any open view of your family closes.`
-            : undefined
-        }
-        confirmLabel="Remove"
+        detail={removing ? t('coParents.list.removeDetail', { name: removing.name }) : undefined}
+        confirmLabel={t('common.remove')}
       />
     </>
   );

@@ -1,5 +1,6 @@
 import { useRef, useState, type Ref } from 'react';
 import { flushSync } from 'react-dom';
+import { useTranslation } from 'react-i18next';
 
 import { copyText } from '../../lib/clipboard';
 import { useToast } from '../ui/toast-context';
@@ -10,6 +11,7 @@ import { useToast } from '../ui/toast-context';
  * tried; the toast says which happened. `alwaysShown`: the field is on screen already.
  */
 export function useCopyLink(link: string, alwaysShown = false) {
+  const { t } = useTranslation();
   const { toast } = useToast();
   const field = useRef<HTMLInputElement>(null);
   const [revealed, setRevealed] = useState(false);
@@ -21,19 +23,18 @@ export function useCopyLink(link: string, alwaysShown = false) {
       return field.current;
     });
     if (outcome === 'copied') {
-      toast({ variant: 'success', title: 'Link copied' });
+      toast({ variant: 'success', title: t('coParents.copy.copied') });
     } else if (outcome === 'copiedSelected') {
       toast({
         variant: 'success',
-        title: 'Link copied',
-        description: 'The link is also shown, selected.',
+        title: t('coParents.copy.copied'),
+        description: t('coParents.copy.alsoShown'),
       });
     } else {
       toast({
         variant: 'info',
-        title: 'Copy the selected link',
-        description:
-          'This browser does not allow copying from this page. Press Ctrl+C, or long-press the link and choose Copy.',
+        title: t('coParents.copy.selectTitle'),
+        description: t('coParents.copy.selectBody'),
         durationMs: 10_000,
       });
     }

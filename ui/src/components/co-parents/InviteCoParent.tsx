@@ -1,7 +1,8 @@
 import { Copy, Send, UserPlus } from 'lucide-react';
 import { useId, useState, type Ref } from 'react';
+import { useTranslation } from 'react-i18next';
 
-import { useCoParentActions, INVITE_TITLE, type InvitedCoParent } from '../../hooks/useCoParents';
+import { useCoParentActions, coParentTitles, type InvitedCoParent } from '../../hooks/useCoParents';
 import { useSubmit } from '../../hooks/useSubmit';
 import { checkCoParent, formatExpiry } from '../../lib/coParents';
 import { Button } from '../ui/Button';
@@ -41,13 +42,14 @@ function InviteForm({
   onCancel?: () => void;
   nameRef?: Ref<HTMLInputElement>;
 }) {
+  const { t } = useTranslation();
   const { invite } = useCoParentActions();
   const { toast } = useToast();
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
 
   const submit = useSubmit((signal) => invite({ name: name.trim(), email: email.trim() }, signal), {
-    failureTitle: INVITE_TITLE,
+    failureTitle: coParentTitles.invite(),
     check: () => {
       const found = checkCoParent({ name, email });
       if (!found) return null;
@@ -57,8 +59,8 @@ function InviteForm({
     onSuccess: (made) => {
       toast({
         variant: 'success',
-        title: 'Co-parent invited',
-        description: `${made.coParent.name} has been invited as a co-parent`,
+        title: t('coParents.invite.invitedTitle'),
+        description: t('coParents.invite.invited', { name: made.coParent.name }),
       });
       onInvited(made);
     },
@@ -68,7 +70,7 @@ function InviteForm({
     <form className="space-y-4" onSubmit={submit.onSubmit} noValidate>
       <Input
         ref={nameRef}
-        label="Name"
+        label={t('coParents.invite.name')}
         error={submit.fieldErrors.name}
         value={name}
         autoComplete="off"
@@ -78,7 +80,7 @@ function InviteForm({
         }}
       />
       <Input
-        label="Email"
+        label={t('coParents.invite.email')}
         type="email"
         inputMode="email"
         autoComplete="off"
@@ -100,9 +102,9 @@ function InviteForm({
             : undefined
         }
         busy={submit.busy}
-        busyLabel="Sending..."
+        busyLabel={t('coParents.invite.sending')}
       >
-        <Send aria-hidden size={18} /> Send Invite
+        <Send aria-hidden size={18} /> {t('coParents.invite.send')}
       </FormActions>
     </form>
   );
@@ -118,6 +120,7 @@ function ShownOnce({
   onAnother: () => void;
   onDone?: () => void;
 }) {
+  const { t } = useTranslation();
   const { copy, field } = useCopyLink(invited.link, true);
   const { name, expiresAt } = invited.coParent;
   const titleId = useId();
@@ -127,33 +130,31 @@ function ShownOnce({
       aria-labelledby={titleId}
     >
       <h3 id={titleId} className="font-semibold">
-        {name} has been invited as a co-parent
+        {t('coParents.invite.invited', { name })}
       </h3>
       <p className="text-sm">
-        Share this link and PIN with {name} securely (in person, or by a message only they read).
-        The PIN is shown only now: it cannot be shown again, but you can reset it from Manage. The
-        link works until {formatExpiry(expiresAt)}.
+        {t('coParents.invite.shareNote', { name, date: formatExpiry(expiresAt) })}
       </p>
       <div>
-        <p className="mb-1 text-sm font-medium">Link</p>
+        <p className="mb-1 text-sm font-medium">{t('coParents.invite.link')}</p>
         <div className="flex flex-wrap gap-2">
           <div className="min-w-0 flex-1">
-            <LinkField ref={field} value={invited.link} label="Co-parent link" />
+            <LinkField ref={field} value={invited.link} label={t('coParents.invite.linkLabel')} />
           </div>
           <Button size="sm" onClick={() => void copy()}>
-            <Copy aria-hidden size={16} /> Copy Link
+            <Copy aria-hidden size={16} /> {t('coParents.copy.button')}
           </Button>
         </div>
       </div>
       <dl>
-        <dt className="text-sm font-medium">PIN</dt>
+        <dt className="text-sm font-medium">{t('coParents.invite.pin')}</dt>
         <dd className="font-mono text-3xl font-bold tracking-[0.3em]">{invited.pin}</dd>
       </dl>
       <div className="flex flex-wrap justify-end gap-2">
         <Button variant="outline" onClick={onAnother}>
-          <UserPlus aria-hidden size={18} /> Invite Another
+          <UserPlus aria-hidden size={18} /> {t('coParents.invite.another')}
         </Button>
-        {onDone ? <Button onClick={onDone}>Done</Button> : null}
+        {onDone ? <Button onClick={onDone}>{t('common.done')}</Button> : null}
       </div>
     </section>
   );

@@ -1,7 +1,9 @@
 import { Copy, LogOut, UserMinus, UserPlus } from 'lucide-react';
 import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import {
+  roleLabel,
   useFamily,
   useFamilyActions,
   type CreatedInvite,
@@ -14,8 +16,6 @@ import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { useToast } from '../ui/toast-context';
 import { useConfirmDelete } from '../ui/useConfirmDelete';
 
-const ROLE_LABELS: Record<Member['role'], string> = { mom: 'Mom', dad: 'Dad', guest: 'Guest' };
-
 const day = (iso: string) => formatDate(iso, 'medium');
 
 /** The whole name, or the first name when there is no last one. */
@@ -26,6 +26,7 @@ const nameOf = (m: Member) => `${m.firstName} ${m.lastName}`.trim();
  * parent (shown once), open links to revoke, and leaving or removing someone.
  */
 export function FamilyMembers() {
+  const { t } = useTranslation();
   const { data: family, isLoading } = useFamily();
   const actions = useFamilyActions();
   const { toast } = useToast();
@@ -34,27 +35,27 @@ export function FamilyMembers() {
   const linkField = useRef<HTMLInputElement>(null);
 
   const invite = useSubmit((signal) => actions.invite(signal), {
-    failureTitle: 'Invite failed',
+    failureTitle: t('family.errors.invite'),
     onSuccess: (made) => setLink(made),
   });
   const removal = useConfirmDelete({
     remove: (member: Member, signal) => actions.remove(member.id, signal),
-    failureTitle: 'Remove failed',
+    failureTitle: t('family.errors.remove'),
     done: (member) => ({
-      title: 'Removed from your family',
-      description: `${member.firstName} no longer sees your family.`,
+      title: t('family.members.removed'),
+      description: t('family.members.removedText', { name: member.firstName }),
     }),
     abortOnCancel: true,
   });
   const removing = removal.target;
   const leave = useSubmit((signal) => actions.leave(signal), {
-    failureTitle: 'Leave failed',
+    failureTitle: t('family.errors.leave'),
     onSuccess: () => {
       setLeaving(false);
       toast({
         variant: 'success',
-        title: 'You left the family',
-        description: 'Your account now has a family of its own.',
+        title: t('family.members.left'),
+        description: t('family.members.leftText'),
       });
     },
   });
@@ -64,10 +65,13 @@ export function FamilyMembers() {
     try {
       // Missing over plain http on a LAN: then the link is selected for a manual copy.
       await navigator.clipboard.writeText(link.url);
-      toast({ variant: 'success', title: 'Link copied' });
+      toast({ variant: 'success', title: t('family.members.linkCopied') });
     } catch {
       linkField.current?.select();
-      toast({ title: 'Copy the selected link', description: 'Press Ctrl+C or use Copy.' });
+      toast({
+        title: t('family.members.copySelected'),
+        description: t('family.members.copySelectedText'),
+      });
     }
   };
 
@@ -93,25 +97,22 @@ export function FamilyMembers() {
           <h2 id="family-title" className="card-title">
             {family.name}
           </h2>
-          <p className="text-sm text-base-content/70">
-            Everyone here sees and changes the children, meals and photos.
-          </p>
+          <p className="text-sm text-base-content/70">{t('family.members.intro')}</p>
         </div>
-        <ul className="divide-y divide-base-300" aria-label="Family members">
+        <ul className="divide-y divide-base-300" aria-label={t('family.members.listLabel')}>
           {family.members.map((m) => (
             <li key={m.id} className="flex flex-wrap items-center gap-3 py-3">
               <span className="min-w-0 flex-1">
                 <span className="block wrap-anywhere font-medium">
-                  {nameOf(m)}
-                  {m.isYou ? ' (you)' : ''}
+                  {m.isYou ? t('family.members.you', { name: nameOf(m) }) : nameOf(m)}
                 </span>
                 <span className="text-sm text-base-content/70">
-                  {ROLE_LABELS[m.role]} · Joined {day(m.joinedAt)}
+                  {roleLabel(m.role)} · {t('family.members.joined', { date: day(m.joinedAt) })}
                 </span>
               </span>
               {m.isYou ? null : (
                 <Button variant="ghost" size="sm" onClick={() => removal.ask(m)}>
-                  <UserMinus aria-hidden size={16} /> Remove
+                  <UserMinus aria-hidden size={16} /> {t('common.remove')}
                 </Button>
               )}
             </li>
@@ -120,9 +121,9 @@ export function FamilyMembers() {
 
         {link ? (
           <div className="rounded-box bg-base-200 p-4" role="status">
-            <p className="font-medium">Invite link for another parent</p>
+            <p className="font-medium">{t('family.members.inviteTitle')}</p>
             <p className="text-sm text-base-content/70">
-              Shown only now. It works once, for 7 days (until {day(link.expiresAt)}).
+              {t('family.members.inviteText', { date: day(link.expiresAt) })}
             </p>
             <div className="mt-2 flex flex-wrap gap-2">
               <input
@@ -130,11 +131,11 @@ export function FamilyMembers() {
                 className="input input-bordered input-sm min-w-0 flex-1"
                 readOnly
                 value={link.url}
-                aria-label="Invite link"
+                aria-label={t('family.members.inviteLink')}
                 onFocus={(e) => e.target.select()}
               />
               <Button size="sm" onClick={() => void copy()}>
-                <Copy aria-hidden size={16} /> Copy Link
+                <Copy aria-hidden size={16} /> {t('family.members.copyLink')}
               </Button>
             </div>
           </div>
@@ -142,18 +143,22 @@ export function FamilyMembers() {
 
         {family.invites.length > 0 ? (
           <div>
-            <h3 className="font-medium">Open invite links</h3>
+            <h3 className="font-medium">{t('family.members.openInvites')}</h3>
             <ul className="mt-1 divide-y divide-base-300">
               {family.invites.map((i) => (
                 <li key={i.id} className="flex flex-wrap items-center gap-2 py-2 text-sm">
                   <span className="flex-1">
-                    Made by {i.invitedBy} on {day(i.createdAt)}, expires {day(i.expiresAt)}
+                    {t('family.members.inviteMade', {
+                      name: i.invitedBy,
+                      created: day(i.createdAt),
+                      expires: day(i.expiresAt),
+                    })}
                   </span>
                   <RevokeButton
                     onRevoke={(signal) => actions.revoke(i.id, signal)}
                     onDone={() => {
                       if (link?.id === i.id) setLink(null);
-                      toast({ variant: 'success', title: 'Invite link revoked' });
+                      toast({ variant: 'success', title: t('family.members.revoked') });
                     }}
                   />
                 </li>
@@ -165,28 +170,32 @@ export function FamilyMembers() {
         <div className="card-actions justify-between">
           {others.length > 0 ? (
             <Button variant="outline" onClick={() => setLeaving(true)}>
-              <LogOut aria-hidden size={18} /> Leave Family
+              <LogOut aria-hidden size={18} /> {t('family.members.leave')}
             </Button>
           ) : (
             <span />
           )}
-          <Button busy={invite.busy} busyLabel="Creating link..." onClick={() => void invite.run()}>
-            <UserPlus aria-hidden size={18} /> Invite a Parent
+          <Button
+            busy={invite.busy}
+            busyLabel={t('family.members.creatingLink')}
+            onClick={() => void invite.run()}
+          >
+            <UserPlus aria-hidden size={18} /> {t('family.members.invite')}
           </Button>
         </div>
       </div>
 
       <ConfirmDialog
         {...removal.dialog}
-        title="Remove from family?"
-        message={`${removing ? nameOf(removing) : ''} will no longer see or change your children, meals and photos, and is signed out everywhere. Their account stays, with a family of its own.`}
-        confirmLabel="Remove"
+        title={t('family.members.removeTitle')}
+        message={t('family.members.removeText', { name: removing ? nameOf(removing) : '' })}
+        confirmLabel={t('common.remove')}
       />
       <ConfirmDialog
         open={leaving}
-        title="Leave this family?"
-        message="You will no longer see or change these children, meals and photos. Your account stays, with a new empty family. The others keep everything."
-        confirmLabel="Leave Family"
+        title={t('family.members.leaveTitle')}
+        message={t('family.members.leaveText')}
+        confirmLabel={t('family.members.leave')}
         busy={leave.busy}
         onConfirm={() => void leave.run()}
         onCancel={() => {
@@ -205,10 +214,14 @@ function RevokeButton({
   onRevoke: (signal: AbortSignal) => Promise<void>;
   onDone: () => void;
 }) {
-  const revoke = useSubmit(onRevoke, { failureTitle: 'Revoke failed', onSuccess: onDone });
+  const { t } = useTranslation();
+  const revoke = useSubmit(onRevoke, {
+    failureTitle: t('family.errors.revoke'),
+    onSuccess: onDone,
+  });
   return (
     <Button variant="ghost" size="sm" busy={revoke.busy} onClick={() => void revoke.run()}>
-      Revoke
+      {t('family.members.revoke')}
     </Button>
   );
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { savedElsewhere } from '../../api/client';
 import {
@@ -18,11 +19,12 @@ const CARD = 'card mt-6 border border-base-300 bg-base-100';
  * allergen list a baby's or toddler's introduction page follows (the UK and EU's 14, or the US 9).
  */
 export function FamilySettings() {
+  const { t } = useTranslation();
   const { data: settings, error } = useFamilySettings();
   if (error) {
     return (
       <div className={CARD}>
-        <p className="card-body text-error">Error fetching settings</p>
+        <p className="card-body text-error">{t('family.errors.fetchSettings')}</p>
       </div>
     );
   }
@@ -40,6 +42,7 @@ export function FamilySettings() {
 }
 
 function SettingsForm({ settings }: { settings: Settings }) {
+  const { t } = useTranslation();
   const actions = useFamilyActions();
   const { toast } = useToast();
   // The list chosen here and not saved yet; null shows the saved one.
@@ -49,10 +52,10 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const save = useSubmit(
     (signal) => actions.saveSettings({ version: settings.version, allergenList: selected }, signal),
     {
-      failureTitle: 'Settings not saved',
+      failureTitle: t('family.errors.saveSettings'),
       onSuccess: () => {
         setChoice(null);
-        toast({ variant: 'success', title: 'Settings saved' });
+        toast({ variant: 'success', title: t('family.settings.saved') });
       },
       onFailure: (err) => {
         // Changed by the other parent first: their choice is shown, and the toast says so.
@@ -70,16 +73,13 @@ function SettingsForm({ settings }: { settings: Settings }) {
       <form className="card-body gap-4" onSubmit={save.onSubmit}>
         <div>
           <h2 id="family-settings-title" className="card-title">
-            Family settings
+            {t('family.settings.title')}
           </h2>
-          <p className="text-sm text-base-content/70">Shared by everyone in your family.</p>
+          <p className="text-sm text-base-content/70">{t('family.settings.intro')}</p>
         </div>
         <fieldset className="space-y-2">
-          <legend className="font-medium">Allergen list</legend>
-          <p className="text-sm text-base-content/70">
-            The allergens a baby’s or toddler’s introduction page goes through, and what the
-            dashboard reminds you to keep giving.
-          </p>
+          <legend className="font-medium">{t('family.settings.allergenList')}</legend>
+          <p className="text-sm text-base-content/70">{t('family.settings.allergenListText')}</p>
           {settings.allergenLists.map((list) => (
             <label
               key={list.id}
@@ -106,10 +106,10 @@ function SettingsForm({ settings }: { settings: Settings }) {
           <Button
             type="submit"
             busy={save.busy}
-            busyLabel="Saving..."
+            busyLabel={t('family.settings.saving')}
             disabled={selected === settings.allergenList}
           >
-            Save Settings
+            {t('family.settings.save')}
           </Button>
         </div>
       </form>

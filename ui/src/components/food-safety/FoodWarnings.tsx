@@ -1,11 +1,13 @@
 import { Info, ShieldAlert, TriangleAlert } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
 
 import type { FoodCheck, FoodWarning } from '../../hooks/useFoodCheck';
 
-const KIND_LABEL: Record<FoodWarning['kind'], string> = {
-  allergen: 'Allergy',
-  choking: 'Choking risk',
-  age: 'Not for this age',
+/** Each kind's heading ("Allergy for Emma (3 years): Peanut butter"), as a catalogue key. */
+const KIND_HEADING: Record<FoodWarning['kind'], string> = {
+  allergen: 'foodSafety.warning.allergen',
+  choking: 'foodSafety.warning.choking',
+  age: 'foodSafety.warning.age',
 };
 
 /**
@@ -14,6 +16,7 @@ const KIND_LABEL: Record<FoodWarning['kind'], string> = {
  * prepared the safe way shows the advice without the alarm. Warnings never stop a save.
  */
 export function FoodWarnings({ check }: { check: FoodCheck | null }) {
+  const { t } = useTranslation();
   if (!check) return null;
   const { warnings, prompt, introduction } = check;
   if (warnings.length === 0 && !prompt && !introduction) return null;
@@ -21,7 +24,10 @@ export function FoodWarnings({ check }: { check: FoodCheck | null }) {
   return (
     <div className="space-y-2" aria-live="polite">
       {warnings.length > 0 ? (
-        <ul className="space-y-2" aria-label={`Food safety for ${check.childName}`}>
+        <ul
+          className="space-y-2"
+          aria-label={t('foodSafety.warning.listLabel', { name: check.childName })}
+        >
           {warnings.map((w) => (
             <li
               key={`${w.kind}-${w.food}-${w.note}`}
@@ -41,17 +47,15 @@ export function FoodWarnings({ check }: { check: FoodCheck | null }) {
                 <TriangleAlert aria-hidden size={18} className="mt-0.5 shrink-0" />
               )}
               <div className="min-w-0 text-sm wrap-anywhere">
-                <p className="font-semibold">
-                  {KIND_LABEL[w.kind]} for {who}: {w.food}
-                </p>
+                <p className="font-semibold">{t(KIND_HEADING[w.kind], { who, food: w.food })}</p>
                 <p>
                   {w.message}
-                  {w.allergy ? ` (allergy: ${w.allergy})` : ''}
+                  {w.allergy ? ` ${t('foodSafety.warning.allergy', { allergy: w.allergy })}` : ''}
                 </p>
                 <p>{w.advice}</p>
                 {w.source ? (
                   <p className="text-xs opacity-80">
-                    Source:{' '}
+                    {t('foodSafety.warning.source')}{' '}
                     <a className="link" href={w.source.url} target="_blank" rel="noreferrer">
                       {w.source.publisher}, {w.source.title}
                     </a>

@@ -1,15 +1,17 @@
 import { Download, Printer } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 
 import { exportUrl, type GroceryList } from '../../hooks/useGroceryLists';
 import { pathTo, routes } from '../../routes';
 import { useToast } from '../ui/toast-context';
 
+/** The formats, each with the catalogue key of its name (resolved when shown). */
 const FORMATS = [
-  { format: 'txt', label: 'Text (.txt)' },
-  { format: 'csv', label: 'Spreadsheet (.csv)' },
-  { format: 'md', label: 'Markdown (.md)' },
+  { format: 'txt', labelKey: 'grocery.export.txt' },
+  { format: 'csv', labelKey: 'grocery.export.csv' },
+  { format: 'md', labelKey: 'grocery.export.md' },
 ] as const;
 
 /**
@@ -19,6 +21,7 @@ const FORMATS = [
  * phone's sheet they opened off the screen. A list not saved yet has nothing to export.
  */
 export function ExportMenu({ list }: { list: GroceryList | null }) {
+  const { t } = useTranslation();
   const { toast } = useToast();
   const [open, setOpen] = useState(false);
   const panel = useId();
@@ -29,16 +32,21 @@ export function ExportMenu({ list }: { list: GroceryList | null }) {
   }, [open]);
   if (!list) {
     return (
-      <button type="button" className="btn btn-outline" disabled title="Save the list to export it">
-        <Download aria-hidden size={18} /> Export
+      <button
+        type="button"
+        className="btn btn-outline"
+        disabled
+        title={t('grocery.export.saveFirst')}
+      >
+        <Download aria-hidden size={18} /> {t('grocery.export.button')}
       </button>
     );
   }
   const exported = () =>
     toast({
       variant: 'success',
-      title: 'List exported',
-      description: 'Your grocery list has been exported',
+      title: t('grocery.export.doneTitle'),
+      description: t('grocery.export.done'),
     });
   return (
     <>
@@ -49,14 +57,14 @@ export function ExportMenu({ list }: { list: GroceryList | null }) {
         aria-controls={panel}
         onClick={() => setOpen((o) => !o)}
       >
-        <Download aria-hidden size={18} /> Export
+        <Download aria-hidden size={18} /> {t('grocery.export.button')}
       </button>
       <div
         ref={choices}
         id={panel}
         hidden={!open}
         role="group"
-        aria-label="Export as"
+        aria-label={t('grocery.export.as')}
         // Scrolled into view with a margin: not flush with the screen's edge.
         className="order-last flex basis-full scroll-my-4 flex-wrap justify-end gap-2"
       >
@@ -68,7 +76,7 @@ export function ExportMenu({ list }: { list: GroceryList | null }) {
             download
             onClick={exported}
           >
-            {f.label}
+            {t(f.labelKey)}
           </a>
         ))}
         <Link
@@ -77,7 +85,7 @@ export function ExportMenu({ list }: { list: GroceryList | null }) {
           target="_blank"
           rel="noopener"
         >
-          <Printer aria-hidden size={16} /> Print view
+          <Printer aria-hidden size={16} /> {t('grocery.export.printView')}
         </Link>
       </div>
     </>

@@ -1,4 +1,5 @@
 import { CloudOff, Pencil, Trash2 } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
 
 import type { GroceryItem, GroceryList } from '../../hooks/useGroceryLists';
 import { formatDate } from '../../lib/dates';
@@ -26,6 +27,7 @@ function created(iso: string): string {
  * Items section, and 'X of Y items checked'. Every row is a large target for one thumb in a shop.
  */
 export function GroceryListCard({ list, pending, currency, onTick, onEdit, onDelete }: CardProps) {
+  const { t } = useTranslation();
   const open = list.items.filter((i) => !i.checked);
   const done = list.items.filter((i) => i.checked);
   return (
@@ -34,14 +36,16 @@ export function GroceryListCard({ list, pending, currency, onTick, onEdit, onDel
         <header className="flex items-start justify-between gap-2">
           <div className="min-w-0">
             <h2 className="card-title wrap-anywhere">{list.name}</h2>
-            <p className="text-sm text-base-content/70">Created {created(list.createdAt)}</p>
+            <p className="text-sm text-base-content/70">
+              {t('grocery.card.created', { date: created(list.createdAt) })}
+            </p>
           </div>
           {onEdit && onDelete ? (
             <div className="flex shrink-0 gap-1">
               <button
                 type="button"
                 className="btn btn-ghost btn-square"
-                aria-label={`Edit ${list.name}`}
+                aria-label={t('grocery.card.edit', { name: list.name })}
                 onClick={onEdit}
               >
                 <Pencil aria-hidden size={20} />
@@ -49,7 +53,7 @@ export function GroceryListCard({ list, pending, currency, onTick, onEdit, onDel
               <button
                 type="button"
                 className="btn btn-ghost btn-square"
-                aria-label={`Delete ${list.name}`}
+                aria-label={t('grocery.card.delete', { name: list.name })}
                 onClick={onDelete}
               >
                 <Trash2 aria-hidden size={20} />
@@ -58,11 +62,11 @@ export function GroceryListCard({ list, pending, currency, onTick, onEdit, onDel
           ) : null}
         </header>
         {list.items.length === 0 ? (
-          <p className="text-base-content/70">No items in this list</p>
+          <p className="text-base-content/70">{t('grocery.noItems')}</p>
         ) : (
           <>
             {open.length > 0 ? (
-              <ul className="-mx-2" aria-label={`To buy, ${list.name}`}>
+              <ul className="-mx-2" aria-label={t('grocery.card.toBuy', { name: list.name })}>
                 {open.map((item) => (
                   <ItemRow
                     key={item.id}
@@ -74,8 +78,10 @@ export function GroceryListCard({ list, pending, currency, onTick, onEdit, onDel
               </ul>
             ) : null}
             {done.length > 0 ? (
-              <section aria-label={`Checked Items, ${list.name}`}>
-                <h3 className="text-sm font-semibold text-base-content/70">Checked Items</h3>
+              <section aria-label={t('grocery.card.checkedOf', { name: list.name })}>
+                <h3 className="text-sm font-semibold text-base-content/70">
+                  {t('grocery.card.checked')}
+                </h3>
                 <ul className="-mx-2">
                   {done.map((item) => (
                     <ItemRow
@@ -93,7 +99,7 @@ export function GroceryListCard({ list, pending, currency, onTick, onEdit, onDel
         <footer className="flex flex-wrap items-center justify-between gap-2 border-t border-base-300 pt-3 text-sm">
           <span aria-live="polite">{checkedSummary(list.items)}</span>
           <span className="text-base-content/70">
-            Est. {formatMoney(list.estimatedTotal, currency)}
+            {t('grocery.card.estimate', { total: formatMoney(list.estimatedTotal, currency) })}
           </span>
         </footer>
       </div>
@@ -110,6 +116,7 @@ function ItemRow({
   pending: boolean;
   onTick: (item: GroceryItem, checked: boolean) => void;
 }) {
+  const { t } = useTranslation();
   return (
     <li>
       <label className="flex min-h-12 cursor-pointer items-center gap-3 rounded-lg px-2 py-1 hover:bg-base-200">
@@ -125,8 +132,8 @@ function ItemRow({
           {item.name}
         </span>
         {pending ? (
-          <span className="badge badge-warning badge-sm gap-1" title="Waiting for a connection">
-            <CloudOff aria-hidden size={12} /> Pending
+          <span className="badge badge-warning badge-sm gap-1" title={t('grocery.card.waiting')}>
+            <CloudOff aria-hidden size={12} /> {t('grocery.card.pending')}
           </span>
         ) : null}
         <span className="badge badge-ghost">{item.quantity}</span>

@@ -1,5 +1,6 @@
 import { Baby, Plus, X } from 'lucide-react';
 import { useRef, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 
 import { savedElsewhere } from '../../api/client';
 import {
@@ -13,6 +14,7 @@ import {
   CATEGORIES,
   DEFAULT_CATEGORY,
   byCategory,
+  categoryLabel,
   checkList,
   estimate,
   formItems,
@@ -48,9 +50,10 @@ interface FormProps {
  * saved now; saving again saves what the form shows.
  */
 export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSaved }: FormProps) {
+  const { t } = useTranslation();
   const { create, update } = useGroceryActions();
   const { toast } = useToast();
-  const [name, setName] = useState(list?.name ?? draft?.name ?? 'My Grocery List');
+  const [name, setName] = useState(list?.name ?? draft?.name ?? t('grocery.form.defaultName'));
   const [items, setItems] = useState<FormItem[]>(() =>
     formItems(list?.items ?? draft?.items ?? []),
   );
@@ -88,15 +91,13 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
       return list ? update(list.id, body, signal) : create(body, signal);
     },
     {
-      failureTitle: list ? 'Error updating grocery list' : 'Error saving grocery list',
+      failureTitle: list ? t('grocery.error.update') : t('grocery.error.save'),
       check: () => checkList(name, items),
       onSuccess: (saved) => {
         toast({
           variant: 'success',
-          title: 'Success!',
-          description: list
-            ? 'Grocery list updated successfully'
-            : 'Grocery list created successfully',
+          title: t('grocery.form.successTitle'),
+          description: list ? t('grocery.form.updated') : t('grocery.form.created'),
         });
         onSaved(saved);
       },
@@ -108,9 +109,8 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
         setVersion(current.version);
         setConflict(current);
         toast({
-          title: 'Error updating grocery list',
-          description:
-            'This list was changed on another device. Your changes are still here, with theirs: check and save again.',
+          title: t('grocery.error.update'),
+          description: t('grocery.form.conflict'),
         });
         return true;
       },
@@ -152,7 +152,7 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
     <form className="space-y-4" onSubmit={submit.onSubmit} noValidate>
       {conflict ? <SavedNow list={conflict} /> : null}
       <Input
-        label="List name"
+        label={t('grocery.form.name')}
         value={name}
         error={submit.fieldErrors.name}
         maxLength={100}
@@ -162,11 +162,11 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
         }}
       />
       <fieldset className="rounded-box border border-base-300 p-3">
-        <legend className="px-1 text-sm font-medium">Add an item</legend>
+        <legend className="px-1 text-sm font-medium">{t('grocery.form.addItem')}</legend>
         <div className="grid gap-2 sm:grid-cols-[2fr_1fr_1.5fr_auto] sm:items-end">
           <Input
             ref={itemInput}
-            label="Item name"
+            label={t('grocery.form.itemName')}
             value={itemName}
             error={submit.fieldErrors.item}
             onChange={(e) => {
@@ -183,7 +183,7 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
             enterKeyHint="done"
           />
           <Input
-            label="Quantity"
+            label={t('grocery.form.quantity')}
             value={quantity}
             placeholder="1"
             onChange={(e) => setQuantity(e.target.value)}
@@ -196,7 +196,7 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
             autoComplete="off"
           />
           <Select
-            label="Category"
+            label={t('grocery.form.category')}
             value={shownCategory}
             onChange={(e) => {
               setCategory(e.target.value);
@@ -205,22 +205,27 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
           >
             {CATEGORIES.map((c) => (
               <option key={c} value={c}>
-                {c}
+                {categoryLabel(c)}
               </option>
             ))}
           </Select>
-          <Button variant="secondary" onClick={add} aria-label="Add item">
-            <Plus aria-hidden size={18} /> Add
+          <Button variant="secondary" onClick={add} aria-label={t('grocery.form.addItemButton')}>
+            <Plus aria-hidden size={18} /> {t('common.add')}
           </Button>
         </div>
       </fieldset>
       {items.length === 0 ? (
-        <p className="text-center text-base-content/70">No items in this list</p>
+        <p className="text-center text-base-content/70">{t('grocery.noItems')}</p>
       ) : (
-        <div className="max-h-[45dvh] space-y-3 overflow-y-auto" aria-label="Items">
+        <div
+          className="max-h-[45dvh] space-y-3 overflow-y-auto"
+          aria-label={t('grocery.form.items')}
+        >
           {byCategory(items).map((group) => (
-            <section key={group.category} aria-label={group.category}>
-              <h3 className="text-sm font-semibold text-base-content/70">{group.category}</h3>
+            <section key={group.category} aria-label={categoryLabel(group.category)}>
+              <h3 className="text-sm font-semibold text-base-content/70">
+                {categoryLabel(group.category)}
+              </h3>
               <ul>
                 {group.items.map((item) => (
                   <li key={item.key} className="flex min-h-12 items-center gap-3">
@@ -228,7 +233,7 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
                       type="checkbox"
                       className="checkbox"
                       checked={item.checked}
-                      aria-label={`${item.name} checked`}
+                      aria-label={t('grocery.form.itemChecked', { name: item.name })}
                       onChange={(e) => set(item.key, { checked: e.target.checked })}
                     />
                     <div className="min-w-0 flex-1">
@@ -238,7 +243,10 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
                         {item.name}
                       </span>
                       {notes.has(item.name) ? (
-                        <ul className="text-xs" aria-label={`Notes on ${item.name}`}>
+                        <ul
+                          className="text-xs"
+                          aria-label={t('grocery.form.notesOn', { name: item.name })}
+                        >
                           {notes.get(item.name)?.map((note) => (
                             <li key={note} className="flex gap-1">
                               <Baby
@@ -254,14 +262,17 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
                     </div>
                     <span className="badge badge-ghost">{item.quantity}</span>
                     {typeof prices.get(item.key) === 'number' ? (
-                      <span className="text-xs text-base-content/70" title="Catalogue price">
+                      <span
+                        className="text-xs text-base-content/70"
+                        title={t('grocery.form.cataloguePrice')}
+                      >
                         {formatMoney(prices.get(item.key) ?? 0, currency)}
                       </span>
                     ) : null}
                     <button
                       type="button"
                       className="btn btn-ghost btn-square btn-sm"
-                      aria-label={`Remove ${item.name}`}
+                      aria-label={t('grocery.form.removeItem', { name: item.name })}
                       onClick={() => setItems((all) => all.filter((i) => i.key !== item.key))}
                     >
                       <X aria-hidden size={18} />
@@ -276,11 +287,18 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
       <div className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
         <span>{itemCount(items.length)}</span>
         <span>
-          Estimated total: <strong>{formatMoney(total, currency)}</strong>
+          <Trans
+            i18nKey="grocery.form.total"
+            values={{ total: formatMoney(total, currency) }}
+            components={{ strong: <strong /> }}
+          />
           <span className="block text-xs text-base-content/70">
             {priced > 0
-              ? `${priced} priced from the catalogue, the rest at ${formatMoney(perItem, currency)} each`
-              : `${formatMoney(perItem, currency)} per item`}
+              ? t('grocery.form.priced', {
+                  count: priced,
+                  price: formatMoney(perItem, currency),
+                })
+              : t('grocery.form.perItem', { price: formatMoney(perItem, currency) })}
           </span>
         </span>
       </div>
@@ -293,11 +311,11 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
         between={<ExportMenu list={list ?? null} />}
         busy={submit.busy}
       >
-        Save List
+        {t('grocery.form.save')}
       </FormActions>
       {list ? null : (
         <p className="text-right text-xs text-base-content/70">
-          Export works once the list is saved.
+          {t('grocery.form.exportAfterSave')}
         </p>
       )}
     </form>
@@ -306,16 +324,21 @@ export function GroceryListForm({ list, draft, currency, perItem, onCancel, onSa
 
 /** After a 409: the list as saved now, so the parent can see what the other device changed. */
 function SavedNow({ list }: { list: GroceryList }) {
+  const { t } = useTranslation();
   return (
     <div role="status" className="alert alert-warning alert-soft items-start text-sm">
       <div>
-        <p className="font-medium">This list was changed on another device. Saved now:</p>
+        <p className="font-medium">{t('grocery.form.savedNow')}</p>
         <p className="mt-1">
-          <strong>{list.name}</strong>:{' '}
-          {list.items.map((i) => `${i.checked ? '✓ ' : ''}${i.name} (${i.quantity})`).join(', ') ||
-            'no items'}
+          <strong>{list.name}</strong>
+          {t('grocery.form.savedNowItems', {
+            items:
+              list.items
+                .map((i) => `${i.checked ? '✓ ' : ''}${i.name} (${i.quantity})`)
+                .join(', ') || t('grocery.form.savedNowEmpty'),
+          })}
         </p>
-        <p className="mt-1">Save again to keep what you see in the form.</p>
+        <p className="mt-1">{t('grocery.form.saveAgain')}</p>
       </div>
     </div>
   );

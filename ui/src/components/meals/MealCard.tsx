@@ -1,10 +1,12 @@
 import { EllipsisVertical, Pencil, Trash2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import type { Meal } from '../../hooks/useMeals';
 import {
   feedbackLabel,
   formatShortDate,
+  mealTypeLabel,
   moodEmoji,
   moodLabel,
   portionLabel,
@@ -23,24 +25,28 @@ interface MealCardProps {
 
 /** One meal (spec section 2): who, how it went, when, the photo, what and how much. */
 export function MealCard({ meal, childName, onEdit, onDelete }: MealCardProps) {
+  const { t } = useTranslation();
   const [photoFailed, setPhotoFailed] = useState(false);
   const feedback = feedbackLabel(meal.feedback);
+  const who = childName ?? t('meals.unknownChild');
+  const type = mealTypeLabel(meal.mealType);
+  const foods = meal.foods.join(', ');
   return (
     <article
       className="card border border-base-300 bg-base-100"
-      aria-label={`${meal.mealType} of ${childName ?? 'Unknown Child'}`}
+      aria-label={t('meals.card.label', { mealType: type, name: who })}
     >
       <div className="card-body gap-3 p-4">
         <header className="flex items-start justify-between gap-2">
           <div className="min-w-0">
             <p className="font-semibold">
-              {childName ?? 'Unknown Child'}{' '}
+              {who}{' '}
               <span role="img" aria-label={moodLabel(meal.mood)}>
                 {moodEmoji(meal.mood)}
               </span>
             </p>
             <p className="text-sm text-base-content/70">
-              {meal.mealType} · {formatShortDate(meal.mealDate)}
+              {type} · {formatShortDate(meal.mealDate)}
             </p>
           </div>
           <ActionsMenu
@@ -53,7 +59,7 @@ export function MealCard({ meal, childName, onEdit, onDelete }: MealCardProps) {
             href={meal.photoUrl ?? undefined}
             target="_blank"
             rel="noreferrer"
-            aria-label={`Open the full photo of ${meal.foods.join(', ')}`}
+            aria-label={t('meals.card.openPhoto', { foods })}
           >
             <img
               src={photoFailed ? PLACEHOLDER : meal.thumbnailUrl}
@@ -65,7 +71,7 @@ export function MealCard({ meal, childName, onEdit, onDelete }: MealCardProps) {
                   : `${meal.thumbnailUrl} 320w, ${meal.mediumUrl} 1024w`
               }
               sizes="(min-width: 1024px) 320px, (min-width: 640px) 50vw, 100vw"
-              alt={`Photo of ${meal.foods.join(', ')}`}
+              alt={t('meals.card.photoOf', { foods })}
               className="aspect-[4/3] w-full rounded-box bg-base-200 object-cover"
               loading="lazy"
               onError={() => setPhotoFailed(true)}
@@ -74,11 +80,11 @@ export function MealCard({ meal, childName, onEdit, onDelete }: MealCardProps) {
         ) : null}
         <FoodBadges foods={meal.foods} />
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-          <dt className="text-base-content/70">Portion</dt>
+          <dt className="text-base-content/70">{t('meals.portionLabel')}</dt>
           <dd>{portionLabel(meal.portion)}</dd>
           {feedback ? (
             <>
-              <dt className="text-base-content/70">Feedback</dt>
+              <dt className="text-base-content/70">{t('meals.feedbackLabel')}</dt>
               <dd>{feedback}</dd>
             </>
           ) : null}
@@ -86,7 +92,7 @@ export function MealCard({ meal, childName, onEdit, onDelete }: MealCardProps) {
         <MealSafety meal={meal} />
         {meal.notes ? (
           <div className="rounded-box bg-base-200 p-3 text-sm">
-            <p className="font-medium">Parent Notes</p>
+            <p className="font-medium">{t('meals.card.parentNotes')}</p>
             <p className="whitespace-pre-line">{meal.notes}</p>
           </div>
         ) : null}
@@ -101,6 +107,7 @@ export function MealCard({ meal, childName, onEdit, onDelete }: MealCardProps) {
  * and puts focus back on the button first, so a dialog the item opens returns focus there.
  */
 function ActionsMenu({ onEdit, onDelete }: { onEdit?: () => void; onDelete: () => void }) {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLUListElement>(null);
@@ -133,7 +140,7 @@ function ActionsMenu({ onEdit, onDelete }: { onEdit?: () => void; onDelete: () =
         ref={button}
         type="button"
         className="btn btn-ghost btn-sm btn-square"
-        aria-label="Meal actions"
+        aria-label={t('meals.card.actions')}
         aria-haspopup="menu"
         aria-expanded={open}
         onClick={() => setOpen((o) => !o)}
@@ -144,13 +151,13 @@ function ActionsMenu({ onEdit, onDelete }: { onEdit?: () => void; onDelete: () =
         <ul
           ref={menu}
           role="menu"
-          aria-label="Meal actions"
+          aria-label={t('meals.card.actions')}
           className="menu absolute right-0 top-full z-10 mt-1 w-36 rounded-box bg-base-100 p-1 shadow"
         >
           {onEdit ? (
             <li role="none">
               <button type="button" role="menuitem" onClick={() => choose(onEdit)}>
-                <Pencil aria-hidden size={16} /> Edit
+                <Pencil aria-hidden size={16} /> {t('common.edit')}
               </button>
             </li>
           ) : null}
@@ -161,7 +168,7 @@ function ActionsMenu({ onEdit, onDelete }: { onEdit?: () => void; onDelete: () =
               className="text-error"
               onClick={() => choose(onDelete)}
             >
-              <Trash2 aria-hidden size={16} /> Delete
+              <Trash2 aria-hidden size={16} /> {t('common.delete')}
             </button>
           </li>
         </ul>

@@ -1,5 +1,6 @@
 import { Camera } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { savedElsewhere } from '../../api/client';
 import type { Child } from '../../hooks/useChildren';
@@ -14,6 +15,7 @@ import {
   PORTIONS,
   REACTIONS,
   fromLocalInput,
+  mealTypeLabel,
   toLocalInput,
   withPending,
 } from '../../lib/meals';
@@ -38,8 +40,11 @@ interface MealFormProps {
 
 /** The images the server reads (its pipeline's formats). */
 const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
-/** The server's words for a file it cannot read as a photo. */
-const NOT_A_PHOTO = 'Please choose an image file (JPEG, PNG, WebP or GIF).';
+/** The server's words for a file it cannot read as a photo (its catalogue key). */
+const NOT_A_PHOTO = 'meals.form.notAPhoto';
+
+/** A picked time as every other screen says it ("Monday 23 November 2026 at 18:30"). */
+const fullTime = (local: string) => formatDate(new Date(local), 'fullTime');
 
 /** What the food check is about: the child and the foods, as one comparable key. */
 const checkKey = (child: string, foods: string[]) => JSON.stringify([child, foods]);
@@ -52,6 +57,7 @@ const checkKey = (child: string, foods: string[]) => JSON.stringify([child, food
  * is sent it aborts; after, the form waits and says that it was saved.
  */
 export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef }: MealFormProps) {
+  const { t } = useTranslation();
   const { record, update } = useMealActions();
   const { toast } = useToast();
   const [child, setChild] = useState(meal?.childId ?? childId ?? childList[0]?.id ?? '');
@@ -70,6 +76,7 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
   const [reaction, setReaction] = useState<string>(meal?.reaction ?? 'none');
   const [reactionNote, setReactionNote] = useState(meal?.reactionNote ?? '');
   const [photo, setPhoto] = useState<{ file: File; preview: string } | null>(null);
+  // The catalogue key of what is wrong with the chosen file, shown under the button.
   const [photoProblem, setPhotoProblem] = useState<string | null>(null);
   const [keepPhoto, setKeepPhoto] = useState(Boolean(meal?.photo));
   const [version, setVersion] = useState(meal?.version);
@@ -119,13 +126,15 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
         : record(input, file, signal, onPhase);
     },
     {
-      failureTitle: meal ? 'Error updating meal' : 'Error saving meal',
+      failureTitle: meal ? t('meals.errors.update') : t('meals.errors.save'),
       // Save stays enabled and says what is missing, at the field (the server's words).
       check: () => {
-        const title = meal ? 'Error updating meal' : 'Error saving meal';
-        if (!mealType) return { title, message: 'Please choose a meal type', field: 'mealType' };
+        const title = meal ? t('meals.errors.update') : t('meals.errors.save');
+        if (!mealType) {
+          return { title, message: t('meals.form.chooseMealType'), field: 'mealType' };
+        }
         if (foods.length === 0) {
-          return { title, message: 'Please add at least one food', field: 'foods' };
+          return { title, message: t('meals.form.addFood'), field: 'foods' };
         }
         return null;
       },
@@ -133,10 +142,8 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
         if (!saved) return; // the warnings are shown; the next Save goes ahead
         toast({
           variant: 'success',
-          title: meal ? 'Meal updated' : 'Meal recorded! 🍽️',
-          description: cancelled.current
-            ? 'It was already saved when you pressed Cancel.'
-            : undefined,
+          title: meal ? t('meals.form.updated') : t('meals.form.recorded'),
+          description: cancelled.current ? t('meals.form.savedBeforeCancel') : undefined,
         });
         onDone();
       },
@@ -174,7 +181,7 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
     >
       <div className="grid gap-4 sm:grid-cols-2">
         <Select
-          label="Child"
+          label={t('meals.form.child')}
           error={submit.fieldErrors.childId}
           value={child}
           onChange={(e) => setChild(e.target.value)}
@@ -186,68 +193,76 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
           ))}
         </Select>
         <Select
-          label="Meal type"
+          label={t('meals.form.mealType')}
           error={submit.fieldErrors.mealType}
           value={mealType}
           onChange={(e) => setMealType(e.target.value)}
         >
           <option value="" disabled>
-            Choose a meal
+            {t('meals.form.chooseMeal')}
           </option>
-          {MEAL_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t}
+          {MEAL_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {mealTypeLabel(type)}
             </option>
           ))}
         </Select>
       </div>
       <Input
-        label="When eaten"
+        label={t('meals.form.whenEaten')}
         type="datetime-local"
         // The picker draws the date its own way; this says it as every other screen does.
-        hint={eatenAt ? formatDate(new Date(eatenAt), 'fullTime') : undefined}
+        hint={eatenAt ? fullTime(eatenAt) : undefined}
         error={submit.fieldErrors.mealDate}
         value={eatenAt}
         max={latest}
         onChange={(e) => setEatenAt(e.target.value)}
       />
       <TagInput
-        label="Foods"
+        label={t('meals.foods')}
         values={typedFoods}
         onChange={setFoods}
         draft={pendingFood}
         onDraftChange={setPendingFood}
         error={submit.fieldErrors.foods}
-        placeholder="Type a food and press Enter"
-        addLabel="Add food"
+        placeholder={t('meals.form.foodPlaceholder')}
+        addLabel={t('meals.form.addFoodButton')}
       />
       <FoodWarnings check={shown} />
       {alarms.length > 0 && accepted === key ? (
         <p role="alert" className="text-sm font-semibold">
           {alarms.some((w) => w.kind === 'allergen')
-            ? 'Save anyway only if this is a planned introduction; the meal is marked as an exposure.'
-            : 'Save anyway if you are preparing it the safe way.'}
+            ? t('meals.form.allergenWarning')
+            : t('meals.form.hazardWarning')}
         </p>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <Select label="Portion" value={portion} onChange={(e) => setPortion(e.target.value)}>
+        <Select
+          label={t('meals.portionLabel')}
+          value={portion}
+          onChange={(e) => setPortion(e.target.value)}
+        >
           {PORTIONS.map((x) => (
             <option key={x.value} value={x.value}>
-              {x.label}
+              {t(x.key)}
             </option>
           ))}
         </Select>
-        <Select label="Feedback" value={feedback} onChange={(e) => setFeedback(e.target.value)}>
-          <option value="">No feedback</option>
+        <Select
+          label={t('meals.feedbackLabel')}
+          value={feedback}
+          onChange={(e) => setFeedback(e.target.value)}
+        >
+          <option value="">{t('meals.form.noFeedback')}</option>
           {FEEDBACK.map((x) => (
             <option key={x.value} value={x.value}>
-              {x.label}
+              {t(x.key)}
             </option>
           ))}
         </Select>
       </div>
       <fieldset>
-        <legend className="label pb-1 font-medium text-base-content">Mood</legend>
+        <legend className="label pb-1 font-medium text-base-content">{t('meals.form.mood')}</legend>
         <div className="grid grid-cols-3 gap-2">
           {MOODS.map((m) => (
             <label
@@ -265,23 +280,32 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
               <span className="text-2xl" aria-hidden>
                 {m.emoji}
               </span>
-              <span className="text-xs">{m.label}</span>
+              <span className="text-xs">{t(m.key)}</span>
             </label>
           ))}
         </div>
       </fieldset>
-      <TextArea label="Notes" rows={2} value={notes} onChange={(e) => setNotes(e.target.value)} />
+      <TextArea
+        label={t('meals.form.notes')}
+        rows={2}
+        value={notes}
+        onChange={(e) => setNotes(e.target.value)}
+      />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Select label="Reaction" value={reaction} onChange={(e) => setReaction(e.target.value)}>
+        <Select
+          label={t('meals.form.reaction')}
+          value={reaction}
+          onChange={(e) => setReaction(e.target.value)}
+        >
           {REACTIONS.map((x) => (
             <option key={x.value} value={x.value}>
-              {x.label}
+              {t(x.key)}
             </option>
           ))}
         </Select>
         {reaction !== 'none' ? (
           <Input
-            label="What happened"
+            label={t('meals.form.whatHappened')}
             error={submit.fieldErrors.reactionNote}
             value={reactionNote}
             onChange={(e) => setReactionNote(e.target.value)}
@@ -290,18 +314,19 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
       </div>
       <div>
         <label className="btn btn-outline w-full">
-          <Camera aria-hidden size={18} /> {photo || keepPhoto ? 'Change photo' : 'Add a photo'}
+          <Camera aria-hidden size={18} />{' '}
+          {photo || keepPhoto ? t('meals.form.changePhoto') : t('meals.form.addPhoto')}
           <input
             type="file"
             accept="image/*"
             className="sr-only"
-            aria-label="Photo"
+            aria-label={t('meals.form.photo')}
             onChange={(e) => {
               const file = e.target.files?.[0];
               // Only what the server can read: anything else showed as a broken image.
               if (file && !PHOTO_TYPES.includes(file.type)) {
                 e.target.value = '';
-                toast({ title: 'Photo upload failed', description: NOT_A_PHOTO });
+                toast({ title: t('meals.errors.photoUpload'), description: t(NOT_A_PHOTO) });
                 setPhotoProblem(NOT_A_PHOTO);
                 return;
               }
@@ -313,13 +338,13 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
         </label>
         {photoProblem ? (
           <p role="alert" className="mt-1 text-sm text-error">
-            {photoProblem}
+            {t(photoProblem)}
           </p>
         ) : null}
         {photo ? (
           <img
             src={photo.preview}
-            alt="Selected photo"
+            alt={t('meals.form.selectedPhoto')}
             className="mt-2 max-h-40 rounded-box object-cover"
           />
         ) : null}
@@ -327,26 +352,26 @@ export function MealForm({ childList, childId, meal, onDone, onCancel, cancelRef
           <div className="mt-2 flex items-end gap-2">
             <img
               src={meal.thumbnailUrl}
-              alt="Current photo"
+              alt={t('meals.form.currentPhoto')}
               className="max-h-40 rounded-box object-cover"
             />
             <Button variant="ghost" size="sm" onClick={() => setKeepPhoto(false)}>
-              Remove photo
+              {t('meals.form.removePhoto')}
             </Button>
           </div>
         ) : null}
       </div>
       <FormActions
         onCancel={cancel}
-        cancelLabel={cancelAsked ? 'Finishing...' : 'Cancel'}
+        cancelLabel={cancelAsked ? t('meals.form.finishing') : t('common.cancel')}
         cancelDisabled={cancelAsked}
         busy={submit.busy}
       >
         {alarms.length > 0 && accepted === key
-          ? 'Save Anyway'
+          ? t('meals.form.saveAnyway')
           : meal
-            ? 'Save Changes'
-            : 'Save Meal'}
+            ? t('common.saveChanges')
+            : t('meals.form.saveMeal')}
       </FormActions>
     </form>
   );

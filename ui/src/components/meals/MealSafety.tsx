@@ -1,8 +1,8 @@
 import { TriangleAlert } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
 
 import type { Meal } from '../../hooks/useMeals';
-
-const REACTION_LABELS = { mild: 'Mild reaction', severe: 'Severe reaction' } as const;
+import { reactionLabel } from '../../lib/meals';
 
 /**
  * What a meal meant for the child's safety: the foods that met an allergy when it was saved
@@ -14,12 +14,13 @@ export function MealSafety({
 }: {
   meal: Pick<Meal, 'exposures' | 'reaction' | 'reactionNote'>;
 }) {
+  const { t } = useTranslation();
   return (
     <>
       {meal.exposures.length > 0 ? (
         <div className="rounded-box border border-warning p-3 text-sm">
           <p className="flex items-center gap-1 font-medium">
-            <TriangleAlert aria-hidden size={16} /> Allergen exposure
+            <TriangleAlert aria-hidden size={16} /> {t('meals.exposure')}
           </p>
           <ul>
             {meal.exposures.map((e) => (
@@ -34,8 +35,8 @@ export function MealSafety({
         <p
           className={`rounded-box p-3 text-sm wrap-anywhere ${meal.reaction === 'severe' ? 'bg-error text-error-content' : 'bg-warning text-warning-content'}`}
         >
-          <span className="font-medium">{REACTION_LABELS[meal.reaction]}</span>
-          {meal.reactionNote ? `: ${meal.reactionNote}` : null}
+          <span className="font-medium">{reactionLabel(meal.reaction)}</span>
+          {meal.reactionNote ? t('meals.noteAfter', { note: meal.reactionNote }) : null}
         </p>
       ) : null}
     </>

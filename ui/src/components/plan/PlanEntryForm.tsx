@@ -1,12 +1,13 @@
 import { TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import type { Child } from '../../hooks/useChildren';
 import { useMealPlanActions, type Concern } from '../../hooks/useMealPlan';
 import type { Recipe } from '../../hooks/useRecipes';
 import { useSubmit } from '../../hooks/useSubmit';
 import type { EntryFields } from '../../lib/mealPlan';
-import { MEAL_TYPES } from '../../lib/meals';
+import { MEAL_TYPES, mealTypeLabel } from '../../lib/meals';
 import { dayLabel } from '../../lib/week';
 import { FormActions } from '../ui/FormActions';
 import { Input, Select } from '../ui/Input';
@@ -40,6 +41,7 @@ export function PlanEntryForm({
   onCancel,
   editing,
 }: FormProps) {
+  const { t } = useTranslation();
   const [fields, setFields] = useState<EntryFields>(() => ({
     ...initial,
     // A recipe deleted since it was planned can only be kept as text.
@@ -74,17 +76,17 @@ export function PlanEntryForm({
       return onSave(outgoing);
     },
     {
-      failureTitle: 'Error saving meal plan',
+      failureTitle: t('plan.error.save'),
       check: () => {
         if (what === 'recipe' && !fields.recipeId) {
-          return { fields: { recipeId: 'Choose a saved recipe' } };
+          return { fields: { recipeId: t('plan.form.chooseRecipeError') } };
         }
         if (what === 'text' && !fields.text.trim()) {
-          return { fields: { text: "Say what's planned, e.g. leftovers" } };
+          return { fields: { text: t('plan.form.textRequired') } };
         }
         if (!Number.isInteger(fields.servings) || fields.servings < 1 || fields.servings > 20) {
           return {
-            fields: { servings: `Servings must be a whole number from 1 to ${SERVINGS_MAX}` },
+            fields: { servings: t('plan.form.servingsRange', { max: SERVINGS_MAX }) },
           };
         }
         return null;
@@ -95,7 +97,11 @@ export function PlanEntryForm({
   return (
     <form className="space-y-4" onSubmit={submit.onSubmit} noValidate>
       <div className="grid gap-3 sm:grid-cols-2">
-        <Select label="Day" value={fields.date} onChange={(e) => set({ date: e.target.value })}>
+        <Select
+          label={t('plan.form.day')}
+          value={fields.date}
+          onChange={(e) => set({ date: e.target.value })}
+        >
           {days.map((d) => (
             <option key={d} value={d}>
               {dayLabel(d)}
@@ -103,19 +109,19 @@ export function PlanEntryForm({
           ))}
         </Select>
         <Select
-          label="Meal type"
+          label={t('plan.form.mealType')}
           value={fields.mealType}
           onChange={(e) => set({ mealType: e.target.value })}
         >
-          {MEAL_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t}
+          {MEAL_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {mealTypeLabel(type)}
             </option>
           ))}
         </Select>
       </div>
       <fieldset>
-        <legend className="mb-2 text-sm font-medium">What</legend>
+        <legend className="mb-2 text-sm font-medium">{t('plan.form.what')}</legend>
         <div className="flex flex-wrap gap-4">
           <label className="flex min-h-11 cursor-pointer items-center gap-2">
             <input
@@ -126,7 +132,7 @@ export function PlanEntryForm({
               disabled={recipes.length === 0}
               onChange={() => setWhat('recipe')}
             />
-            A saved recipe
+            {t('plan.form.savedRecipe')}
           </label>
           <label className="flex min-h-11 cursor-pointer items-center gap-2">
             <input
@@ -136,13 +142,13 @@ export function PlanEntryForm({
               checked={what === 'text'}
               onChange={() => setWhat('text')}
             />
-            Something else
+            {t('plan.form.somethingElse')}
           </label>
         </div>
       </fieldset>
       {what === 'recipe' ? (
         <Select
-          label="Recipe"
+          label={t('plan.form.recipe')}
           value={fields.recipeId ?? ''}
           error={submit.fieldErrors.recipeId}
           onChange={(e) => {
@@ -154,7 +160,7 @@ export function PlanEntryForm({
             submit.clearFieldError('recipeId');
           }}
         >
-          <option value="">Choose a recipe</option>
+          <option value="">{t('plan.form.chooseRecipe')}</option>
           {recipes.map((r) => (
             <option key={r.id} value={r.id}>
               {r.title}
@@ -163,8 +169,8 @@ export function PlanEntryForm({
         </Select>
       ) : (
         <Input
-          label="What's planned"
-          placeholder="e.g. leftovers"
+          label={t('plan.form.text')}
+          placeholder={t('plan.form.textPlaceholder')}
           maxLength={100}
           value={fields.text}
           error={submit.fieldErrors.text}
@@ -175,7 +181,7 @@ export function PlanEntryForm({
         />
       )}
       <Input
-        label="Servings"
+        label={t('plan.form.servings')}
         type="number"
         inputMode="numeric"
         min={1}
@@ -186,7 +192,7 @@ export function PlanEntryForm({
       />
       {children.length > 0 ? (
         <fieldset>
-          <legend className="mb-1 text-sm font-medium">For (none ticked: the whole family)</legend>
+          <legend className="mb-1 text-sm font-medium">{t('plan.form.forWhom')}</legend>
           <div className="flex flex-wrap gap-x-4">
             {children.map((c) => (
               <label key={c.id} className="flex min-h-11 cursor-pointer items-center gap-2">
@@ -213,13 +219,11 @@ export function PlanEntryForm({
           <TriangleAlert aria-hidden size={20} />
           <div className="min-w-0">
             <p className="font-semibold">
-              {allergic ? 'Allergy warning' : 'Food safety for the children'}
+              {allergic ? t('plan.form.allergyWarning') : t('plan.form.safetyWarning')}
             </p>
             <PlanWarnings warnings={shown} className="text-sm" detailed />
             <p className="text-sm">
-              {allergic
-                ? 'Plan it anyway only if this is a planned introduction, or change the meal or who it is for.'
-                : 'Plan it anyway if you will prepare it the safe way, or change the meal or who it is for.'}
+              {allergic ? t('plan.form.allergyAdvice') : t('plan.form.safetyAdvice')}
             </p>
           </div>
         </div>
@@ -231,7 +235,11 @@ export function PlanEntryForm({
         }}
         busy={submit.busy}
       >
-        {shown.length > 0 ? 'Plan Anyway' : editing ? 'Save Changes' : 'Add to Plan'}
+        {shown.length > 0
+          ? t('plan.form.planAnyway')
+          : editing
+            ? t('plan.form.saveChanges')
+            : t('plan.form.addToPlan')}
       </FormActions>
     </form>
   );

@@ -1,4 +1,5 @@
 import { Info, ShieldAlert, TriangleAlert } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
 
 interface PlanWarning {
   childId: string;
@@ -25,24 +26,25 @@ export function PlanWarnings({
   className?: string;
   detailed?: boolean;
 }) {
+  const { t } = useTranslation();
   const allergies = warnings.filter((w) => w.kind === 'allergen');
   const safety = warnings.filter((w) => w.kind !== 'allergen');
   return (
     <>
       {allergies.length > 0 ? (
-        <ul className={`mt-1 space-y-1 ${className}`} aria-label="Allergy warnings">
+        <ul className={`mt-1 space-y-1 ${className}`} aria-label={t('plan.warnings.allergies')}>
           {allergies.map((w) => (
             <li key={w.childId} className="flex gap-1 text-error">
               <ShieldAlert aria-hidden size={14} className="mt-0.5 shrink-0" />
               <span className="min-w-0 wrap-anywhere">
-                {w.childName} is allergic: {w.message}
+                {t('plan.warnings.allergic', { name: w.childName, message: w.message })}
               </span>
             </li>
           ))}
         </ul>
       ) : null}
       {safety.length > 0 ? (
-        <ul className={`mt-1 space-y-1 ${className}`} aria-label="Food safety notes">
+        <ul className={`mt-1 space-y-1 ${className}`} aria-label={t('plan.warnings.safety')}>
           {safety.map((w) => (
             <li
               key={`${w.childId}-${w.message}`}
@@ -54,8 +56,13 @@ export function PlanWarnings({
                 <TriangleAlert aria-hidden size={14} className="mt-0.5 shrink-0 text-warning" />
               )}
               <span className="min-w-0 wrap-anywhere">
-                For {w.childName}
-                {w.age ? ` (${w.age})` : ''}: {w.message}
+                {w.age
+                  ? t('plan.warnings.forChildAge', {
+                      name: w.childName,
+                      age: w.age,
+                      message: w.message,
+                    })
+                  : t('plan.warnings.forChild', { name: w.childName, message: w.message })}
                 {detailed ? <span className="block opacity-80">{w.advice}</span> : null}
               </span>
             </li>

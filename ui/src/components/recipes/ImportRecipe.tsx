@@ -1,5 +1,6 @@
 import { Link2, ClipboardPaste, TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { ApiFailure } from '../../api/client';
 import { useFailure } from '../../hooks/useFailure';
@@ -18,6 +19,8 @@ type Way = 'url' | 'paste';
 interface Problem {
   title: string;
   message: string;
+  /** Whether pasting the page is the way on ("Paste the recipe instead"). */
+  offerPaste?: boolean;
 }
 
 /** The largest paste or file read (the server reads at most 5 MB of page). */
@@ -29,6 +32,7 @@ const PASTE_MAX = 5 * 1024 * 1024;
  * for each child, before anything is saved.
  */
 export function ImportRecipe({ onDone }: { onDone: () => void }) {
+  const { t } = useTranslation();
   const { importRecipes, save } = useRecipeActions();
   const { toast } = useToast();
   const fail = useFailure();
@@ -45,15 +49,15 @@ export function ImportRecipe({ onDone }: { onDone: () => void }) {
     const text = pasted.trim();
     if (way === 'url' && !url.trim()) {
       setProblem({
-        title: 'Error importing recipe',
-        message: "Please enter the recipe's web address",
+        title: t('recipes.errors.importing'),
+        message: t('recipes.import.urlRequired'),
       });
       return;
     }
     if (way === 'paste' && !text) {
       setProblem({
-        title: 'Error importing recipe',
-        message: 'Please paste the recipe or its page',
+        title: t('recipes.errors.importing'),
+        message: t('recipes.import.pasteRequired'),
       });
       return;
     }
@@ -71,8 +75,16 @@ export function ImportRecipe({ onDone }: { onDone: () => void }) {
       setDrafts(found.recipes);
       setEditing(found.recipes.length === 1 ? 0 : null);
     } catch (err) {
-      if (err instanceof ApiFailure) setProblem({ title: err.title, message: err.message });
-      else setProblem({ title: 'Error importing recipe', message: 'An unexpected error occurred' });
+      // A page the server could not fetch or read can still be pasted; a malformed address
+      // ('Error importing recipe', whatever the language) is the parent's to correct.
+      if (err instanceof ApiFailure)
+        setProblem({
+          title: err.title,
+          message: err.message,
+          offerPaste: err.code !== 'Error importing recipe',
+        });
+      else
+        setProblem({ title: t('recipes.errors.importing'), message: t('common.unexpectedError') });
     } finally {
       setBusy(false);
     }
@@ -89,8 +101,8 @@ export function ImportRecipe({ onDone }: { onDone: () => void }) {
     });
     if (draft.imageUrl && !saved.photoId) {
       toast({
-        title: 'Recipe saved without its picture',
-        description: "The recipe's picture could not be fetched.",
+        title: t('recipes.import.savedWithoutPicture'),
+        description: t('recipes.import.pictureNotFetched'),
       });
     }
     return saved;
@@ -105,11 +117,11 @@ export function ImportRecipe({ onDone }: { onDone: () => void }) {
         // Saved ones leave the list, so trying again after a failure saves each once.
         left = left.filter((d) => d !== draft);
       }
-      toast({ variant: 'success', title: `${drafts.length} recipes saved 🎉` });
+      toast({ variant: 'success', title: t('recipes.import.savedAll', { count: drafts.length }) });
       onDone();
     } catch (err) {
       setDrafts(left);
-      fail(err, 'Error saving recipe');
+      fail(err, t('recipes.errors.saving'));
     } finally {
       setBusy(false);
     }
@@ -124,22 +136,20 @@ export function ImportRecipe({ onDone }: { onDone: () => void }) {
         onSave={async (content, sourceUrl) => {
           try {
             await keep(draft, { ...draft, ...content }, sourceUrl);
-            toast({ variant: 'success', title: 'Recipe saved successfully! 🎉' });
+            toast({ variant: 'success', title: t('recipes.savedSuccessfully') });
             const rest = drafts.filter((_, k) => k !== editing);
             if (rest.length === 0) onDone();
             setDrafts(rest);
             setEditing(null);
             return undefined;
           } catch (err) {
-            return fail(err, 'Error saving recipe');
+            return fail(err, t('recipes.errors.saving'));
           }
         }}
       >
         <DraftChecks draft={draft} />
         {draft.allergyWarnings.length + draft.safetyNotes.length > 0 ? (
-          <p className="text-sm text-base-content/70">
-            Checked as imported; the saved recipe is checked again with your changes.
-          </p>
+          <p className="text-sm text-base-content/70">{t('recipes.import.checkedAsImported')}</p>
         ) : null}
       </RecipeForm>
     );
@@ -154,14 +164,16 @@ export function ImportRecipe({ onDone }: { onDone: () => void }) {
           void saveAll();
         }}
       >
-        <p>{drafts.length} recipes were found. Edit one before saving it, or save them all.</p>
-        <ul className="space-y-2" aria-label="Recipes found">
+        <p>{t('recipes.import.found', { count: drafts.length })}</p>
+        <ul className="space-y-2" aria-label={t('recipes.import.foundList')}>
           {drafts.map((d, k) => (
             <li key={`${d.title}-${k}`} className="rounded-box border border-base-300 p-3">
               <div className="flex flex-wrap items-center justify-between gap-2">
-                <span className="min-w-0 font-semibold wrap-anywhere">{d.title || 'Untitled'}</span>
+                <span className="min-w-0 font-semibold wrap-anywhere">
+                  {d.title || t('recipes.import.untitled')}
+                </span>
                 <Button variant="outline" size="sm" onClick={() => setEditing(k)}>
-                  Edit and save
+                  {t('recipes.import.editAndSave')}
                 </Button>
               </div>
               <DraftChecks draft={d} />
@@ -169,7 +181,7 @@ export function ImportRecipe({ onDone }: { onDone: () => void }) {
           ))}
         </ul>
         <FormActions layout="modal" onCancel={onDone} busy={busy}>
-          Save All
+          {t('recipes.import.saveAll')}
         </FormActions>
       </form>
     );
@@ -184,7 +196,7 @@ export function ImportRecipe({ onDone }: { onDone: () => void }) {
         void read();
       }}
     >
-      <div role="tablist" aria-label="How to import" className="tabs tabs-box w-fit">
+      <div role="tablist" aria-label={t('recipes.import.how')} className="tabs tabs-box w-fit">
         <button
           type="button"
           role="tab"
@@ -195,7 +207,7 @@ export function ImportRecipe({ onDone }: { onDone: () => void }) {
             setProblem(null);
           }}
         >
-          <Link2 aria-hidden size={16} className="mr-1" /> From a web address
+          <Link2 aria-hidden size={16} className="mr-1" /> {t('recipes.import.fromUrl')}
         </button>
         <button
           type="button"
@@ -207,14 +219,15 @@ export function ImportRecipe({ onDone }: { onDone: () => void }) {
             setProblem(null);
           }}
         >
-          <ClipboardPaste aria-hidden size={16} className="mr-1" /> Paste
+          <ClipboardPaste aria-hidden size={16} className="mr-1" /> {t('recipes.import.paste')}
         </button>
       </div>
       {way === 'url' ? (
         <Input
-          label="Recipe's web address"
+          label={t('recipes.import.url')}
           type="url"
           inputMode="url"
+          // eslint-disable-next-line i18next/no-literal-string -- the start of an address, in every language
           placeholder="https://"
           value={url}
           maxLength={2000}
@@ -223,14 +236,14 @@ export function ImportRecipe({ onDone }: { onDone: () => void }) {
       ) : (
         <>
           <TextArea
-            label="The recipe, or its page"
-            hint="Paste the recipe's text (title, ingredients, method), the page's HTML or a Highchair export"
+            label={t('recipes.import.pasteLabel')}
+            hint={t('recipes.import.pasteHint')}
             className="h-48"
             value={pasted}
             onChange={(e) => setPasted(e.target.value)}
           />
           <label className="block text-sm">
-            <span className="mb-1 block">Or choose a file</span>
+            <span className="mb-1 block">{t('recipes.import.chooseFile')}</span>
             <input
               type="file"
               accept=".json,.jsonld,.html,.htm,.txt"
@@ -240,8 +253,8 @@ export function ImportRecipe({ onDone }: { onDone: () => void }) {
                 if (!file) return;
                 if (file.size > PASTE_MAX) {
                   setProblem({
-                    title: 'Page too large',
-                    message: 'The file is larger than 5 MB, so Highchair did not read it.',
+                    title: t('recipes.import.tooLargeTitle'),
+                    message: t('recipes.import.tooLargeMessage'),
                   });
                   return;
                 }
@@ -257,7 +270,7 @@ export function ImportRecipe({ onDone }: { onDone: () => void }) {
           <div>
             <p className="font-semibold">{problem.title}</p>
             <p>{problem.message}</p>
-            {way === 'url' && problem.title !== 'Error importing recipe' ? (
+            {way === 'url' && problem.offerPaste ? (
               <Button
                 variant="outline"
                 size="sm"
@@ -267,14 +280,14 @@ export function ImportRecipe({ onDone }: { onDone: () => void }) {
                   setProblem(null);
                 }}
               >
-                Paste the recipe instead
+                {t('recipes.import.pasteInstead')}
               </Button>
             ) : null}
           </div>
         </div>
       ) : null}
       <FormActions layout="modal" onCancel={onDone} busy={busy}>
-        Import
+        {t('recipes.import.submit')}
       </FormActions>
     </form>
   );

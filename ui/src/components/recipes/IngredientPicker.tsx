@@ -1,5 +1,6 @@
 import { Check, Search, ShieldAlert } from 'lucide-react';
 import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import type { Catalogue } from '../../hooks/useRecipes';
 
@@ -26,6 +27,7 @@ export function IngredientPicker({
   disabled,
   leftOut = NONE_LEFT_OUT,
 }: IngredientPickerProps) {
+  const { t } = useTranslation();
   const [query, setQuery] = useState('');
   const [category, setCategory] = useState(0);
   const q = query.trim().toLowerCase();
@@ -46,20 +48,20 @@ export function IngredientPicker({
   }, [catalogue, category, q]);
 
   if (!catalogue) {
-    return <div className="skeleton h-48 w-full" aria-label="Loading ingredients" />;
+    return <div className="skeleton h-48 w-full" aria-label={t('recipes.picker.loading')} />;
   }
   return (
     <fieldset disabled={disabled} className="space-y-3">
-      <legend className="mb-1 font-medium">Ingredients you have</legend>
+      <legend className="mb-1 font-medium">{t('recipes.picker.legend')}</legend>
       {selected.length > 0 ? (
-        <ul className="flex flex-wrap gap-2" aria-label="Chosen ingredients">
+        <ul className="flex flex-wrap gap-2" aria-label={t('recipes.picker.chosen')}>
           {selected.map((name) => (
             <li key={name}>
               <button
                 type="button"
                 className={`badge gap-1 py-3 ${leftOut.has(name) ? 'badge-error' : 'badge-primary'}`}
                 onClick={() => toggle(name)}
-                aria-label={`Remove ${name}`}
+                aria-label={t('recipes.picker.remove', { name })}
               >
                 {name} ×
               </button>
@@ -67,10 +69,10 @@ export function IngredientPicker({
           ))}
         </ul>
       ) : (
-        <p className="text-sm text-base-content/70">Choose at least one ingredient.</p>
+        <p className="text-sm text-base-content/70">{t('recipes.picker.chooseOne')}</p>
       )}
       {selected.some((name) => leftOut.has(name)) ? (
-        <ul className="space-y-1 text-sm text-error" aria-label="Left out of the recipes">
+        <ul className="space-y-1 text-sm text-error" aria-label={t('recipes.picker.leftOut')}>
           {selected
             .filter((name) => leftOut.has(name))
             .map((name) => (
@@ -86,14 +88,18 @@ export function IngredientPicker({
         <input
           type="search"
           className="grow"
-          placeholder="Search ingredients"
-          aria-label="Search ingredients"
+          placeholder={t('recipes.picker.search')}
+          aria-label={t('recipes.picker.search')}
           value={query}
           onChange={(e) => setQuery(e.target.value)}
         />
       </label>
       {q ? null : (
-        <div role="tablist" aria-label="Ingredient categories" className="flex flex-wrap gap-1">
+        <div
+          role="tablist"
+          aria-label={t('recipes.picker.categories')}
+          className="flex flex-wrap gap-1"
+        >
           {catalogue.categories.map((c, i) => (
             <button
               key={c.name}
@@ -109,7 +115,7 @@ export function IngredientPicker({
         </div>
       )}
       <div className="max-h-80 space-y-3 overflow-y-auto pr-1">
-        {groups.length === 0 ? <p>No ingredient matches “{query.trim()}”.</p> : null}
+        {groups.length === 0 ? <p>{t('recipes.picker.noMatch', { query: query.trim() })}</p> : null}
         {groups.map((g) => (
           <div key={g.title}>
             <h3 className="mb-1 text-sm font-semibold text-base-content/80">{g.title}</h3>
@@ -129,7 +135,7 @@ export function IngredientPicker({
                   >
                     {on ? <Check aria-hidden size={14} /> : null}
                     {why ? (
-                      <ShieldAlert aria-label="Left out for an allergy or restriction" size={14} />
+                      <ShieldAlert aria-label={t('recipes.picker.leftOutIcon')} size={14} />
                     ) : null}
                     {i.name}
                   </button>

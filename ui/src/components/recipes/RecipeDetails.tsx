@@ -1,6 +1,8 @@
 import { useId, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 
 import type { RecipeContent } from '../../hooks/useRecipes';
+import { dateLocale } from '../../lib/dates';
 import { difficultyLabel, formatMoney, unknownMoney } from '../../lib/recipes';
 
 interface RecipeDetailsProps {
@@ -11,14 +13,20 @@ interface RecipeDetailsProps {
   as?: 'h1' | 'h2';
 }
 
+const TABS = ['ingredients', 'instructions'] as const;
+
 /** One recipe in full: badges, ingredients and steps (tabs), tips, substitutions, nutrition. */
 export function RecipeDetails({ recipe, currency, as: Title = 'h2' }: RecipeDetailsProps) {
+  const { t } = useTranslation();
   const [tab, setTab] = useState<'ingredients' | 'instructions'>('ingredients');
   const id = useId();
   const cost = recipe.estimatedCost
     ? formatMoney(recipe.estimatedCost.amount, recipe.estimatedCost.currency || currency)
     : unknownMoney(currency);
   const n = recipe.nutritionalInfo;
+  const locale = dateLocale();
+  const grams = (value: number) =>
+    new Intl.NumberFormat(locale, { style: 'unit', unit: 'gram' }).format(value);
   return (
     <article className="space-y-4">
       <header>
@@ -27,17 +35,25 @@ export function RecipeDetails({ recipe, currency, as: Title = 'h2' }: RecipeDeta
           <p className="mt-1 text-base-content/80">{recipe.description}</p>
         ) : null}
       </header>
-      <ul className="flex flex-wrap gap-2" aria-label="About this recipe">
-        {recipe.servings ? <li className="badge badge-outline">Serves {recipe.servings}</li> : null}
-        <li className="badge badge-outline">Prep {recipe.preparationTime} min</li>
+      <ul className="flex flex-wrap gap-2" aria-label={t('recipes.details.about')}>
+        {recipe.servings ? (
+          <li className="badge badge-outline">
+            {t('recipes.details.serves', { count: recipe.servings })}
+          </li>
+        ) : null}
+        <li className="badge badge-outline">
+          {t('recipes.details.prep', { minutes: recipe.preparationTime })}
+        </li>
         {recipe.cookingTime != null ? (
-          <li className="badge badge-outline">Cook {recipe.cookingTime} min</li>
+          <li className="badge badge-outline">
+            {t('recipes.details.cook', { minutes: recipe.cookingTime })}
+          </li>
         ) : null}
         <li className="badge badge-outline">{difficultyLabel(recipe.difficulty)}</li>
-        <li className="badge badge-outline">Est. Cost {cost}</li>
+        <li className="badge badge-outline">{t('recipes.details.cost', { cost })}</li>
       </ul>
       {recipe.dietaryRestrictions.length > 0 ? (
-        <ul className="flex flex-wrap gap-2" aria-label="Dietary information">
+        <ul className="flex flex-wrap gap-2" aria-label={t('recipes.details.dietary')}>
           {recipe.dietaryRestrictions.map((d) => (
             <li key={d} className="badge badge-success badge-outline">
               {d}
@@ -45,19 +61,21 @@ export function RecipeDetails({ recipe, currency, as: Title = 'h2' }: RecipeDeta
           ))}
         </ul>
       ) : null}
-      <div role="tablist" className="tabs tabs-bordered" aria-label="Recipe">
-        {(['ingredients', 'instructions'] as const).map((t) => (
+      <div role="tablist" className="tabs tabs-bordered" aria-label={t('recipes.details.tabs')}>
+        {TABS.map((which) => (
           <button
-            key={t}
+            key={which}
             type="button"
             role="tab"
-            id={`${id}-${t}`}
-            aria-controls={`${id}-${t}-panel`}
-            aria-selected={tab === t}
-            className={`tab ${tab === t ? 'tab-active' : 'text-base-content/80'}`}
-            onClick={() => setTab(t)}
+            id={`${id}-${which}`}
+            aria-controls={`${id}-${which}-panel`}
+            aria-selected={tab === which}
+            className={`tab ${tab === which ? 'tab-active' : 'text-base-content/80'}`}
+            onClick={() => setTab(which)}
           >
-            {t === 'ingredients' ? 'Ingredients' : 'Instructions'}
+            {which === 'ingredients'
+              ? t('recipes.details.ingredients')
+              : t('recipes.details.instructions')}
           </button>
         ))}
       </div>
@@ -83,21 +101,25 @@ export function RecipeDetails({ recipe, currency, as: Title = 'h2' }: RecipeDeta
       </div>
       {recipe.tips.length > 0 ? (
         <section>
-          <h3 className="font-semibold">Tips &amp; Tricks</h3>
+          <h3 className="font-semibold">{t('recipes.details.tips')}</h3>
           <ul className="list-disc pl-5">
-            {recipe.tips.map((t, k) => (
-              <li key={k}>{t}</li>
+            {recipe.tips.map((tip, k) => (
+              <li key={k}>{tip}</li>
             ))}
           </ul>
         </section>
       ) : null}
       {recipe.substitutions.length > 0 ? (
         <section>
-          <h3 className="font-semibold">Substitutions</h3>
+          <h3 className="font-semibold">{t('recipes.details.substitutions')}</h3>
           <ul className="list-disc pl-5">
             {recipe.substitutions.map((s, k) => (
               <li key={k}>
-                <span className="font-medium">{s.ingredient}</span>: {s.alternatives.join(', ')}
+                <Trans
+                  i18nKey="recipes.details.substitution"
+                  values={{ alternatives: s.alternatives.join(', ') }}
+                  components={{ ingredient: <span className="font-medium">{s.ingredient}</span> }}
+                />
               </li>
             ))}
           </ul>
@@ -105,14 +127,14 @@ export function RecipeDetails({ recipe, currency, as: Title = 'h2' }: RecipeDeta
       ) : null}
       {n ? (
         <section>
-          <h3 className="font-semibold">Nutritional Information</h3>
-          <p className="text-sm text-base-content/70">Per serving</p>
+          <h3 className="font-semibold">{t('recipes.details.nutrition')}</h3>
+          <p className="text-sm text-base-content/70">{t('recipes.details.perServing')}</p>
           <dl className="mt-1 grid grid-cols-2 gap-2 sm:grid-cols-4">
             {[
-              ['Calories', `${Math.round(n.calories)}`],
-              ['Protein', `${n.protein} g`],
-              ['Carbs', `${n.carbs} g`],
-              ['Fat', `${n.fat} g`],
+              [t('recipes.details.calories'), Math.round(n.calories).toLocaleString(locale)],
+              [t('recipes.details.protein'), grams(n.protein)],
+              [t('recipes.details.carbs'), grams(n.carbs)],
+              [t('recipes.details.fat'), grams(n.fat)],
             ].map(([label, value]) => (
               <div key={label} className="rounded-box bg-base-200 p-2 text-center">
                 <dt className="text-sm">{label}</dt>

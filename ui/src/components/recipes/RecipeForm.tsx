@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import type { RecipeContent } from '../../hooks/useRecipes';
 import { lines, parseIngredientLine } from '../../lib/recipes';
@@ -27,13 +28,8 @@ const minutes = (text: string) => Math.min(1440, Math.max(0, Math.round(Number(t
  * A recipe's title, ingredients (one per line, quantity first), steps (one per line), times,
  * servings and source. Fields the form does not show (tips, nutrition...) are kept as they came.
  */
-export function RecipeForm({
-  start,
-  children,
-  submitLabel = 'Save Recipe',
-  onSave,
-  onCancel,
-}: RecipeFormProps) {
+export function RecipeForm({ start, children, submitLabel, onSave, onCancel }: RecipeFormProps) {
+  const { t } = useTranslation();
   const from = start?.content ?? {};
   const [title, setTitle] = useState(from.title ?? '');
   const [description, setDescription] = useState(from.description ?? '');
@@ -50,9 +46,9 @@ export function RecipeForm({
 
   const submit = async () => {
     const found: Record<string, string> = {};
-    if (!title.trim()) found.title = 'Please enter a title';
-    if (lines(ingredients).length === 0) found.ingredients = 'Please add at least one ingredient';
-    if (lines(steps).length === 0) found.instructions = 'Please add at least one step';
+    if (!title.trim()) found.title = t('recipes.form.titleRequired');
+    if (lines(ingredients).length === 0) found.ingredients = t('recipes.form.ingredientsRequired');
+    if (lines(steps).length === 0) found.instructions = t('recipes.form.stepsRequired');
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     setSaving(true);
@@ -77,7 +73,7 @@ export function RecipeForm({
       source.trim(),
     );
     setSaving(false);
-    if (field) setErrors({ [field]: 'Please check this' });
+    if (field) setErrors({ [field]: t('recipes.form.checkField') });
   };
 
   return (
@@ -91,30 +87,30 @@ export function RecipeForm({
     >
       {children}
       <Input
-        label="Title"
+        label={t('recipes.form.title')}
         value={title}
         maxLength={200}
         error={errors.title}
         onChange={(e) => setTitle(e.target.value)}
       />
       <TextArea
-        label="Description"
+        label={t('recipes.form.description')}
         className="h-20"
         value={description}
         maxLength={1000}
         onChange={(e) => setDescription(e.target.value)}
       />
       <TextArea
-        label="Ingredients"
-        hint="One per line, e.g. 200 g rice"
+        label={t('recipes.form.ingredients')}
+        hint={t('recipes.form.ingredientsHint')}
         className="h-32"
         value={ingredients}
         error={errors.ingredients}
         onChange={(e) => setIngredients(e.target.value)}
       />
       <TextArea
-        label="Steps"
-        hint="One step per line"
+        label={t('recipes.form.steps')}
+        hint={t('recipes.form.stepsHint')}
         className="h-32"
         value={steps}
         error={errors.instructions}
@@ -122,7 +118,7 @@ export function RecipeForm({
       />
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
         <Input
-          label="Preparation time (minutes)"
+          label={t('recipes.form.prep')}
           type="number"
           min={0}
           max={1440}
@@ -131,7 +127,7 @@ export function RecipeForm({
           onChange={(e) => setPrep(e.target.value)}
         />
         <Input
-          label="Cooking time (minutes)"
+          label={t('recipes.form.cook')}
           type="number"
           min={0}
           max={1440}
@@ -140,7 +136,7 @@ export function RecipeForm({
           onChange={(e) => setCook(e.target.value)}
         />
         <Input
-          label="Servings"
+          label={t('recipes.form.servings')}
           type="number"
           min={1}
           max={100}
@@ -151,7 +147,7 @@ export function RecipeForm({
         />
       </div>
       <Input
-        label="Source (web address)"
+        label={t('recipes.form.source')}
         type="url"
         inputMode="url"
         value={source}
@@ -160,7 +156,7 @@ export function RecipeForm({
         onChange={(e) => setSource(e.target.value)}
       />
       <FormActions layout="modal" onCancel={onCancel} busy={saving}>
-        {submitLabel}
+        {submitLabel ?? t('recipes.saveRecipe')}
       </FormActions>
     </form>
   );

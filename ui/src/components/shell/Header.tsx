@@ -1,6 +1,7 @@
 import { LogOut, Menu, User as UserIcon, Users, X } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router-dom';
 
 import { greetingName, useAuth } from '../../auth/auth-context';
@@ -8,10 +9,11 @@ import { useSignOut } from '../../hooks/useSignOut';
 import { routes } from '../../routes';
 import { CoParentAccess } from '../co-parents/CoParentAccess';
 import { closeModal, keepFocusInside, showModal } from '../ui/dialog';
-import { LogoMark } from './Logo';
+import { LogoMark, PRODUCT_NAME } from './Logo';
 import { accountLinks, featureLinks } from './nav';
 
 export function Header() {
+  const { t } = useTranslation();
   const [menuOpen, setMenuOpen] = useState(false);
   const [coParentsOpen, setCoParentsOpen] = useState(false);
   const { state } = useAuth();
@@ -20,7 +22,7 @@ export function Header() {
   // Only a signed-in parent manages co-parents; a guest's family shares nothing (spec section 6).
   const manager = signedIn && !state.user.isGuest;
   const signedOut = state.status === 'signedOut';
-  const greeting = `Welcome, ${greetingName(state.user)}! 👋`;
+  const greeting = t('shell.header.greeting', { name: greetingName(state.user) });
   const closeButton = useRef<HTMLButtonElement>(null);
   const openButton = useRef<HTMLButtonElement>(null);
 
@@ -48,16 +50,19 @@ export function Header() {
         <Link
           to={routes.home}
           className="flex items-center gap-2 text-xl font-bold"
-          aria-label="Highchair home"
+          aria-label={t('shell.header.home')}
         >
           <LogoMark />
-          <span>Highchair</span>
+          <span>{PRODUCT_NAME}</span>
         </Link>
 
-        <nav aria-label="Main" className="ml-6 hidden items-center gap-1 md:flex">
+        <nav
+          aria-label={t('shell.header.mainNav')}
+          className="ml-6 hidden items-center gap-1 md:flex"
+        >
           {featureLinks.map((l) => (
             <NavLink key={l.to} to={l.to} className={navClass}>
-              {l.label}
+              {t(l.labelKey)}
             </NavLink>
           ))}
         </nav>
@@ -74,18 +79,18 @@ export function Header() {
                   className="btn btn-ghost btn-sm"
                   onClick={() => setCoParentsOpen(true)}
                 >
-                  <Users aria-hidden size={16} /> Co-Parents
+                  <Users aria-hidden size={16} /> {t('shell.nav.coParents')}
                 </button>
               ) : null}
               <Link to={routes.profile} className="btn btn-ghost btn-sm">
-                <UserIcon aria-hidden size={16} /> Profile
+                <UserIcon aria-hidden size={16} /> {t('shell.nav.profile')}
               </Link>
               <button
                 type="button"
                 className="btn btn-outline btn-sm"
                 onClick={() => void signOut()}
               >
-                <LogOut aria-hidden size={16} /> Log Out
+                <LogOut aria-hidden size={16} /> {t('shell.nav.logOut')}
               </button>
             </>
           ) : null}
@@ -96,7 +101,7 @@ export function Header() {
                   to={l.to}
                   className={`btn btn-sm ${l.primary ? 'btn-primary' : 'btn-ghost'}`}
                 >
-                  {l.label}
+                  {t(l.labelKey)}
                 </Link>
               ))
             : null}
@@ -106,7 +111,7 @@ export function Header() {
           ref={openButton}
           type="button"
           className="btn btn-ghost btn-square ml-auto md:hidden"
-          aria-label="Open menu"
+          aria-label={t('shell.header.openMenu')}
           aria-expanded={menuOpen}
           aria-controls="mobile-menu"
           onClick={() => setMenuOpen(true)}
@@ -119,20 +124,20 @@ export function Header() {
         <MobileMenu onClose={close}>
           <div className="mb-2 flex items-center justify-between">
             <span className="flex items-center gap-2 text-lg font-bold">
-              <LogoMark className="h-7 w-7" /> Highchair
+              <LogoMark className="h-7 w-7" /> {PRODUCT_NAME}
             </span>
             <button
               ref={closeButton}
               type="button"
               className="btn btn-ghost btn-square btn-sm"
-              aria-label="Close menu"
+              aria-label={t('shell.header.closeMenu')}
               onClick={close}
             >
               <X aria-hidden />
             </button>
           </div>
           {signedIn ? <p className="px-1 font-medium">{greeting}</p> : null}
-          <nav aria-label="Mobile" className="flex flex-col gap-1">
+          <nav aria-label={t('shell.header.mobileNav')} className="flex flex-col gap-1">
             {featureLinks.map((l) => (
               <NavLink
                 key={l.to}
@@ -140,7 +145,7 @@ export function Header() {
                 className="btn btn-ghost justify-start text-base"
                 onClick={close}
               >
-                {l.label}
+                {t(l.labelKey)}
               </NavLink>
             ))}
             {signedIn ? (
@@ -149,7 +154,7 @@ export function Header() {
                 className="btn btn-ghost justify-start text-base"
                 onClick={close}
               >
-                Children
+                {t('shell.nav.children')}
               </NavLink>
             ) : null}
             {manager ? (
@@ -161,7 +166,7 @@ export function Header() {
                   setCoParentsOpen(true);
                 }}
               >
-                Co-Parents
+                {t('shell.nav.coParents')}
               </button>
             ) : null}
           </nav>
@@ -169,7 +174,7 @@ export function Header() {
             {signedIn ? (
               <>
                 <Link to={routes.profile} className="btn btn-outline" onClick={close}>
-                  Profile
+                  {t('shell.nav.profile')}
                 </Link>
                 <button
                   type="button"
@@ -179,7 +184,7 @@ export function Header() {
                     void signOut();
                   }}
                 >
-                  Log Out
+                  {t('shell.nav.logOut')}
                 </button>
               </>
             ) : (
@@ -190,7 +195,7 @@ export function Header() {
                   className={`btn ${l.primary ? 'btn-primary' : 'btn-outline'}`}
                   onClick={close}
                 >
-                  {l.label}
+                  {t(l.labelKey)}
                 </Link>
               ))
             )}
@@ -215,6 +220,7 @@ export function Header() {
  * contain the panel.
  */
 function MobileMenu({ onClose, children }: { onClose: () => void; children: ReactNode }) {
+  const { t } = useTranslation();
   const ref = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
@@ -228,7 +234,7 @@ function MobileMenu({ onClose, children }: { onClose: () => void; children: Reac
     <dialog
       ref={ref}
       id="mobile-menu"
-      aria-label="Menu"
+      aria-label={t('shell.header.menu')}
       className="fixed inset-y-0 left-auto right-0 m-0 h-dvh max-h-none w-72 max-w-[85vw] border-0 bg-base-100 p-0 text-base-content shadow-xl backdrop:bg-neutral/40"
       onKeyDown={keepFocusInside}
       onCancel={(e) => {

@@ -1,3 +1,6 @@
+/** The product's name: the same in every language. */
+export const PRODUCT_NAME = 'Highchair';
+
 /** The Highchair mark: a little high chair. */
 export function LogoMark({ className = 'h-8 w-8' }: { className?: string }) {
   return (

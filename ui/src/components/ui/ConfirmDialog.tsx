@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+
 import { Button } from './Button';
 import { Modal } from './Modal';
 
@@ -24,13 +26,14 @@ export function ConfirmDialog({
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
+  const { t } = useTranslation();
   return (
     <Modal open={open} title={title} onClose={onCancel}>
       <p>{message}</p>
       {detail ? <p className="mt-2">{detail}</p> : null}
       <div className="modal-action">
         <Button variant="ghost" onClick={onCancel}>
-          Cancel
+          {t('common.cancel')}
         </Button>
         <Button variant="error" busy={busy} onClick={onConfirm}>
           {confirmLabel}

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { Button } from './Button';
 
@@ -31,24 +32,30 @@ interface FormActionsProps {
 /** A form's foot: Cancel (a plain button) and the submit button, with its saving state. */
 export function FormActions({
   onCancel,
-  cancelLabel = 'Cancel',
+  cancelLabel,
   cancelDisabled,
   busy,
-  busyLabel = 'Saving...',
+  busyLabel,
   submitDisabled,
   between,
   layout = 'row',
   children,
 }: FormActionsProps) {
+  const { t } = useTranslation();
   return (
     <div className={LAYOUTS[layout]}>
       {onCancel ? (
         <Button variant="ghost" disabled={cancelDisabled} onClick={onCancel}>
-          {cancelLabel}
+          {cancelLabel ?? t('common.cancel')}
         </Button>
       ) : null}
       {between}
-      <Button type="submit" busy={busy} busyLabel={busyLabel} disabled={submitDisabled}>
+      <Button
+        type="submit"
+        busy={busy}
+        busyLabel={busyLabel ?? t('ui.busy.saving')}
+        disabled={submitDisabled}
+      >
         {children}
       </Button>
     </div>

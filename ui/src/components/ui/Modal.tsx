@@ -1,5 +1,6 @@
 import { X } from 'lucide-react';
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { closeModal, keepFocusInside, showModal } from './dialog';
 
@@ -17,6 +18,7 @@ interface ModalProps {
  * inert, Tab stays inside, Escape closes it, and focus goes back to what opened it.
  */
 export function Modal({ open, title, onClose, children, wide }: ModalProps) {
+  const { t } = useTranslation();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   // Whether the parent still thinks the dialog is open, for the browser closing it on its own.
@@ -59,7 +61,7 @@ export function Modal({ open, title, onClose, children, wide }: ModalProps) {
             <button
               type="button"
               className="btn btn-ghost btn-sm btn-square"
-              aria-label="Close"
+              aria-label={t('common.close')}
               onClick={onClose}
             >
               <X aria-hidden size={18} />

@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+
 export interface SavedValue {
   label: string;
   value: string;
@@ -8,6 +10,7 @@ export interface SavedValue {
  * The form keeps the typed values; saving again replaces the saved ones.
  */
 export function SavedElsewhere({ values }: { values: SavedValue[] }) {
+  const { t } = useTranslation();
   if (values.length === 0) return null;
   return (
     <div
@@ -15,7 +18,7 @@ export function SavedElsewhere({ values }: { values: SavedValue[] }) {
       className="alert alert-warning alert-soft items-start text-sm text-warning-content"
     >
       <div>
-        <p className="font-medium">Saved elsewhere:</p>
+        <p className="font-medium">{t('ui.savedElsewhere.title')}</p>
         <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3">
           {values.map((v) => (
             <div key={v.label} className="contents">
@@ -24,7 +27,7 @@ export function SavedElsewhere({ values }: { values: SavedValue[] }) {
             </div>
           ))}
         </dl>
-        <p className="mt-1">Save again to keep what you typed instead.</p>
+        <p className="mt-1">{t('ui.savedElsewhere.hint')}</p>
       </div>
     </div>
   );

@@ -1,5 +1,6 @@
 import { Plus, X } from 'lucide-react';
 import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { addTag, removeTag } from '../../lib/meals';
 
@@ -26,12 +27,16 @@ export function TagInput({
   values,
   onChange,
   placeholder,
-  addLabel = `Add ${label.toLowerCase()}`,
+  addLabel,
   draft: ownedDraft,
   onDraftChange,
   error,
 }: TagInputProps) {
+  const { t } = useTranslation();
   const id = useId();
+  // The field's name as it reads inside a sentence ("Add allergies"); the languages that keep a
+  // noun's capital (German) use `label` as it is.
+  const named = { label };
   const [localDraft, setLocalDraft] = useState('');
   const draft = ownedDraft ?? localDraft;
   const setDraft = onDraftChange ?? setLocalDraft;
@@ -66,7 +71,7 @@ export function TagInput({
         <button
           type="button"
           className="btn btn-secondary join-item"
-          aria-label={addLabel}
+          aria-label={addLabel ?? t('ui.tagInput.add', named)}
           onClick={add}
         >
           <Plus aria-hidden size={18} />
@@ -78,7 +83,7 @@ export function TagInput({
         </p>
       ) : null}
       {values.length > 0 ? (
-        <ul className="mt-2 flex flex-wrap gap-2" aria-label={`Added ${label.toLowerCase()}`}>
+        <ul className="mt-2 flex flex-wrap gap-2" aria-label={t('ui.tagInput.added', named)}>
           {values.map((value, index) => (
             <li
               key={`${value}-${index}`}
@@ -88,7 +93,7 @@ export function TagInput({
               <button
                 type="button"
                 className="btn btn-ghost btn-xs btn-circle"
-                aria-label={`Remove ${value}`}
+                aria-label={t('ui.tagInput.remove', { value })}
                 onClick={() => onChange(removeTag(values, index))}
               >
                 <X aria-hidden size={12} />
