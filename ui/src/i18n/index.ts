@@ -55,9 +55,10 @@ function storedLanguage(): Language | undefined {
   }
 }
 
-function remember(language: Language) {
+function remember(language: Language | undefined) {
   try {
-    globalThis.localStorage?.setItem(STORAGE_KEY, language);
+    if (language) globalThis.localStorage?.setItem(STORAGE_KEY, language);
+    else globalThis.localStorage?.removeItem(STORAGE_KEY);
   } catch {
     // Not kept: the account or the browser decides again next time.
   }
@@ -121,6 +122,13 @@ export function followAccount(account: Language | null | undefined, serverDefaul
 export function chooseLanguage(language: Language) {
   remember(language);
   return i18n.changeLanguage(language);
+}
+
+/** "Automatic": no choice kept here; the browser's language (else English until the server's
+ * default is known, which `LanguageSync` then applies). */
+export function followBrowser() {
+  remember(undefined);
+  return i18n.changeLanguage(browserLanguage() ?? 'en');
 }
 
 /** Whether only the server's default can decide: nothing chosen here, a browser in none. */

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { User } from '../../auth/auth-context';
 import { useProfileActions } from '../../hooks/useProfile';
 import { useSubmit } from '../../hooks/useSubmit';
-import { LANGUAGES, chooseLanguage, isLanguage, type Language } from '../../i18n';
+import { LANGUAGES, chooseLanguage, followBrowser, isLanguage, type Language } from '../../i18n';
 import { Select } from '../ui/Input';
 
 /**
@@ -28,7 +28,7 @@ export function LanguageChoice({ user }: { user: User }) {
     const language = isLanguage(value) ? value : '';
     wanted.current = language;
     setShown(language);
-    if (language) void chooseLanguage(language);
+    void (language ? chooseLanguage(language) : followBrowser());
     void save.run();
   };
 
