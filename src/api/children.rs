@@ -217,7 +217,7 @@ impl ChildrenApi {
         app: Data<&App>,
         user: CurrentUser,
     ) -> Result<Json<Vec<ChildDto>>, ApiError> {
-        let me = user.require_to_view("view children profiles")?;
+        let me = user.require_to_view(t!("You must be logged in to view children profiles"))?;
         let list = children::list(&app, me.user.family_id).await?;
         Ok(Json(list.into_iter().map(ChildDto::from).collect()))
     }
@@ -230,7 +230,7 @@ impl ChildrenApi {
         user: CurrentUser,
         body: Json<ChildRequest>,
     ) -> Result<ChildCreated, ApiError> {
-        let me = user.require_to_save("save child profiles")?;
+        let me = user.require_to_save(t!("You must be logged in to save child profiles"))?;
         let child = children::create(&app, me.user.family_id, body.0.into()).await?;
         Ok(ChildCreated::Created(Json(child.into())))
     }
@@ -242,7 +242,7 @@ impl ChildrenApi {
         user: CurrentUser,
         id: Path<ChildId>,
     ) -> Result<Json<ChildDto>, ApiError> {
-        let me = user.require_to_view("view children profiles")?;
+        let me = user.require_to_view(t!("You must be logged in to view children profiles"))?;
         Ok(Json(
             children::get(&app, me.user.family_id, id.0).await?.into(),
         ))
@@ -257,7 +257,7 @@ impl ChildrenApi {
         id: Path<ChildId>,
         body: Json<ChildRequest>,
     ) -> Result<Json<ChildDto>, ApiError> {
-        let me = user.require_to_save("save child profiles")?;
+        let me = user.require_to_save(t!("You must be logged in to save child profiles"))?;
         let version = body.0.version;
         let child = children::update(&app, me.user.family_id, id.0, version, body.0.into()).await?;
         Ok(Json(child.into()))
@@ -277,7 +277,7 @@ impl ChildrenApi {
         id: Path<ChildId>,
         body: Json<FoodsRequest>,
     ) -> Result<Json<AllergenCheck>, ApiError> {
-        let me = user.require_to_view("check a meal")?;
+        let me = user.require_to_view(t!("You must be logged in to check a meal"))?;
         let child = id.0;
         let foods = crate::domain::tags::clean(&body.0.foods, &t!("Error saving meal"), "foods")?;
         let found =
@@ -302,7 +302,7 @@ impl ChildrenApi {
         id: Path<ChildId>,
         body: Json<FoodsRequest>,
     ) -> Result<Json<FoodCheckDto>, ApiError> {
-        let me = user.require_to_view("check foods")?;
+        let me = user.require_to_view(t!("You must be logged in to check foods"))?;
         let foods =
             crate::domain::tags::clean(&body.0.foods, &t!("Error checking foods"), "foods")?;
         let (child, check) = children::food_check(&app, me.user.family_id, id.0, &foods).await?;
@@ -322,7 +322,7 @@ impl ChildrenApi {
         user: CurrentUser,
         id: Path<ChildId>,
     ) -> Result<Json<AllergenIntroDto>, ApiError> {
-        let me = user.require_to_view("view allergen introduction")?;
+        let me = user.require_to_view(t!("You must be logged in to view allergen introduction"))?;
         let found = children::allergens(&app, me.user.family_id, id.0).await?;
         Ok(Json(AllergenIntroDto::from(&found)))
     }
@@ -343,7 +343,7 @@ impl ChildrenApi {
         req: &poem::Request,
         #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
     ) -> Result<Cached<FoodHistoryDto>, ApiError> {
-        let me = user.require_to_view("view the food history")?;
+        let me = user.require_to_view(t!("You must be logged in to view the food history"))?;
         let family = me.user.family_id;
         let child = id.0;
         let now = Utc::now();
@@ -378,7 +378,7 @@ impl ChildrenApi {
         user: CurrentUser,
         id: Path<ChildId>,
     ) -> Result<Json<DeletePreviewDto>, ApiError> {
-        let me = user.require_to_view("view children profiles")?;
+        let me = user.require_to_view(t!("You must be logged in to view children profiles"))?;
         let p = children::delete_preview(&app, me.user.family_id, id.0).await?;
         Ok(Json(DeletePreviewDto {
             meals: p.meals,
@@ -398,7 +398,7 @@ impl ChildrenApi {
         user: CurrentUser,
         id: Path<ChildId>,
     ) -> Result<Deleted, ApiError> {
-        let me = user.require_to_save("delete child profiles")?;
+        let me = user.require_to_save(t!("You must be logged in to delete child profiles"))?;
         children::delete(&app, me.user.family_id, id.0).await?;
         Ok(Deleted::Done)
     }

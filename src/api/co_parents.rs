@@ -132,7 +132,7 @@ impl CoParentsApi {
         req: &Request,
         user: CurrentUser,
     ) -> Result<Json<Vec<CoParentDto>>, ApiError> {
-        let me = user.require_to_view("manage co-parents")?;
+        let me = user.require_to_view(t!("You must be logged in to manage co-parents"))?;
         let base = site_base(&app, &client, req);
         let list = co_parents::list(&app, me.user.family_id).await?;
         Ok(Json(list.iter().map(|c| dto(c, &base)).collect()))
@@ -149,7 +149,7 @@ impl CoParentsApi {
         user: CurrentUser,
         body: Json<InviteCoParentRequest>,
     ) -> Result<CoParentInvited, ApiError> {
-        let me = user.require_to_view("invite co-parents")?;
+        let me = user.require_to_view(t!("You must be logged in to invite co-parents"))?;
         let draft = CoParentDraft {
             name: body.0.name,
             email: body.0.email,
@@ -174,7 +174,7 @@ impl CoParentsApi {
         user: CurrentUser,
         id: Path<CoParentId>,
     ) -> Result<Json<NewPin>, ApiError> {
-        let me = user.require_to_view("manage co-parents")?;
+        let me = user.require_to_view(t!("You must be logged in to manage co-parents"))?;
         let id = id.0;
         let reset = co_parents::reset_pin(&app, me.user.family_id, id).await?;
         Ok(Json(NewPin {
@@ -197,7 +197,7 @@ impl CoParentsApi {
         user: CurrentUser,
         id: Path<CoParentId>,
     ) -> Result<Json<CoParentDto>, ApiError> {
-        let me = user.require_to_view("manage co-parents")?;
+        let me = user.require_to_view(t!("You must be logged in to manage co-parents"))?;
         let id = id.0;
         let extended = co_parents::extend(&app, me.user.family_id, id).await?;
         Ok(Json(dto(&extended, &site_base(&app, &client, req))))
@@ -211,7 +211,7 @@ impl CoParentsApi {
         user: CurrentUser,
         id: Path<CoParentId>,
     ) -> Result<Removed, ApiError> {
-        let me = user.require_to_view("delete co-parents")?;
+        let me = user.require_to_view(t!("You must be logged in to delete co-parents"))?;
         co_parents::remove(&app, me.user.family_id, id.0).await?;
         Ok(Removed::Done)
     }

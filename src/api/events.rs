@@ -308,7 +308,7 @@ impl EventsApi {
         user: CurrentUser,
         #[oai(name = "Last-Event-ID")] last_event_id: Header<Option<String>>,
     ) -> Result<EventsResponse, ApiError> {
-        let me = user.require_to_view("follow changes")?;
+        let me = user.require_to_view(t!("You must be logged in to follow changes"))?;
         let family = me.user.family_id;
         let listener = Listener::Parent {
             user: me.user.id,

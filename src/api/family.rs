@@ -168,7 +168,7 @@ impl FamilyApi {
     /// The family's members and open invite links.
     #[oai(path = "/", method = "get", operation_id = "getFamily")]
     async fn get(&self, app: Data<&App>, user: CurrentUser) -> Result<Json<FamilyDto>, ApiError> {
-        let me = user.require_to_view("view your family")?;
+        let me = user.require_to_view(t!("You must be logged in to view your family"))?;
         let view = family::overview(&app, &me.user).await?;
         Ok(Json(FamilyDto {
             invites: view
@@ -188,7 +188,8 @@ impl FamilyApi {
         app: Data<&App>,
         user: CurrentUser,
     ) -> Result<Json<FamilySettingsDto>, ApiError> {
-        let me = user.require_to_view("view your family's settings")?;
+        let me =
+            user.require_to_view(t!("You must be logged in to view your family's settings"))?;
         let settings = family::settings(&app, me.user.family_id).await?;
         Ok(Json((&settings).into()))
     }
@@ -206,7 +207,8 @@ impl FamilyApi {
         user: CurrentUser,
         body: Json<FamilySettingsUpdate>,
     ) -> Result<Json<FamilySettingsDto>, ApiError> {
-        let me = user.require_to_save("change your family's settings")?;
+        let me =
+            user.require_to_save(t!("You must be logged in to change your family's settings"))?;
         let fields = SettingsFields {
             allergen_list: body.0.allergen_list.into(),
         };
@@ -224,7 +226,7 @@ impl FamilyApi {
         req: &Request,
         user: CurrentUser,
     ) -> Result<InviteCreated, ApiError> {
-        let me = user.require_to_save("invite another parent")?;
+        let me = user.require_to_save(t!("You must be logged in to invite another parent"))?;
         let made = family::invite(&app, &me.user).await?;
         let url = format!("{}/join/{}", site_base(&app, &client, req), made.token);
         Ok(InviteCreated::Created(Json(CreatedInvite {
@@ -246,7 +248,7 @@ impl FamilyApi {
         user: CurrentUser,
         id: Path<InviteId>,
     ) -> Result<Done, ApiError> {
-        let me = user.require_to_save("revoke an invite")?;
+        let me = user.require_to_save(t!("You must be logged in to revoke an invite"))?;
         family::revoke(&app, &me.user, id.0).await?;
         Ok(Done::Done)
     }
@@ -255,7 +257,7 @@ impl FamilyApi {
     /// children.
     #[oai(path = "/leave", method = "post", operation_id = "leaveFamily")]
     async fn leave(&self, app: Data<&App>, user: CurrentUser) -> Result<Json<Profile>, ApiError> {
-        let me = user.require_to_save("leave your family")?;
+        let me = user.require_to_save(t!("You must be logged in to leave your family"))?;
         let left = family::leave(&app, &me.user).await?;
         Ok(Json(Profile::from(&left)))
     }
@@ -272,7 +274,7 @@ impl FamilyApi {
         user: CurrentUser,
         id: Path<UserId>,
     ) -> Result<Done, ApiError> {
-        let me = user.require_to_save("remove a family member")?;
+        let me = user.require_to_save(t!("You must be logged in to remove a family member"))?;
         family::remove(&app, &me.user, id.0).await?;
         Ok(Done::Done)
     }

@@ -4,6 +4,7 @@
 use poem_openapi::{Enum, Object};
 
 use crate::domain::food_safety::{FoodCheck, Source, Warning, WarningKind};
+use crate::i18n::Text;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
 #[oai(rename_all = "camelCase")]
@@ -72,11 +73,11 @@ impl From<&Warning> for FoodWarningDto {
         FoodWarningDto {
             kind: w.kind.into(),
             food: w.food.clone(),
-            message: w.message.clone(),
-            advice: w.advice.clone(),
+            message: w.message.here(),
+            advice: w.advice.here(),
             source: w.source.map(SourceDto::from),
             prepared: w.prepared,
-            note: w.note.clone(),
+            note: w.note.here(),
             allergy: w.allergy.clone(),
         }
     }
@@ -110,11 +111,11 @@ impl FoodCheckDto {
         FoodCheckDto {
             child_id: child.id.to_string(),
             child_name: child.name.clone(),
-            age: check.age.map(|a| a.label()),
-            prompt: check.prompt.clone(),
+            age: check.age.map(|a| a.label().here()),
+            prompt: check.prompt.as_ref().map(Text::here),
             warnings: check.warnings.iter().map(FoodWarningDto::from).collect(),
-            note: check.note_for(&child.name),
-            introduction: check.introduction.clone(),
+            note: check.note_for(&child.name).as_ref().map(Text::here),
+            introduction: check.introduction.as_ref().map(Text::here),
         }
     }
 }

@@ -142,7 +142,10 @@ impl From<JobView> for JobDto {
             } => {
                 dto.state = JobState::Done;
                 dto.progress = 100;
-                dto.safety_notes = safety_notes;
+                dto.safety_notes = safety_notes
+                    .iter()
+                    .map(|notes| notes.iter().map(Text::here).collect())
+                    .collect();
                 dto.recipes = recipes.into_iter().map(Into::into).collect();
                 dto.withheld = withheld.into_iter().map(Into::into).collect();
                 dto.notes = notes;
@@ -373,10 +376,16 @@ impl GenerationApi {
     ) -> Result<JobEventsResponse, ApiError> {
         let id = id.0;
         let views = generation::follow(&app, &viewer(&user, req), id).await?;
+        // The events are made after this request's task: they take its language along.
+        let lang = crate::i18n::scope::current();
         Ok(JobEventsResponse::Stream(JobStream(
-            EventStream::new(views.map(JobDto::from).boxed())
-                .keep_alive(KEEP_ALIVE)
-                .to_event(job_event),
+            EventStream::new(
+                views
+                    .map(move |v| crate::i18n::scope::within_sync(lang, || JobDto::from(v)))
+                    .boxed(),
+            )
+            .keep_alive(KEEP_ALIVE)
+            .to_event(job_event),
         )))
     }
 }

@@ -15,6 +15,7 @@ use super::{ApiError, ApiTags};
 use crate::app::App;
 use crate::domain::grocery::{GroceryItem, ItemDraft};
 use crate::domain::ids::{GroceryItemId, GroceryListId};
+use crate::i18n::Text;
 use crate::service::grocery::{self, Format, PricedList};
 use crate::service::meal_plan;
 
@@ -235,7 +236,10 @@ fn draft(d: grocery::Draft) -> ListDraft {
         notes: d
             .notes
             .into_iter()
-            .map(|(name, notes)| ItemNotes { name, notes })
+            .map(|(name, notes)| ItemNotes {
+                name,
+                notes: notes.iter().map(Text::here).collect(),
+            })
             .collect(),
         items: d
             .items
@@ -274,7 +278,7 @@ impl GroceryApi {
         req: &poem::Request,
         #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
     ) -> Result<Cached<Vec<GroceryListDto>>, ApiError> {
-        let me = user.require_to_view("view grocery lists")?;
+        let me = user.require_to_view(t!("You must be logged in to view grocery lists"))?;
         let family = me.user.family_id;
         family_answer(
             &app,
@@ -302,7 +306,7 @@ impl GroceryApi {
         user: CurrentUser,
         body: Json<ListInput>,
     ) -> Result<ListCreated, ApiError> {
-        let me = user.require_to_save("save grocery lists")?;
+        let me = user.require_to_save(t!("You must be logged in to save grocery lists"))?;
         let list = grocery::create(
             &app,
             me.user.family_id,
@@ -324,7 +328,7 @@ impl GroceryApi {
         user: CurrentUser,
         id: Path<GroceryListId>,
     ) -> Result<Json<GroceryListDto>, ApiError> {
-        let me = user.require_to_view("view grocery lists")?;
+        let me = user.require_to_view(t!("You must be logged in to view grocery lists"))?;
         let list = grocery::get(&app, me.user.family_id, id.0).await?;
         Ok(Json(GroceryListDto::from(&list)))
     }
@@ -343,7 +347,7 @@ impl GroceryApi {
         id: Path<GroceryListId>,
         body: Json<ListInput>,
     ) -> Result<Json<GroceryListDto>, ApiError> {
-        let me = user.require_to_save("save grocery lists")?;
+        let me = user.require_to_save(t!("You must be logged in to save grocery lists"))?;
         let items: Vec<(Option<String>, ItemDraft)> = body
             .0
             .items
@@ -373,7 +377,7 @@ impl GroceryApi {
         user: CurrentUser,
         id: Path<GroceryListId>,
     ) -> Result<Deleted, ApiError> {
-        let me = user.require_to_save("delete grocery lists")?;
+        let me = user.require_to_save(t!("You must be logged in to delete grocery lists"))?;
         grocery::delete(&app, me.user.family_id, id.0).await?;
         Ok(Deleted::Done)
     }
@@ -392,7 +396,7 @@ impl GroceryApi {
         #[oai(name = "itemId")] item_id: Path<GroceryItemId>,
         body: Json<TickInput>,
     ) -> Result<Json<TickResult>, ApiError> {
-        let me = user.require_to_save("save grocery lists")?;
+        let me = user.require_to_save(t!("You must be logged in to save grocery lists"))?;
         tick_item(&app, me.user.family_id, id.0, item_id.0, body.0).await
     }
 
@@ -409,7 +413,7 @@ impl GroceryApi {
         user: CurrentUser,
         body: Json<EstimateInput>,
     ) -> Result<Json<ListEstimate>, ApiError> {
-        user.require_to_view("view grocery lists")?;
+        user.require_to_view(t!("You must be logged in to view grocery lists"))?;
         let items: Vec<(String, String)> = body
             .0
             .items
@@ -443,7 +447,7 @@ impl GroceryApi {
         user: CurrentUser,
         body: Json<FromRecipesInput>,
     ) -> Result<Json<ListDraft>, ApiError> {
-        let me = user.require_to_save("save grocery lists")?;
+        let me = user.require_to_save(t!("You must be logged in to save grocery lists"))?;
         let found = grocery::from_recipes(&app, me.user.family_id, &body.0.recipe_ids).await?;
         Ok(Json(draft(found)))
     }
@@ -461,7 +465,7 @@ impl GroceryApi {
         user: CurrentUser,
         body: Json<FromMealPlanInput>,
     ) -> Result<Json<ListDraft>, ApiError> {
-        let me = user.require_to_save("save grocery lists")?;
+        let me = user.require_to_save(t!("You must be logged in to save grocery lists"))?;
         let week = meal_plan::week_or_current(body.0.week.as_deref())?;
         let found = grocery::from_meal_plan(&app, me.user.family_id, week).await?;
         Ok(Json(draft(found)))
@@ -480,7 +484,7 @@ impl GroceryApi {
         id: Path<GroceryListId>,
         format: Query<Option<ExportFormat>>,
     ) -> Result<Exported, ApiError> {
-        let me = user.require_to_view("view grocery lists")?;
+        let me = user.require_to_view(t!("You must be logged in to view grocery lists"))?;
         let list = grocery::get(&app, me.user.family_id, id.0).await?;
         let format = match format.0.unwrap_or(ExportFormat::Txt) {
             ExportFormat::Txt => Format::Text,

@@ -14,6 +14,7 @@ use super::session::CurrentUser;
 use super::{ApiError, ApiTags, number_input};
 use crate::app::App;
 use crate::domain::meal_plan::{Concern, EntryDraft, PlanEntry, PlanView, Warning};
+use crate::i18n::Text;
 use crate::service::meal_plan;
 
 /// One planned meal.
@@ -116,9 +117,9 @@ impl From<Concern> for PlanConcernDto {
             child_id: c.child.to_string(),
             child_name: c.child_name,
             kind: c.kind.into(),
-            message: c.message,
-            advice: c.advice,
-            age: c.age,
+            message: c.message.here(),
+            advice: c.advice.as_ref().map_or_else(String::new, Text::here),
+            age: c.age.as_ref().map(Text::here),
             prepared: c.prepared,
         }
     }
@@ -225,7 +226,7 @@ impl MealPlanApi {
         req: &poem::Request,
         #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
     ) -> Result<Cached<MealPlanDto>, ApiError> {
-        let me = user.require_to_view("view the meal plan")?;
+        let me = user.require_to_view(t!("You must be logged in to view the meal plan"))?;
         let family = me.user.family_id;
         let week = meal_plan::week_or_current(week.0.as_deref())?;
         let query = format!("meal-plan?week={week}");
@@ -253,7 +254,7 @@ impl MealPlanApi {
         week: Query<Option<String>>,
         body: Json<MealPlanInput>,
     ) -> Result<Json<MealPlanDto>, ApiError> {
-        let me = user.require_to_save("save the meal plan")?;
+        let me = user.require_to_save(t!("You must be logged in to save the meal plan"))?;
         let week = meal_plan::week_named(week.0.as_deref())?;
         let drafts: Vec<EntryDraft> = body.0.entries.into_iter().map(Into::into).collect();
         let view = meal_plan::save(&app, me.user.family_id, week, body.0.version, &drafts).await?;
@@ -274,7 +275,7 @@ impl MealPlanApi {
         user: CurrentUser,
         body: Json<MealPlanEntryInput>,
     ) -> Result<Json<MealPlanCheck>, ApiError> {
-        let me = user.require_to_view("view the meal plan")?;
+        let me = user.require_to_view(t!("You must be logged in to view the meal plan"))?;
         let draft = EntryDraft::from(body.0);
         let concerns = meal_plan::check(&app, me.user.family_id, &draft).await?;
         Ok(Json(MealPlanCheck {

@@ -304,7 +304,7 @@ impl MealsApi {
         req: &poem::Request,
         #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
     ) -> Result<Cached<MealPage>, ApiError> {
-        let me = user.require_to_view("view meals")?;
+        let me = user.require_to_view(t!("You must be logged in to view meals"))?;
         let family = me.user.family_id;
         let (child, cursor) = (child_id.0.as_deref(), cursor.0.as_deref());
         // Exactly as asked (`None` is not `Some(0)`): a bad value must not find a good page.
@@ -337,7 +337,7 @@ impl MealsApi {
         user: CurrentUser,
         body: Json<MealRequest>,
     ) -> Result<MealCreated, ApiError> {
-        let me = user.require_to_save("save meals")?;
+        let me = user.require_to_save(t!("You must be logged in to save meals"))?;
         let meal = meals::create(&app, me.user.family_id, body.0.into()).await?;
         Ok(MealCreated::Created(Json(meal.into())))
     }
@@ -349,7 +349,7 @@ impl MealsApi {
         user: CurrentUser,
         id: Path<MealId>,
     ) -> Result<Json<MealDto>, ApiError> {
-        let me = user.require_to_view("view meals")?;
+        let me = user.require_to_view(t!("You must be logged in to view meals"))?;
         Ok(Json(
             meals::get(&app, me.user.family_id, id.0).await?.into(),
         ))
@@ -364,7 +364,7 @@ impl MealsApi {
         id: Path<MealId>,
         body: Json<MealRequest>,
     ) -> Result<Json<MealDto>, ApiError> {
-        let me = user.require_to_save("save meals")?;
+        let me = user.require_to_save(t!("You must be logged in to save meals"))?;
         let version = body.0.version;
         let meal = meals::update(&app, me.user.family_id, id.0, version, body.0.into()).await?;
         Ok(Json(meal.into()))
@@ -378,7 +378,7 @@ impl MealsApi {
         user: CurrentUser,
         id: Path<MealId>,
     ) -> Result<Deleted, ApiError> {
-        let me = user.require_to_save("delete meals")?;
+        let me = user.require_to_save(t!("You must be logged in to delete meals"))?;
         meals::delete(&app, me.user.family_id, id.0).await?;
         Ok(Deleted::Done)
     }

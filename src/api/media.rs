@@ -105,7 +105,7 @@ impl MediaApi {
         user: CurrentUser,
         form: UploadForm,
     ) -> Result<Uploaded, ApiError> {
-        let me = user.require_to_save("upload photos")?;
+        let me = user.require_to_save(t!("You must be logged in to upload photos"))?;
         let bytes = upload_bytes(form, &t!("Photo upload failed")).await?;
         let record = photos::upload(&app, &me.user, bytes).await?;
         let urls = PhotoUrls::new(MEDIA_BASE, record.id);
@@ -128,7 +128,7 @@ impl MediaApi {
         size: Query<Option<String>>,
         #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
     ) -> Result<MediaResponse, ApiError> {
-        let me = user.require_to_view("view photos")?;
+        let me = user.require_to_view(t!("You must be logged in to view photos"))?;
         let id = id.0;
         let size = photos::Size::parse(size.0.as_deref());
         let bytes = photos::read(&app, me.user.family_id, id, size).await?;

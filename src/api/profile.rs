@@ -106,7 +106,7 @@ impl ProfileApi {
     /// The signed-in user's profile.
     #[oai(path = "/profile", method = "get", operation_id = "getProfile")]
     async fn get(&self, user: CurrentUser) -> Result<Json<Profile>, ApiError> {
-        let me = user.require_to_view("view your profile")?;
+        let me = user.require_to_view(t!("You must be logged in to view your profile"))?;
         Ok(Json(Profile::from(&me.user)))
     }
 
@@ -118,7 +118,7 @@ impl ProfileApi {
         user: CurrentUser,
         form: super::media::UploadForm,
     ) -> Result<Json<Profile>, ApiError> {
-        let me = user.require_to_save("upload photos")?;
+        let me = user.require_to_save(t!("You must be logged in to upload photos"))?;
         let bytes = super::media::upload_bytes(form, &t!("Upload failed")).await?;
         let updated = photos::set_avatar(&app, me.user.id, bytes).await?;
         Ok(Json(Profile::from(&updated)))
@@ -132,7 +132,7 @@ impl ProfileApi {
         user: CurrentUser,
         body: Json<ProfileUpdate>,
     ) -> Result<Json<Profile>, ApiError> {
-        let me = user.require_to_save("update your profile")?;
+        let me = user.require_to_save(t!("You must be logged in to update your profile"))?;
         let Json(body) = body;
         let updated = accounts::update_profile(
             &app,

@@ -19,6 +19,7 @@ use crate::domain::recipe::{
     self, Cost, Ingredient, Nutrition, RecipeContent, Source, Substitution,
 };
 use crate::domain::text::file_stem;
+use crate::i18n::Text;
 use crate::recipe_import::export;
 use crate::service::recipe_import::{self, Drafted};
 use crate::service::recipes::{self, Checked, Edit, Provenance};
@@ -280,7 +281,7 @@ impl From<Checked> for RecipeDto {
         let r = c.recipe;
         RecipeDto {
             allergy_warnings: c.warnings,
-            safety_notes: c.safety_notes,
+            safety_notes: c.safety_notes.iter().map(Text::here).collect(),
             id: r.id.to_string(),
             source: r.source.into(),
             source_url: r.source_url,
@@ -365,7 +366,7 @@ impl From<Drafted> for ImportedRecipeDto {
             source_url: d.source_url,
             image_url: d.image_url,
             allergy_warnings: d.warnings,
-            safety_notes: d.safety_notes,
+            safety_notes: d.safety_notes.iter().map(Text::here).collect(),
         }
     }
 }
@@ -409,7 +410,7 @@ impl RecipesApi {
         req: &poem::Request,
         #[oai(name = "If-None-Match")] if_none_match: Header<Option<String>>,
     ) -> Result<Cached<Vec<RecipeDto>>, ApiError> {
-        let me = user.require_to_view("view recipes")?;
+        let me = user.require_to_view(t!("You must be logged in to view recipes"))?;
         let family = me.user.family_id;
         // The children's safety notes follow their ages: kept per day as well.
         let query = format!("recipes@{}", chrono::Utc::now().date_naive());
@@ -437,7 +438,7 @@ impl RecipesApi {
         user: CurrentUser,
         body: Json<SaveRecipeRequest>,
     ) -> Result<RecipeCreated, ApiError> {
-        let me = user.require_to_save("save recipes")?;
+        let me = user.require_to_save(t!("You must be logged in to save recipes"))?;
         let body = body.0;
         let provenance = Provenance {
             source: body.source.into(),
@@ -463,7 +464,7 @@ impl RecipesApi {
         user: CurrentUser,
         body: Json<ImportRequest>,
     ) -> Result<Json<ImportedDto>, ApiError> {
-        let me = user.require_to_save("import recipes")?;
+        let me = user.require_to_save(t!("You must be logged in to import recipes"))?;
         let body = body.0;
         let request = recipe_import::ImportRequest {
             url: body.url,
@@ -484,7 +485,7 @@ impl RecipesApi {
         operation_id = "exportRecipes"
     )]
     async fn export_all(&self, app: Data<&App>, user: CurrentUser) -> Result<Exported, ApiError> {
-        let me = user.require_to_view("view recipes")?;
+        let me = user.require_to_view(t!("You must be logged in to view recipes"))?;
         let list = recipes::list(&app, me.user.family_id).await?;
         let saved: Vec<_> = list.into_iter().map(|c| c.recipe).collect();
         Ok(Exported::attachment(
@@ -509,7 +510,7 @@ impl RecipesApi {
         id: Path<RecipeId>,
         format: Query<Option<RecipeExportFormat>>,
     ) -> Result<Exported, ApiError> {
-        let me = user.require_to_view("view recipes")?;
+        let me = user.require_to_view(t!("You must be logged in to view recipes"))?;
         let found = recipes::get(&app, me.user.family_id, id.0).await?;
         let stem = file_stem(&found.recipe.content.title, "recipe");
         Ok(match format.0.unwrap_or(RecipeExportFormat::Jsonld) {
@@ -519,7 +520,15 @@ impl RecipesApi {
                 &format!("{stem}.json"),
             ),
             RecipeExportFormat::Html => Exported::attachment(
-                export::html(&found.recipe, &found.warnings, &found.safety_notes),
+                export::html(
+                    &found.recipe,
+                    &found.warnings,
+                    &found
+                        .safety_notes
+                        .iter()
+                        .map(Text::here)
+                        .collect::<Vec<_>>(),
+                ),
                 "text/html; charset=utf-8",
                 &format!("{stem}.html"),
             ),
@@ -535,7 +544,7 @@ impl RecipesApi {
         id: Path<RecipeId>,
         body: Json<UpdateRecipeRequest>,
     ) -> Result<Json<RecipeDto>, ApiError> {
-        let me = user.require_to_save("save recipes")?;
+        let me = user.require_to_save(t!("You must be logged in to save recipes"))?;
         let body = body.0;
         let edit = Edit {
             content: body.content.into(),
@@ -553,7 +562,7 @@ impl RecipesApi {
         user: CurrentUser,
         id: Path<RecipeId>,
     ) -> Result<Json<RecipeDto>, ApiError> {
-        let me = user.require_to_view("view recipes")?;
+        let me = user.require_to_view(t!("You must be logged in to view recipes"))?;
         let found = recipes::get(&app, me.user.family_id, id.0).await?;
         Ok(Json(found.into()))
     }
@@ -569,7 +578,7 @@ impl RecipesApi {
         user: CurrentUser,
         id: Path<RecipeId>,
     ) -> Result<Deleted, ApiError> {
-        let me = user.require_to_save("delete recipes")?;
+        let me = user.require_to_save(t!("You must be logged in to delete recipes"))?;
         recipes::delete(&app, me.user.family_id, id.0).await?;
         Ok(Deleted::Done)
     }
@@ -588,7 +597,7 @@ impl RecipesApi {
         id: Path<RecipeId>,
         body: Json<LogMealRequest>,
     ) -> Result<MealLogged, ApiError> {
-        let me = user.require_to_save("save meals")?;
+        let me = user.require_to_save(t!("You must be logged in to save meals"))?;
         let recipe = id.0;
         let child = body.0.child_id.trim().parse::<ChildId>().map_err(|_| {
             crate::domain::Invalid::new(

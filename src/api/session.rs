@@ -8,6 +8,7 @@ use super::client::ClientInfo;
 use crate::app::App;
 use crate::auth::tokens::SessionToken;
 use crate::domain::DomainError;
+use crate::i18n::Text;
 use crate::service::sessions::{self, SignedIn, Started};
 
 pub const SESSION_COOKIE: &str = "highchair_session";
@@ -95,24 +96,17 @@ fn cookie_value<'a>(header: &'a str, name: &str) -> Option<&'a str> {
 pub struct CurrentUser(pub Option<SignedIn>);
 
 impl CurrentUser {
-    /// 'Authentication required' / 'You must be logged in to <action>'.
-    pub fn require_to_view(self, action: &str) -> Result<SignedIn, DomainError> {
-        self.0.ok_or_else(|| {
-            DomainError::not_signed_in(
-                t!("Authentication required"),
-                t!("You must be logged in to {{action}}", action = action),
-            )
-        })
+    /// 'Authentication required' / 'You must be logged in to <action>' (the whole sentence:
+    /// languages word each action their own way).
+    pub fn require_to_view(self, message: Text) -> Result<SignedIn, DomainError> {
+        self.0
+            .ok_or_else(|| DomainError::not_signed_in(t!("Authentication required"), message))
     }
 
     /// 'Authentication error' / 'You must be logged in to <action>'.
-    pub fn require_to_save(self, action: &str) -> Result<SignedIn, DomainError> {
-        self.0.ok_or_else(|| {
-            DomainError::not_signed_in(
-                t!("Authentication error"),
-                t!("You must be logged in to {{action}}", action = action),
-            )
-        })
+    pub fn require_to_save(self, message: Text) -> Result<SignedIn, DomainError> {
+        self.0
+            .ok_or_else(|| DomainError::not_signed_in(t!("Authentication error"), message))
     }
 }
 

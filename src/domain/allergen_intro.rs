@@ -10,6 +10,7 @@
 //! - `regular`: given `REGULAR_TIMES` times or more, the last within `KEEP_UP_DAYS` days;
 //! - `started`: given fewer times, the last within `KEEP_UP_DAYS` days.
 
+use crate::i18n::{Arg, Text};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -64,6 +65,16 @@ impl Region {
                 Allergen::Soya,
                 Allergen::Sesame,
             ],
+        }
+    }
+
+    /// The name inside a sentence, the region's way: "wheat" and "soy" in the US.
+    pub fn in_sentence(self, allergen: Allergen) -> Text {
+        match (self, allergen) {
+            (Region::Us, Allergen::Gluten) => t!("wheat"),
+            (Region::Us, Allergen::Soya) => t!("soy"),
+            (Region::Us, Allergen::Crustaceans) => t!("crustacean shellfish"),
+            _ => allergen.in_sentence(),
         }
     }
 
@@ -221,29 +232,30 @@ pub fn one_at_a_time(
     foods: &[String],
     name: &str,
     region: Region,
-) -> Option<String> {
+) -> Option<Text> {
     let new = new_in(progress, foods);
     if new.len() < 2 {
         return None;
     }
-    let labels: Vec<String> = new
-        .iter()
-        .map(|&a| region.label(a).to_lowercase())
-        .collect();
-    let (last, rest) = labels.split_last()?;
-    let verb = if rest.len() == 1 {
-        "would both be new"
-    } else {
-        "would all be new"
+    let allergens = Arg::And {
+        items: new.iter().map(|&a| region.in_sentence(a)).collect(),
+        capitalise: true,
     };
-    let sentence = format!(
-        "{} and {last} {verb} for {name}: introduce one new allergen at a time, so a reaction \
-         points to one food.",
-        rest.join(", ")
-    );
-    let mut chars = sentence.chars();
-    let first = chars.next()?;
-    Some(first.to_uppercase().chain(chars).collect())
+    Some(if new.len() == 2 {
+        t!(
+            "{{allergens}} would both be new for {{name}}: introduce one new allergen at a time, \
+             so a reaction points to one food.",
+            allergens = allergens,
+            name = name
+        )
+    } else {
+        t!(
+            "{{allergens}} would all be new for {{name}}: introduce one new allergen at a time, \
+             so a reaction points to one food.",
+            allergens = allergens,
+            name = name
+        )
+    })
 }
 
 #[cfg(test)]
@@ -405,7 +417,9 @@ mod tests {
         let foods = ["Scrambled egg on toast".to_string(), "Fish".into()];
         assert_eq!(new_in(&progress, &foods), [Allergen::Eggs, Allergen::Fish]);
         assert_eq!(
-            one_at_a_time(&progress, &foods, "Leo", Region::Uk).as_deref(),
+            one_at_a_time(&progress, &foods, "Leo", Region::Uk)
+                .map(|t| t.to_string())
+                .as_deref(),
             Some(
                 "Eggs and fish would both be new for Leo: introduce one new allergen at a \
                  time, so a reaction points to one food."

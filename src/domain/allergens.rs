@@ -6,6 +6,7 @@
 //! allergens of their usual recipe: a warning asks the parent to check, so when a common version
 //! of a dish has an allergen it is listed, and when in doubt we warn.
 
+use crate::i18n::Text;
 use std::collections::HashSet;
 use std::fmt;
 use std::sync::LazyLock;
@@ -116,8 +117,23 @@ impl Allergen {
     }
 
     /// The name inside a sentence: "contains tree nuts".
-    fn in_sentence(self) -> String {
-        self.key().replace('_', " ")
+    pub fn in_sentence(self) -> Text {
+        match self {
+            Allergen::Celery => t!("celery"),
+            Allergen::Gluten => t!("gluten"),
+            Allergen::Crustaceans => t!("crustaceans"),
+            Allergen::Eggs => t!("eggs"),
+            Allergen::Fish => t!("fish"),
+            Allergen::Lupin => t!("lupin"),
+            Allergen::Milk => t!("milk"),
+            Allergen::Molluscs => t!("molluscs"),
+            Allergen::Mustard => t!("mustard"),
+            Allergen::TreeNuts => t!("tree nuts"),
+            Allergen::Peanuts => t!("peanuts"),
+            Allergen::Sesame => t!("sesame"),
+            Allergen::Soya => t!("soya"),
+            Allergen::Sulphites => t!("sulphites"),
+        }
     }
 }
 
@@ -148,17 +164,31 @@ pub struct Conflict {
 }
 
 /// "Buttered toast contains milk (butter)", or "Strawberry jam contains Strawberry".
+impl Conflict {
+    /// "Buttered toast contains milk (butter)", or "Strawberry jam contains Strawberry", in
+    /// whichever language it is worded.
+    pub fn message(&self) -> Text {
+        match self.allergen {
+            Some(a) => t!(
+                "{{food}} contains {{allergen}} ({{matched}})",
+                food = &self.food,
+                allergen = a.in_sentence(),
+                matched = &self.matched
+            ),
+            None => t!(
+                "{{food}} contains {{allergy}}",
+                food = &self.food,
+                allergy = &self.allergy
+            ),
+        }
+    }
+}
+
+/// In English (logs, tests).
 impl fmt::Display for Conflict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.allergen {
-            Some(a) => write!(
-                f,
-                "{} contains {} ({})",
-                self.food,
-                a.in_sentence(),
-                self.matched
-            ),
-            None => write!(f, "{} contains {}", self.food, self.allergy),
+            Some(_) | None => f.write_str(&self.message().to_string()),
         }
     }
 }

@@ -435,11 +435,11 @@ pub struct Concern {
     pub child: ChildId,
     pub child_name: String,
     pub kind: WarningKind,
-    pub message: String,
-    /// What to do instead (choking and age rules; empty for an allergy).
-    pub advice: String,
+    pub message: Text,
+    /// What to do instead (choking and age rules; none for an allergy).
+    pub advice: Option<Text>,
     /// The child's age the rule was checked for ("9 months").
-    pub age: Option<String>,
+    pub age: Option<Text>,
     /// The food was described as prepared the safe way: advice, not alarm.
     pub prepared: bool,
 }

@@ -243,10 +243,11 @@ impl Guard {
         self.ages
             .iter()
             .find_map(|(name, age)| match food_safety::in_recipe(food, *age) {
+                // In English until the generator's words come from the catalogues.
                 InRecipe::LeftOut(rule) => Some(format!(
                     "{food} was left out: for {name} ({}), {}.",
                     age.label(),
-                    rule.note.replace("{food}", &food.to_lowercase())
+                    rule.note.clone().with("food", food.to_lowercase())
                 )),
                 InRecipe::AsIs | InRecipe::Prepared(_) => None,
             })

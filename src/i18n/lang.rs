@@ -99,6 +99,21 @@ impl Lang {
         }
     }
 
+    /// "a, b and c" (no serial comma; "et", "und", "y").
+    pub fn and_list(self, items: &[String]) -> String {
+        let and = match self {
+            Lang::En => "and",
+            Lang::Fr => "et",
+            Lang::De => "und",
+            Lang::Es => "y",
+        };
+        match items {
+            [] => String::new(),
+            [one] => one.clone(),
+            [rest @ .., last] => format!("{} {and} {last}", rest.join(", ")),
+        }
+    }
+
     /// The best language for an `Accept-Language` header: the first range (by quality, then
     /// order) whose primary language has a catalogue. None when it names none of them.
     pub fn from_accept_language(header: &str) -> Option<Lang> {

@@ -45,6 +45,14 @@ pub enum Arg {
     Text(Box<Text>),
     /// A day, written the language's short way: "Mon 23 Nov", "lun. 23 nov.".
     Day(chrono::NaiveDate),
+    /// Texts one after another: "a; b".
+    List(Vec<Text>),
+    /// "a, b and c", the language's way; the first letter capitalised when it starts a
+    /// sentence.
+    And {
+        items: Vec<Text>,
+        capitalise: bool,
+    },
 }
 
 impl Text {
@@ -65,6 +73,13 @@ impl Text {
                 args: Vec::new(),
             })),
         }
+    }
+
+    /// Words that are not the server's own, shown as they are: what a family typed, or words
+    /// still written in English outside the catalogues (the recipe guard's reasons, until the
+    /// generator's words move there).
+    pub fn as_given(words: impl Into<String>) -> Text {
+        Text::new("{{text}}").with("text", words.into())
     }
 
     /// Names a value: `{{name}}` in the text.
@@ -129,6 +144,24 @@ impl Text {
                 Arg::Plain(s) => s.clone(),
                 Arg::Text(t) => t.render(lang),
                 Arg::Day(d) => lang.short_day(*d),
+                Arg::List(texts) => texts
+                    .iter()
+                    .map(|t| t.render(lang))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+                Arg::And { items, capitalise } => {
+                    let items: Vec<String> = items.iter().map(|t| t.render(lang)).collect();
+                    let list = lang.and_list(&items);
+                    if *capitalise {
+                        let mut chars = list.chars();
+                        chars
+                            .next()
+                            .map(|c| c.to_uppercase().chain(chars).collect())
+                            .unwrap_or_default()
+                    } else {
+                        list
+                    }
+                }
             })
     }
 

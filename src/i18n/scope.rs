@@ -14,6 +14,12 @@ pub async fn within<F: Future>(lang: Lang, work: F) -> F::Output {
     LANG.scope(lang, work).await
 }
 
+/// Runs `work` answering in `lang`, synchronously: for an answer made after its request's
+/// task let go (a stream's events).
+pub fn within_sync<R>(lang: Lang, work: impl FnOnce() -> R) -> R {
+    LANG.sync_scope(lang, work)
+}
+
 /// The language of the request being answered; English outside any request.
 pub fn current() -> Lang {
     LANG.try_with(|l| *l).unwrap_or_default()

@@ -21,6 +21,7 @@ use crate::domain::recipe::{GenerateFields, GenerateRequest, RecipeContent, requ
 use crate::domain::recipe_guard::Withheld;
 use crate::generator::Status;
 use crate::generator::catalogue::Catalogue;
+use crate::i18n::Text;
 use crate::jobs::generation::{Live, SubmitError, guard_for};
 use crate::store::Store;
 
@@ -77,7 +78,7 @@ pub enum Stage {
         notes: Vec<String>,
         /// Per recipe, each of the viewer's children's choking and age notes (none for a
         /// visitor): "For Leo (9 months): quarter the grapes lengthways".
-        safety_notes: Vec<Vec<String>>,
+        safety_notes: Vec<Vec<Text>>,
     },
     Failed {
         failure: Failure,

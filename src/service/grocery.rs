@@ -176,7 +176,7 @@ pub struct Draft {
     pub items: Vec<ItemDraft>,
     /// For each item a child should be careful with (by name): "Leo is allergic: ...",
     /// "For Leo (9 months): quarter the grapes lengthways".
-    pub notes: Vec<(String, Vec<String>)>,
+    pub notes: Vec<(String, Vec<Text>)>,
 }
 
 async fn draft(

@@ -20,6 +20,7 @@ use crate::domain::meal_plan::{
 };
 use crate::domain::recipe::Recipe;
 use crate::domain::recipe_guard::Guard;
+use crate::i18n::Text;
 use crate::store::WriteError;
 
 /// The week a request names; the current ISO week (UTC) when it names none.
@@ -154,12 +155,12 @@ fn concerns(
     };
     let mut out = Vec::new();
     for child in children.iter().filter(|c| is_for(c.id)) {
-        let concern = |kind, message: String| Concern {
+        let concern = |kind, message: Text| Concern {
             child: child.id,
             child_name: child.name.clone(),
             kind,
             message,
-            advice: String::new(),
+            advice: None,
             age: None,
             prepared: false,
         };
@@ -169,18 +170,21 @@ fn concerns(
                 Food::Text(t) => guard.reasons(&[(*t).to_string()]),
             };
             if !reasons.is_empty() {
-                out.push(concern(WarningKind::Allergen, reasons.join("; ")));
+                out.push(concern(
+                    WarningKind::Allergen,
+                    Text::as_given(reasons.join("; ")),
+                ));
             }
         }
         let age = Age::of(child, day);
-        let mut notes: Vec<String> = Vec::new();
+        let mut notes: Vec<Text> = Vec::new();
         for w in food_safety::rule_warnings(child, age, &foods) {
             if notes.contains(&w.note) {
                 continue;
             }
             notes.push(w.note.clone());
             out.push(Concern {
-                advice: w.advice,
+                advice: Some(w.advice),
                 age: age.map(|a| a.label()),
                 prepared: w.prepared,
                 ..concern(w.kind, w.note)

@@ -49,7 +49,7 @@ pub struct Drafted {
     /// Its picture's address on the web; fetched when the recipe is saved.
     pub image_url: Option<String>,
     pub warnings: Vec<String>,
-    pub safety_notes: Vec<String>,
+    pub safety_notes: Vec<Text>,
 }
 
 /// Every recipe in what was given, in order (a page may hold several). Errors say what went

@@ -14,6 +14,7 @@ use crate::domain::recipe::{self, Recipe, RecipeContent, Source};
 use crate::domain::recipe_guard::Guard;
 use crate::domain::user::User;
 use crate::generator::screen;
+use crate::i18n::Text;
 
 /// A saved recipe with what it contains that one of the family's children is allergic to
 /// (a recipe saved before an allergy was added, or the family's own dish), and each child's
@@ -24,7 +25,7 @@ pub struct Checked {
     pub warnings: Vec<String>,
     /// "For Leo (9 months): quarter the grapes lengthways; no honey before 12 months", one
     /// per child a rule applies to.
-    pub safety_notes: Vec<String>,
+    pub safety_notes: Vec<Text>,
 }
 
 /// What a recipe is checked against: every allergy of the family's children (one guard),
@@ -50,7 +51,7 @@ pub(crate) fn safety_notes(
     children: &[Child],
     content: &RecipeContent,
     today: NaiveDate,
-) -> Vec<String> {
+) -> Vec<Text> {
     let foods: Vec<String> = content.ingredients.iter().map(|i| i.name.clone()).collect();
     children
         .iter()

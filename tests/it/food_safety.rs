@@ -685,3 +685,86 @@ async fn the_familys_allergen_list_is_a_shared_versioned_setting_the_introductio
         14
     );
 }
+
+/// A server catalogue's text for `english` (the key), with `{{name}}` values filled in.
+fn worded(lang: &str, english: &str, values: &[(&str, &str)]) -> String {
+    let path = format!("{}/locales/server/{lang}.json", env!("CARGO_MANIFEST_DIR"));
+    let catalogue: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut text = catalogue[english]
+        .as_str()
+        .unwrap_or_else(|| panic!("{lang} has no {english:?}"))
+        .to_string();
+    for (name, value) in values {
+        text = text.replace(&format!("{{{{{name}}}}}"), value);
+    }
+    text
+}
+
+#[tokio::test]
+async fn the_food_check_speaks_the_parents_language_with_every_warning_and_note() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let leo = add_child(
+        &server,
+        &mum,
+        json!({"name": "Leo", "birthMonth": months_ago(9), "allergies": ["Milk"]}),
+    )
+    .await;
+    const ROUND: &str = "Small round foods like grapes can block a young child's airway: halves \
+                         are not small enough.";
+    const HONEY: &str = "no honey before 12 months";
+    for lang in ["fr", "de", "es"] {
+        let resp = mum
+            .post(server.url(&format!("/api/children/{leo}/food-check")))
+            .header("accept-language", lang)
+            .json(&json!({ "foods": ["Buttered toast", "Grapes", "Honey"] }))
+            .send()
+            .await
+            .unwrap();
+        let check = json(resp, 200).await;
+        let warnings = check["warnings"].as_array().unwrap();
+        // The same warnings as in English, each worded in the language: none dropped.
+        let kinds: Vec<_> = warnings
+            .iter()
+            .map(|w| w["kind"].as_str().unwrap())
+            .collect();
+        assert_eq!(kinds, ["allergen", "choking", "age"], "{lang}");
+        assert_eq!(
+            warnings[0]["message"],
+            worded(
+                lang,
+                "{{food}} contains {{allergen}} ({{matched}})",
+                &[
+                    ("food", "Buttered toast"),
+                    ("allergen", &worded(lang, "milk", &[])),
+                    ("matched", "butter")
+                ]
+            ),
+            "{lang}"
+        );
+        assert_eq!(warnings[1]["message"], worded(lang, ROUND, &[]), "{lang}");
+        assert!(!warnings[1]["advice"].as_str().unwrap().is_empty());
+        assert_ne!(warnings[1]["advice"], json!(null));
+        let age = worded(lang, "{{count}} months_other", &[("count", "9")]);
+        assert_eq!(check["age"], age, "{lang}");
+        let quarter = worded(
+            lang,
+            "quarter the {{food}} lengthways",
+            &[("food", "grapes")],
+        );
+        let note = worded(
+            lang,
+            "For {{name}} ({{age}}): {{notes}}",
+            &[
+                ("name", "Leo"),
+                ("age", &age),
+                ("notes", &format!("{quarter}; {}", worded(lang, HONEY, &[]))),
+            ],
+        );
+        assert_eq!(check["note"], note, "{lang}");
+        assert_ne!(
+            check["note"],
+            json!("For Leo (9 months): quarter the grapes lengthways; no honey before 12 months")
+        );
+    }
+}

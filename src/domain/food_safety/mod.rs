@@ -13,6 +13,8 @@ use std::sync::LazyLock;
 
 use chrono::NaiveDate;
 
+use crate::i18n::{Arg, Text};
+
 use super::allergens;
 use super::child::{Child, months_old};
 use super::food_words::{PhraseIndex, Word, is_form_of, words};
@@ -59,22 +61,14 @@ impl Age {
     }
 
     /// "9 months", "1 year", "3 years": months for babies and toddlers with a birth month.
-    pub fn label(&self) -> String {
+    pub fn label(&self) -> Text {
         if self.from_birth_month && self.months < 24 {
-            return plural(self.months, "month");
+            return t_plural!("{{count}} month", "{{count}} months", self.months);
         }
         match self.months / 12 {
-            0 => "under 1 year".to_string(),
-            years => plural(years, "year"),
+            0 => t!("under 1 year"),
+            years => t_plural!("{{count}} year", "{{count}} years", years),
         }
-    }
-}
-
-fn plural(n: u32, unit: &str) -> String {
-    if n == 1 {
-        format!("1 {unit}")
-    } else {
-        format!("{n} {unit}s")
     }
 }
 
@@ -103,14 +97,14 @@ pub struct Warning {
     pub kind: WarningKind,
     /// The food as typed.
     pub food: String,
-    pub message: String,
-    pub advice: String,
+    pub message: Text,
+    pub advice: Text,
     /// Where the advice comes from; none for the child's own allergy list.
     pub source: Option<&'static Source>,
     /// The food was described as prepared the safe way: advice, not alarm.
     pub prepared: bool,
     /// The advice in a few words, for a recipe's notes per child.
-    pub note: String,
+    pub note: Text,
     /// The allergy as the parent typed it, for an allergen warning.
     pub allergy: Option<String>,
 }
@@ -121,29 +115,29 @@ pub struct FoodCheck {
     pub age: Option<Age>,
     pub warnings: Vec<Warning>,
     /// A gentle prompt when the child has no age at all, so no age rule could be checked.
-    pub prompt: Option<String>,
+    pub prompt: Option<Text>,
     /// When the foods bring in two allergens a small child has never had (the use case fills
     /// it from the meal log: `allergen_intro::one_at_a_time`).
-    pub introduction: Option<String>,
+    pub introduction: Option<Text>,
 }
 
 impl FoodCheck {
     /// "For Leo (9 months): quarter the grapes lengthways; no honey before 12 months", from
     /// the choking and age warnings; none when there are none.
-    pub fn note_for(&self, name: &str) -> Option<String> {
-        for_child(name, self.age, &self.notes())
+    pub fn note_for(&self, name: &str) -> Option<Text> {
+        for_child(name, self.age, self.notes())
     }
 
     /// The choking and age warnings' notes, each once.
-    fn notes(&self) -> Vec<&str> {
-        let mut notes: Vec<&str> = Vec::new();
+    fn notes(&self) -> Vec<Text> {
+        let mut notes: Vec<Text> = Vec::new();
         for w in self
             .warnings
             .iter()
             .filter(|w| w.kind != WarningKind::Allergen)
         {
-            if !notes.contains(&w.note.as_str()) {
-                notes.push(&w.note);
+            if !notes.contains(&w.note) {
+                notes.push(w.note.clone());
             }
         }
         notes
@@ -151,15 +145,23 @@ impl FoodCheck {
 }
 
 /// "For Leo (9 months): a; b"; none without notes.
-fn for_child(name: &str, age: Option<Age>, notes: &[&str]) -> Option<String> {
+fn for_child(name: &str, age: Option<Age>, notes: Vec<Text>) -> Option<Text> {
     if notes.is_empty() {
         return None;
     }
-    let who = match age {
-        Some(age) => format!("{name} ({})", age.label()),
-        None => name.to_string(),
-    };
-    Some(format!("For {who}: {}", notes.join("; ")))
+    Some(match age {
+        Some(age) => t!(
+            "For {{name}} ({{age}}): {{notes}}",
+            name = name,
+            age = age.label(),
+            notes = Arg::List(notes)
+        ),
+        None => t!(
+            "For {{name}}: {{notes}}",
+            name = name,
+            notes = Arg::List(notes)
+        ),
+    })
 }
 
 /// Every warning for `foods` and this child: allergens first (the child's list), then the
@@ -170,13 +172,14 @@ pub fn check(child: &Child, foods: &[String], today: NaiveDate) -> FoodCheck {
         .into_iter()
         .map(|c| Warning {
             kind: WarningKind::Allergen,
-            advice: format!(
-                "{} is on {}'s allergy list: leave it out, unless a doctor is guiding its \
-                 introduction.",
-                c.allergy, child.name
+            advice: t!(
+                "{{allergy}} is on {{name}}'s allergy list: leave it out, unless a doctor is \
+                 guiding its introduction.",
+                allergy = &c.allergy,
+                name = &child.name
             ),
-            note: format!("no {}", c.matched),
-            message: c.to_string(),
+            note: t!("no {{food}}", food = &c.matched),
+            message: c.message(),
             food: c.food,
             allergy: Some(c.allergy),
             source: None,
@@ -185,9 +188,9 @@ pub fn check(child: &Child, foods: &[String], today: NaiveDate) -> FoodCheck {
         .collect();
     warnings.extend(rule_warnings(child, age, foods));
     let prompt = age.is_none().then(|| {
-        format!(
-            "Add {}'s birth month to their profile to check foods for their age.",
-            child.name
+        t!(
+            "Add {{name}}'s birth month to their profile to check foods for their age.",
+            name = &child.name
         )
     });
     FoodCheck {
@@ -212,17 +215,17 @@ pub fn rule_warnings(child: &Child, age: Option<Age>, foods: &[String]) -> Vec<W
                 kind: rule.kind.into(),
                 food: food.to_string(),
                 message: if hit.prepared {
-                    format!(
-                        "Described as prepared the safe way for {}'s age.",
-                        child.name
+                    t!(
+                        "Described as prepared the safe way for {{name}}'s age.",
+                        name = &child.name
                     )
                 } else {
-                    rule.risk.to_string()
+                    rule.risk.clone()
                 },
-                advice: rule.advice.to_string(),
+                advice: rule.advice.clone(),
                 source: rule.sources.first().copied(),
                 prepared: hit.prepared,
-                note: rule.note.replace("{food}", &hit.matched),
+                note: rule.note.clone().with("food", &hit.matched),
                 allergy: None,
             });
         }
@@ -234,7 +237,7 @@ pub fn rule_warnings(child: &Child, age: Option<Age>, foods: &[String]) -> Vec<W
 /// before 12 months; mash a portion or chop it into soft, small pieces to pick up", from the
 /// choking and age rules (allergens are the allergy guard's) and how to serve it at that age;
 /// none when there is nothing to say (from 5, without a rule).
-pub fn safety_note(child: &Child, foods: &[String], today: NaiveDate) -> Option<String> {
+pub fn safety_note(child: &Child, foods: &[String], today: NaiveDate) -> Option<Text> {
     let age = Age::of(child, today);
     let check = FoodCheck {
         age,
@@ -244,12 +247,12 @@ pub fn safety_note(child: &Child, foods: &[String], today: NaiveDate) -> Option<
     };
     let mut notes = check.notes();
     notes.extend(age.and_then(serving));
-    for_child(&child.name, age, &notes)
+    for_child(&child.name, age, notes)
 }
 
 /// What one food means for each child, in a few words: "Leo is allergic: Butter contains
 /// milk (butter)", "For Leo (9 months): quarter the grapes lengthways" (a grocery item).
-pub fn notes_for_children(children: &[Child], food: &str, today: NaiveDate) -> Vec<String> {
+pub fn notes_for_children(children: &[Child], food: &str, today: NaiveDate) -> Vec<Text> {
     let foods = [food.to_string()];
     let mut out = Vec::new();
     for child in children {
@@ -259,7 +262,11 @@ pub fn notes_for_children(children: &[Child], food: &str, today: NaiveDate) -> V
             .iter()
             .filter(|w| w.kind == WarningKind::Allergen)
         {
-            out.push(format!("{} is allergic: {}", child.name, w.message));
+            out.push(t!(
+                "{{name}} is allergic: {{warning}}",
+                name = &child.name,
+                warning = w.message.clone()
+            ));
         }
         out.extend(check.note_for(&child.name));
     }
@@ -351,19 +358,19 @@ pub fn rules_at(age: Age) -> impl Iterator<Item = &'static Rule> {
 
 /// How to serve a family dish at this age (NHS weaning stages; CDC for toddlers), for a
 /// recipe's note per child; none from 5, and none for "0 years" (a baby of unknown months).
-pub fn serving(age: Age) -> Option<&'static str> {
+pub fn serving(age: Age) -> Option<Text> {
     if !age.from_birth_month && age.months < 12 {
         return None;
     }
     Some(match age.months {
-        0..6 => "solid food starts at around 6 months; until then, milk is all a baby needs",
-        6..9 => {
+        0..6 => t!("solid food starts at around 6 months; until then, milk is all a baby needs"),
+        6..9 => t!(
             "blend or mash a portion until smooth or a little lumpy, or offer soft pieces about \
              the size of an adult's finger to hold"
-        }
-        9..12 => "mash a portion or chop it into soft, small pieces to pick up",
-        12..36 => "cut a portion into small pieces and let it cool; add no salt to their plate",
-        36..60 => "cut round or firm pieces small, and sit with them while they eat",
+        ),
+        9..12 => t!("mash a portion or chop it into soft, small pieces to pick up"),
+        12..36 => t!("cut a portion into small pieces and let it cool; add no salt to their plate"),
+        36..60 => t!("cut round or firm pieces small, and sit with them while they eat"),
         _ => return None,
     })
 }

@@ -10,6 +10,8 @@
 //! "cows"). A phrase is matched as whole words; the longest phrase of all rules wins at each
 //! place, so "cherry tomato" is a round food, not a cherry with a stone.
 
+use crate::i18n::Text;
+
 /// Where a rule comes from: shown with every warning and linked on the pages.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Source {
@@ -121,12 +123,12 @@ pub struct Rule {
     /// parent still gets the advice, without the alarm.
     pub prepared: &'static [&'static str],
     /// Why it matters, one sentence.
-    pub risk: &'static str,
+    pub risk: Text,
     /// What to do instead.
-    pub advice: &'static str,
+    pub advice: Text,
     /// The advice in a few words, for a recipe's notes per child: "quarter grapes
-    /// lengthways". `{food}` is the food as typed.
-    pub note: &'static str,
+    /// lengthways". `{{food}}` is the food as typed.
+    pub note: Text,
     /// How a recipe made for a child of these ages names the food, prepared the safe way
     /// ("quartered lengthways": one of `prepared`); empty when such a recipe leaves the food
     /// out (honey, popcorn). Rules of a food `alone` (a drink) do not change a recipe.
@@ -263,11 +265,15 @@ pub static RULES: &[Rule] = &[
             "pureed",
             "blended",
         ],
-        risk: "Small round foods like grapes can block a young child's airway: halves are not \
-               small enough.",
-        advice: "Cut grapes, cherry tomatoes and berries lengthways into quarters until your \
-                 child is 5.",
-        note: "quarter the {food} lengthways",
+        risk: t!(
+            "Small round foods like grapes can block a young child's airway: halves are not \
+               small enough."
+        ),
+        advice: t!(
+            "Cut grapes, cherry tomatoes and berries lengthways into quarters until your \
+                 child is 5."
+        ),
+        note: t!("quarter the {{food}} lengthways"),
         in_recipes: "quartered lengthways",
         sources: &[&DFE_CHOKING, &NHS_FOODS_TO_AVOID, &CDC_CHOKING],
     },
@@ -299,10 +305,12 @@ pub static RULES: &[Rule] = &[
         products_are_safe: true,
         alone: false,
         prepared: &["ground", "crushed", "milled", "blended", "smooth"],
-        risk: "Whole nuts and peanuts can choke a child under 5.",
-        advice: "Give nuts and peanuts crushed, ground or as a smooth nut butter spread thinly \
-                 (fine from about 6 months); no whole nuts until 5.",
-        note: "{food} only ground, crushed or as a smooth butter",
+        risk: t!("Whole nuts and peanuts can choke a child under 5."),
+        advice: t!(
+            "Give nuts and peanuts crushed, ground or as a smooth nut butter spread thinly \
+                 (fine from about 6 months); no whole nuts until 5."
+        ),
+        note: t!("{{food}} only ground, crushed or as a smooth butter"),
         in_recipes: "ground",
         sources: &[&NHS_FOODS_TO_AVOID, &DFE_CHOKING, &CDC_CHOKING],
     },
@@ -317,9 +325,9 @@ pub static RULES: &[Rule] = &[
         products_are_safe: true,
         alone: false,
         prepared: &["ground", "milled", "blended"],
-        risk: "Whole seeds can be breathed in and choke a child under 5.",
-        advice: "Grind or blend seeds, or use a smooth seed butter, until your child is 5.",
-        note: "{food} only ground",
+        risk: t!("Whole seeds can be breathed in and choke a child under 5."),
+        advice: t!("Grind or blend seeds, or use a smooth seed butter, until your child is 5."),
+        note: t!("{{food}} only ground"),
         in_recipes: "ground",
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
@@ -334,9 +342,9 @@ pub static RULES: &[Rule] = &[
         products_are_safe: false,
         alone: false,
         prepared: &[],
-        risk: "Popcorn can be breathed in and choke a child under 5.",
-        advice: "Do not give popcorn to children under 5.",
-        note: "no popcorn",
+        risk: t!("Popcorn can be breathed in and choke a child under 5."),
+        advice: t!("Do not give popcorn to children under 5."),
+        note: t!("no popcorn"),
         in_recipes: "",
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
@@ -368,9 +376,9 @@ pub static RULES: &[Rule] = &[
         products_are_safe: false,
         alone: false,
         prepared: &[],
-        risk: "Hard and chewy sweets can block a child's airway.",
-        advice: "No hard or chewy sweets for children under 5.",
-        note: "no hard or chewy sweets",
+        risk: t!("Hard and chewy sweets can block a child's airway."),
+        advice: t!("No hard or chewy sweets for children under 5."),
+        note: t!("no hard or chewy sweets"),
         in_recipes: "",
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
@@ -391,10 +399,12 @@ pub static RULES: &[Rule] = &[
         products_are_safe: false,
         alone: false,
         prepared: &[],
-        risk: "Marshmallows and jelly cubes from the packet can stick in a child's throat.",
-        advice: "No marshmallows, and no jelly cubes from the packet, for children under 5 \
-                 (made-up jelly is fine).",
-        note: "no marshmallows or jelly cubes",
+        risk: t!("Marshmallows and jelly cubes from the packet can stick in a child's throat."),
+        advice: t!(
+            "No marshmallows, and no jelly cubes from the packet, for children under 5 \
+                 (made-up jelly is fine)."
+        ),
+        note: t!("no marshmallows or jelly cubes"),
         in_recipes: "",
         sources: &[&DFE_CHOKING],
     },
@@ -409,9 +419,9 @@ pub static RULES: &[Rule] = &[
         products_are_safe: false,
         alone: false,
         prepared: &[],
-        risk: "Chewing gum can be swallowed or block a young child's airway.",
-        advice: "No chewing gum for children under 5.",
-        note: "no chewing gum",
+        risk: t!("Chewing gum can be swallowed or block a young child's airway."),
+        advice: t!("No chewing gum for children under 5."),
+        note: t!("no chewing gum"),
         in_recipes: "",
         sources: &[&CDC_CHOKING],
     },
@@ -443,10 +453,12 @@ pub static RULES: &[Rule] = &[
             "finely chopped",
             "mashed",
         ],
-        risk: "Round slices of sausage or hot dog are the size of a young child's airway.",
-        advice: "Cut sausages and hot dogs lengthways into thin strips, never rounds, and take \
-                 the skin off.",
-        note: "{food} in thin strips lengthways, never rounds",
+        risk: t!("Round slices of sausage or hot dog are the size of a young child's airway."),
+        advice: t!(
+            "Cut sausages and hot dogs lengthways into thin strips, never rounds, and take \
+                 the skin off."
+        ),
+        note: t!("{{food}} in thin strips lengthways, never rounds"),
         in_recipes: "cut in strips lengthways",
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
@@ -470,11 +482,15 @@ pub static RULES: &[Rule] = &[
             "pits removed",
             "pip removed",
         ],
-        risk: "Stones can choke a child, and whole olives and cherries are the size of a young \
-               child's airway.",
-        advice: "Take out the stones and cut olives, cherries and lychees lengthways into \
-                 quarters until your child is 5.",
-        note: "stones out of the {food}, then quarter them",
+        risk: t!(
+            "Stones can choke a child, and whole olives and cherries are the size of a young \
+               child's airway."
+        ),
+        advice: t!(
+            "Take out the stones and cut olives, cherries and lychees lengthways into \
+                 quarters until your child is 5."
+        ),
+        note: t!("stones out of the {{food}}, then quarter them"),
         in_recipes: "stones removed, quartered",
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
@@ -498,10 +514,12 @@ pub static RULES: &[Rule] = &[
         products_are_safe: true,
         alone: false,
         prepared: COOKED,
-        risk: "Raw hard fruit and vegetables are too hard for a baby to bite safely.",
-        advice: "For babies, cook hard fruit and vegetables until soft or grate them, and offer \
-                 sticks rather than small chunks.",
-        note: "{food} cooked soft or grated",
+        risk: t!("Raw hard fruit and vegetables are too hard for a baby to bite safely."),
+        advice: t!(
+            "For babies, cook hard fruit and vegetables until soft or grate them, and offer \
+                 sticks rather than small chunks."
+        ),
+        note: t!("{{food}} cooked soft or grated"),
         in_recipes: "grated or cooked soft",
         sources: &[&DFE_CHOKING, &CDC_CHOKING, &WIC_FEEDING],
     },
@@ -522,10 +540,12 @@ pub static RULES: &[Rule] = &[
         products_are_safe: false,
         alone: false,
         prepared: &["grated", "melted", "strip", "thin slice", "sliced thinly"],
-        risk: "Cubes and chunks of cheese can block a young child's airway.",
-        advice: "Cut cheese into thin strips or grate it, rather than cubes, until your child \
-                 is 5.",
-        note: "cheese in strips or grated, not cubes",
+        risk: t!("Cubes and chunks of cheese can block a young child's airway."),
+        advice: t!(
+            "Cut cheese into thin strips or grate it, rather than cubes, until your child \
+                 is 5."
+        ),
+        note: t!("cheese in strips or grated, not cubes"),
         in_recipes: "grated",
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
@@ -565,10 +585,14 @@ pub static RULES: &[Rule] = &[
             "finely chopped",
             "cut small",
         ],
-        risk: "Chunks of tough meat are hard for a young child to chew and can block the airway.",
-        advice: "Shred or mince meat, or cut it into thin strips; no tough chunks or jerky until \
-                 your child is 5.",
-        note: "{food} shredded, minced or in thin strips",
+        risk: t!(
+            "Chunks of tough meat are hard for a young child to chew and can block the airway."
+        ),
+        advice: t!(
+            "Shred or mince meat, or cut it into thin strips; no tough chunks or jerky until \
+                 your child is 5."
+        ),
+        note: t!("{{food}} shredded, minced or in thin strips"),
         in_recipes: "shredded or finely chopped",
         sources: &[&CDC_CHOKING],
     },
@@ -603,9 +627,9 @@ pub static RULES: &[Rule] = &[
             "fillet",
             "boneless",
         ],
-        risk: "Small bones in meat and fish can choke a child.",
-        advice: "Take every bone out of meat and fish before serving it to a child under 5.",
-        note: "every bone out of the {food}",
+        risk: t!("Small bones in meat and fish can choke a child."),
+        advice: t!("Take every bone out of meat and fish before serving it to a child under 5."),
+        note: t!("every bone out of the {{food}}"),
         in_recipes: "off the bone",
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
@@ -634,10 +658,12 @@ pub static RULES: &[Rule] = &[
             "chopped", "soaked", "stewed", "pureed", "cooked", "baked", "porridge", "mashed",
             "blended",
         ],
-        risk: "Whole dried fruit is sticky and chewy: not a snack for babies under 12 months.",
-        advice: "Chop dried fruit into small pieces within a meal, or soak or stew it until \
-                 soft.",
-        note: "{food} chopped small within the meal",
+        risk: t!("Whole dried fruit is sticky and chewy: not a snack for babies under 12 months."),
+        advice: t!(
+            "Chop dried fruit into small pieces within a meal, or soak or stew it until \
+                 soft."
+        ),
+        note: t!("{{food}} chopped small within the meal"),
         in_recipes: "chopped",
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
@@ -652,10 +678,12 @@ pub static RULES: &[Rule] = &[
         products_are_safe: false,
         alone: false,
         prepared: &[],
-        risk: "Honey can carry bacteria that cause infant botulism, a very serious illness, \
-               before 12 months; cooking does not make it safe.",
-        advice: "No honey, in food or drinks, until your child is over 12 months.",
-        note: "no honey before 12 months",
+        risk: t!(
+            "Honey can carry bacteria that cause infant botulism, a very serious illness, \
+               before 12 months; cooking does not make it safe."
+        ),
+        advice: t!("No honey, in food or drinks, until your child is over 12 months."),
+        note: t!("no honey before 12 months"),
         in_recipes: "",
         sources: &[&NHS_FOODS_TO_AVOID],
     },
@@ -692,11 +720,15 @@ pub static RULES: &[Rule] = &[
         products_are_safe: false,
         alone: false,
         prepared: &[],
-        risk: "Babies need less than 1 g of salt a day, which their milk already gives them; \
-               more harms their kidneys.",
-        advice: "Add no salt, stock cubes or gravy to a baby's food, and take the baby's portion \
-                 out before salting the family's; use herbs, or a low-salt baby stock.",
-        note: "no added salt, stock cubes or gravy (under 1 g of salt a day)",
+        risk: t!(
+            "Babies need less than 1 g of salt a day, which their milk already gives them; \
+               more harms their kidneys."
+        ),
+        advice: t!(
+            "Add no salt, stock cubes or gravy to a baby's food, and take the baby's portion \
+                 out before salting the family's; use herbs, or a low-salt baby stock."
+        ),
+        note: t!("no added salt, stock cubes or gravy (under 1 g of salt a day)"),
         in_recipes: "",
         sources: &[&NHS_FOODS_TO_AVOID],
     },
@@ -725,11 +757,15 @@ pub static RULES: &[Rule] = &[
         products_are_safe: false,
         alone: true,
         prepared: &[],
-        risk: "Cows', goats' and sheep's milk are not a main drink before 12 months: they lack \
-               the iron a baby needs.",
-        advice: "Breast milk or first infant formula is the main drink until 12 months; cows' \
-                 milk is fine in cooking from 6 months.",
-        note: "milk only in cooking, not as a drink, before 12 months",
+        risk: t!(
+            "Cows', goats' and sheep's milk are not a main drink before 12 months: they lack \
+               the iron a baby needs."
+        ),
+        advice: t!(
+            "Breast milk or first infant formula is the main drink until 12 months; cows' \
+                 milk is fine in cooking from 6 months."
+        ),
+        note: t!("milk only in cooking, not as a drink, before 12 months"),
         in_recipes: "",
         sources: &[&NHS_DRINKS],
     },
@@ -749,10 +785,12 @@ pub static RULES: &[Rule] = &[
         products_are_safe: false,
         alone: true,
         prepared: &[],
-        risk: "Plant drinks are not a main drink before 12 months.",
-        advice: "Breast milk or first infant formula is the main drink until 12 months; \
-                 unsweetened, fortified plant drinks can be used in cooking.",
-        note: "plant drinks only in cooking before 12 months",
+        risk: t!("Plant drinks are not a main drink before 12 months."),
+        advice: t!(
+            "Breast milk or first infant formula is the main drink until 12 months; \
+                 unsweetened, fortified plant drinks can be used in cooking."
+        ),
+        note: t!("plant drinks only in cooking before 12 months"),
         in_recipes: "",
         sources: &[&NHS_DRINKS],
     },
@@ -767,10 +805,12 @@ pub static RULES: &[Rule] = &[
         products_are_safe: false,
         alone: true,
         prepared: &[],
-        risk: "Skimmed and 1% milk lack the energy a child under 5 needs as a main drink.",
-        advice: "Whole milk until 2, then semi-skimmed if they eat well; skimmed or 1% milk as a \
-                 drink from 5.",
-        note: "whole or semi-skimmed milk to drink, not skimmed",
+        risk: t!("Skimmed and 1% milk lack the energy a child under 5 needs as a main drink."),
+        advice: t!(
+            "Whole milk until 2, then semi-skimmed if they eat well; skimmed or 1% milk as a \
+                 drink from 5."
+        ),
+        note: t!("whole or semi-skimmed milk to drink, not skimmed"),
         in_recipes: "",
         sources: &[&NHS_DRINKS],
     },
@@ -785,9 +825,9 @@ pub static RULES: &[Rule] = &[
         products_are_safe: false,
         alone: true,
         prepared: &[],
-        risk: "Semi-skimmed milk is not a main drink before 2.",
-        advice: "Whole milk as the main drink until 2; semi-skimmed from 2 if they eat well.",
-        note: "whole milk to drink until 2",
+        risk: t!("Semi-skimmed milk is not a main drink before 2."),
+        advice: t!("Whole milk as the main drink until 2; semi-skimmed from 2 if they eat well."),
+        note: t!("whole milk to drink until 2"),
         in_recipes: "",
         sources: &[&NHS_DRINKS],
     },
@@ -802,9 +842,9 @@ pub static RULES: &[Rule] = &[
         products_are_safe: false,
         alone: false,
         prepared: &[],
-        risk: "Rice drinks carry too much arsenic for children under 5.",
-        advice: "No rice drinks for children under 5: choose another milk.",
-        note: "no rice drinks",
+        risk: t!("Rice drinks carry too much arsenic for children under 5."),
+        advice: t!("No rice drinks for children under 5: choose another milk."),
+        note: t!("no rice drinks"),
         in_recipes: "",
         sources: &[&NHS_DRINKS, &NHS_FOODS_TO_AVOID],
     },
@@ -829,11 +869,15 @@ pub static RULES: &[Rule] = &[
         products_are_safe: false,
         alone: false,
         prepared: &["cooked", "baked", "melted", "steaming hot"],
-        risk: "Mould-ripened soft cheeses, soft blue cheeses and unpasteurised cheese can carry \
-               listeria, dangerous for babies and young children.",
-        advice: "Only give them cooked until steaming hot; pasteurised hard cheeses such as mild \
-                 Cheddar are fine from 6 months.",
-        note: "{food} only cooked until steaming hot",
+        risk: t!(
+            "Mould-ripened soft cheeses, soft blue cheeses and unpasteurised cheese can carry \
+               listeria, dangerous for babies and young children."
+        ),
+        advice: t!(
+            "Only give them cooked until steaming hot; pasteurised hard cheeses such as mild \
+                 Cheddar are fine from 6 months."
+        ),
+        note: t!("{{food}} only cooked until steaming hot"),
         in_recipes: "cooked until steaming hot",
         sources: &[&NHS_FOODS_TO_AVOID],
     },
@@ -848,10 +892,12 @@ pub static RULES: &[Rule] = &[
         products_are_safe: false,
         alone: false,
         prepared: &[],
-        risk: "Shark, swordfish and marlin carry mercury, which harms a child's growing nervous \
-               system.",
-        advice: "Choose another fish: no shark, swordfish or marlin for children under 16.",
-        note: "no shark, swordfish or marlin",
+        risk: t!(
+            "Shark, swordfish and marlin carry mercury, which harms a child's growing nervous \
+               system."
+        ),
+        advice: t!("Choose another fish: no shark, swordfish or marlin for children under 16."),
+        note: t!("no shark, swordfish or marlin"),
         in_recipes: "",
         sources: &[&NHS_FISH, &NHS_FOODS_TO_AVOID],
     },
