@@ -116,12 +116,12 @@ pub struct AllergenIntroDto {
 
 impl From<&Allergens> for AllergenIntroDto {
     fn from(a: &Allergens) -> Self {
-        let label = |p: &Progress| a.region.label(p.allergen).to_string();
+        let label = |p: &Progress| a.region.name(p.allergen).here();
         AllergenIntroDto {
             child_id: a.child.id.to_string(),
             child_name: a.child.name.clone(),
             region: a.region.into(),
-            region_title: a.region.title().into(),
+            region_title: a.region.heading().here(),
             allergens: a
                 .progress
                 .iter()
@@ -137,7 +137,7 @@ impl From<&Allergens> for AllergenIntroDto {
                 .collect(),
             next: allergen_intro::next_to_try(&a.progress).map(|allergen| NextAllergenDto {
                 allergen: allergen.key().into(),
-                label: a.region.label(allergen).into(),
+                label: a.region.name(allergen).here(),
             }),
             regular_times: allergen_intro::REGULAR_TIMES,
             keep_up_days: allergen_intro::KEEP_UP_DAYS,

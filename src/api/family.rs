@@ -120,8 +120,8 @@ impl From<&FamilySettings> for FamilySettingsDto {
                 .into_iter()
                 .map(|r| AllergenListChoice {
                     id: r.into(),
-                    title: r.title().into(),
-                    allergens: r.allergens().iter().map(|a| r.label(*a).into()).collect(),
+                    title: r.heading().here(),
+                    allergens: r.allergens().iter().map(|a| r.name(*a).here()).collect(),
                 })
                 .collect(),
         }

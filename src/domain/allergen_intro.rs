@@ -41,14 +41,6 @@ pub enum Region {
 impl Region {
     pub const ALL: [Region; 2] = [Region::Uk, Region::Us];
 
-    /// What the family's settings call it.
-    pub fn title(self) -> &'static str {
-        match self {
-            Region::Uk => "UK and EU, the 14 allergens of food law",
-            Region::Us => "US, the 9 major food allergens",
-        }
-    }
-
     /// The region's allergens, in its own order.
     pub fn allergens(self) -> &'static [Allergen] {
         match self {
@@ -68,6 +60,24 @@ impl Region {
         }
     }
 
+    /// What the family's settings call it, in whichever language it is worded.
+    pub fn heading(self) -> Text {
+        match self {
+            Region::Uk => t!("UK and EU, the 14 allergens of food law"),
+            Region::Us => t!("US, the 9 major food allergens"),
+        }
+    }
+
+    /// The name the region's labels use, in whichever language it is worded.
+    pub fn name(self, allergen: Allergen) -> Text {
+        match (self, allergen) {
+            (Region::Us, Allergen::Gluten) => t!("Wheat"),
+            (Region::Us, Allergen::Soya) => t!("Soy"),
+            (Region::Us, Allergen::Crustaceans) => t!("Crustacean shellfish"),
+            _ => allergen.name(),
+        }
+    }
+
     /// The name inside a sentence, the region's way: "wheat" and "soy" in the US.
     pub fn in_sentence(self, allergen: Allergen) -> Text {
         match (self, allergen) {
@@ -75,16 +85,6 @@ impl Region {
             (Region::Us, Allergen::Soya) => t!("soy"),
             (Region::Us, Allergen::Crustaceans) => t!("crustacean shellfish"),
             _ => allergen.in_sentence(),
-        }
-    }
-
-    /// The name the region's labels use ("Wheat" and "Soy" in the US list).
-    pub fn label(self, allergen: Allergen) -> &'static str {
-        match (self, allergen) {
-            (Region::Us, Allergen::Gluten) => "Wheat",
-            (Region::Us, Allergen::Soya) => "Soy",
-            (Region::Us, Allergen::Crustaceans) => "Crustacean shellfish",
-            _ => allergen.label(),
         }
     }
 }
@@ -375,9 +375,9 @@ mod tests {
     fn the_us_list_has_nine_with_its_own_names() {
         let all = states(&[], &[], Region::Us);
         assert_eq!(all.len(), 9);
-        assert_eq!(Region::Us.label(Allergen::Gluten), "Wheat");
+        assert_eq!(Region::Us.name(Allergen::Gluten), "Wheat");
         assert_eq!(
-            Region::Uk.label(Allergen::Gluten),
+            Region::Uk.name(Allergen::Gluten),
             "Cereals containing gluten"
         );
     }

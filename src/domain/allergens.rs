@@ -77,6 +77,26 @@ impl Allergen {
         }
     }
 
+    /// The name on a label, in whichever language it is worded.
+    pub fn name(self) -> Text {
+        match self {
+            Allergen::Celery => t!("Celery"),
+            Allergen::Gluten => t!("Cereals containing gluten"),
+            Allergen::Crustaceans => t!("Crustaceans"),
+            Allergen::Eggs => t!("Eggs"),
+            Allergen::Fish => t!("Fish"),
+            Allergen::Lupin => t!("Lupin"),
+            Allergen::Milk => t!("Milk"),
+            Allergen::Molluscs => t!("Molluscs"),
+            Allergen::Mustard => t!("Mustard"),
+            Allergen::TreeNuts => t!("Tree nuts"),
+            Allergen::Peanuts => t!("Peanuts"),
+            Allergen::Sesame => t!("Sesame"),
+            Allergen::Soya => t!("Soya"),
+            Allergen::Sulphites => t!("Sulphites"),
+        }
+    }
+
     /// A stable lowercase key for storage and the API. Never change one.
     pub fn key(self) -> &'static str {
         match self {

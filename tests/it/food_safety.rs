@@ -768,3 +768,52 @@ async fn the_food_check_speaks_the_parents_language_with_every_warning_and_note(
         );
     }
 }
+
+#[tokio::test]
+async fn the_allergen_page_and_the_lists_to_choose_name_allergens_in_the_parents_language() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let leo = add_child(
+        &server,
+        &mum,
+        json!({"name": "Leo", "birthMonth": months_ago(8)}),
+    )
+    .await;
+    let get = |path: String| {
+        mum.get(server.url(&path))
+            .header("accept-language", "de-DE")
+            .send()
+    };
+    let page = json(
+        get(format!("/api/children/{leo}/allergens")).await.unwrap(),
+        200,
+    )
+    .await;
+    assert_eq!(
+        page["regionTitle"],
+        worded("de", "UK and EU, the 14 allergens of food law", &[])
+    );
+    let labels: Vec<&str> = page["allergens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels.len(), 14);
+    assert_eq!(labels[0], worded("de", "Celery", &[]));
+    // The stable keys stay as they are, whatever the language.
+    assert_eq!(page["allergens"][0]["allergen"], "celery");
+    let settings = json(get("/api/family/settings".into()).await.unwrap(), 200).await;
+    let us = &settings["allergenLists"][1];
+    assert_eq!(
+        us["title"],
+        worded("de", "US, the 9 major food allergens", &[])
+    );
+    assert!(
+        us["allergens"]
+            .as_array()
+            .unwrap()
+            .contains(&json!(worded("de", "Wheat", &[]))),
+        "{us}"
+    );
+}
