@@ -53,7 +53,7 @@ describe('navigation', () => {
     const footer = page.getByRole('navigation', { name: 'Footer' });
     const pages = [
       ['About', '/about', 'About Highchair', 'Your own server'],
-      ['Privacy Policy', '/privacy', 'Privacy Policy', 'Last updated: May 20, 2025'],
+      ['Privacy Policy', '/privacy', 'Privacy Policy', 'Last updated: 20 May 2025'],
       ['Terms of Service', '/terms', 'Terms of Service', 'We will give at least 30 days notice before these terms change.'],
       ['Contact', '/contact', 'Contact Us', 'Support hours'],
     ];
