@@ -288,13 +288,9 @@ fn in_sentence(text: &str) -> String {
     }
 }
 
-/// "Ava", "Ava and Ben", "Ava, Ben and Cleo".
+/// In English (these words are not in the catalogues yet): "Ava", "Ava and Ben", "Ava, Ben and Cleo".
 fn and_list(names: &[String]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
+    crate::i18n::Lang::En.and_list(names)
 }
 
 #[cfg(test)]

@@ -263,13 +263,9 @@ fn shorten(name: &str) -> String {
     }
 }
 
-/// "carrot, peas and broccoli".
+/// In English (these words are not in the catalogues yet): "carrot, peas and broccoli".
 fn and_list(names: &[String]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
+    crate::i18n::Lang::En.and_list(names)
 }
 
 fn title_case(text: &str) -> String {
