@@ -11,6 +11,8 @@ use super::json::JsonBytes;
 use super::session::CurrentUser;
 use super::{ApiError, ApiTags};
 use crate::generator::catalogue::{Catalogue, Item, Unit};
+use crate::i18n::Lang;
+use crate::i18n::foods::food_name;
 
 /// Nutrition per 100 g (or 100 ml).
 #[derive(Debug, Object, serde::Serialize)]
@@ -25,7 +27,10 @@ pub struct Per100Dto {
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct IngredientDto {
+    /// The catalogue's (English) name: what a recipe request names.
     pub name: String,
+    /// The name in the language of the request, to show.
+    pub label: String,
     /// Of the 14 UK/EU allergens: celery, gluten, crustaceans, eggs, fish, lupin, milk,
     /// molluscs, mustard, tree_nuts, peanuts, sesame, soya, sulphites.
     pub allergens: Vec<String>,
@@ -41,12 +46,16 @@ pub struct IngredientDto {
 #[derive(Debug, Object, serde::Serialize)]
 pub struct SubcategoryDto {
     pub name: String,
+    /// The name in the language of the request.
+    pub label: String,
     pub ingredients: Vec<IngredientDto>,
 }
 
 #[derive(Debug, Object, serde::Serialize)]
 pub struct CategoryDto {
     pub name: String,
+    /// The name in the language of the request.
+    pub label: String,
     pub subcategories: Vec<SubcategoryDto>,
 }
 
@@ -57,9 +66,10 @@ pub struct IngredientCatalogue {
     pub categories: Vec<CategoryDto>,
 }
 
-fn ingredient(item: &Item) -> IngredientDto {
+fn ingredient(item: &Item, lang: Lang) -> IngredientDto {
     IngredientDto {
         name: item.name.clone(),
+        label: food_name(lang, &item.name),
         allergens: item.allergens.clone(),
         grocery_category: item.grocery.clone(),
         unit: match item.unit {
@@ -78,8 +88,9 @@ fn ingredient(item: &Item) -> IngredientDto {
     }
 }
 
-/// The catalogue never changes while the server runs: serialised once per currency.
-fn render(currency: &str) -> Vec<u8> {
+/// The catalogue never changes while the server runs: serialised once per currency and
+/// language.
+fn render(currency: &str, lang: Lang) -> Vec<u8> {
     let c = Catalogue::get();
     let dto = IngredientCatalogue {
         currency: currency.to_string(),
@@ -88,12 +99,14 @@ fn render(currency: &str) -> Vec<u8> {
             .iter()
             .map(|cat| CategoryDto {
                 name: cat.name.clone(),
+                label: food_name(lang, &cat.name),
                 subcategories: cat
                     .subcategories
                     .iter()
                     .map(|s| SubcategoryDto {
                         name: s.name.clone(),
-                        ingredients: s.ingredients.iter().map(ingredient).collect(),
+                        label: food_name(lang, &s.name),
+                        ingredients: s.ingredients.iter().map(|i| ingredient(i, lang)).collect(),
                     })
                     .collect(),
             })
@@ -102,11 +115,11 @@ fn render(currency: &str) -> Vec<u8> {
     serde_json::to_vec(&dto).unwrap_or_default()
 }
 
-/// The rendered catalogue and the currency it was rendered for.
-type Rendered = Option<(String, std::sync::Arc<[u8]>)>;
+/// The rendered catalogue by language, with the currency it was rendered for.
+type Rendered = Vec<(Lang, String, std::sync::Arc<[u8]>)>;
 
 static RENDERED: LazyLock<std::sync::Mutex<Rendered>> =
-    LazyLock::new(|| std::sync::Mutex::new(None));
+    LazyLock::new(|| std::sync::Mutex::new(Vec::new()));
 
 #[derive(ApiResponse)]
 pub enum CatalogueResponse {
@@ -114,6 +127,7 @@ pub enum CatalogueResponse {
     Ok(
         JsonBytes<IngredientCatalogue>,
         #[oai(header = "Cache-Control")] String,
+        #[oai(header = "Vary")] String,
     ),
 }
 
@@ -156,16 +170,25 @@ impl IngredientsApi {
     )]
     async fn list(&self, app: poem::web::Data<&crate::app::App>) -> CatalogueResponse {
         let currency = &app.settings().money.currency;
-        let mut slot = RENDERED.lock().unwrap_or_else(|p| p.into_inner());
-        let bytes = match slot.as_ref() {
-            Some((c, bytes)) if c == currency => bytes.clone(),
-            _ => {
-                let bytes: std::sync::Arc<[u8]> = render(currency).into();
-                *slot = Some((currency.clone(), bytes.clone()));
+        let lang = crate::i18n::scope::current();
+        let mut rendered = RENDERED.lock().unwrap_or_else(|p| p.into_inner());
+        let bytes = match rendered
+            .iter()
+            .find(|(l, c, _)| *l == lang && c == currency)
+        {
+            Some((_, _, bytes)) => bytes.clone(),
+            None => {
+                let bytes: std::sync::Arc<[u8]> = render(currency, lang).into();
+                rendered.retain(|(l, _, _)| *l != lang);
+                rendered.push((lang, currency.clone(), bytes.clone()));
                 bytes
             }
         };
-        CatalogueResponse::Ok(JsonBytes::new(bytes), "public, max-age=3600".into())
+        CatalogueResponse::Ok(
+            JsonBytes::new(bytes),
+            "public, max-age=3600".into(),
+            "Accept-Language".into(),
+        )
     }
 
     /// Which catalogue ingredients a recipe request with these allergies and restrictions

@@ -90,9 +90,9 @@ pub struct ExposureDto {
 impl From<meal::Exposure> for ExposureDto {
     fn from(e: meal::Exposure) -> Self {
         ExposureDto {
+            message: e.message().here(),
             food: e.food,
             allergy: e.allergy,
-            message: e.message,
         }
     }
 }

@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use std::fmt;
 use std::sync::LazyLock;
 
-use super::food_words::{PhraseIndex, Word, is_form_of, same_word, words};
+use super::food_words::{PhraseIndex, Word, is_form_of, readings, same_word, words};
 
 use Allergen as A;
 
@@ -126,10 +126,12 @@ impl Allergen {
     /// Dishes are not read here: an allergy to "pesto" is not an allergy to all milk.
     pub fn from_allergy_text(text: &str) -> Vec<Allergen> {
         let mut out = Vec::new();
-        for hit in scan(&words(text), Reading::Allergy) {
-            for (allergen, _) in hit.found {
-                if !out.contains(&allergen) {
-                    out.push(allergen);
+        for words in readings(text, english_phrase) {
+            for hit in scan(&words, Reading::Allergy) {
+                for (allergen, _) in hit.found {
+                    if !out.contains(&allergen) {
+                        out.push(allergen);
+                    }
                 }
             }
         }
@@ -213,37 +215,66 @@ impl fmt::Display for Conflict {
     }
 }
 
-/// The allergens in a food as typed, in the order they appear, each once with its first word.
+/// The allergens in a food as typed, in the order they appear, each once with its first word:
+/// the table's spelling, or the words as typed when read from another language.
 pub fn allergens_in_food(food: &str) -> Vec<Match> {
-    let words = words(food);
-    let hits = scan(&words, Reading::Food);
-    let (dropped, suppressed) = negations(&words, &hits);
-    let mut seen = [false; Allergen::ALL.len()];
-    let mut out = Vec::new();
-    for (i, hit) in hits.iter().enumerate() {
-        if dropped[i] {
-            continue;
-        }
-        let clause = words[hit.start].clause;
-        for &(allergen, matched) in &hit.found {
-            if suppressed.contains(&(clause, allergen)) || seen[allergen as usize] {
+    allergens_in_readings(food, readings(food, english_phrase))
+}
+
+/// The allergens of these readings of `food`.
+pub(crate) fn allergens_in_readings(food: &str, readings: Vec<Vec<Word>>) -> Vec<Match> {
+    let mut found: Vec<(usize, Match)> = Vec::new();
+    for words in readings {
+        let hits = scan(&words, Reading::Food);
+        let (dropped, suppressed) = negations(&words, &hits);
+        for (i, hit) in hits.iter().enumerate() {
+            if dropped[i] {
                 continue;
             }
-            seen[allergen as usize] = true;
-            out.push(Match {
-                allergen,
-                matched: matched.to_string(),
-            });
+            let clause = words[hit.start].clause;
+            let hit_words = &words[hit.start..hit.end];
+            let typed = hit_words
+                .iter()
+                .any(|w| w.translated)
+                .then(|| Word::as_typed(food, hit_words));
+            for &(allergen, shown) in &hit.found {
+                if suppressed.contains(&(clause, allergen)) {
+                    continue;
+                }
+                let at = hit_words.iter().map(|w| w.span.0).min().unwrap_or(0);
+                found.push((
+                    at,
+                    Match {
+                        allergen,
+                        matched: typed.clone().unwrap_or_else(|| shown.to_string()),
+                    },
+                ));
+            }
         }
     }
-    out
+    // In the order of the food, each allergen once (a food may be read in two languages).
+    found.sort_by_key(|(at, _)| *at);
+    let mut seen = [false; Allergen::ALL.len()];
+    found
+        .into_iter()
+        .filter(|(_, m)| !std::mem::replace(&mut seen[m.allergen as usize], true))
+        .map(|(_, m)| m)
+        .collect()
+}
+
+/// The length of the tables' phrase at `at` ("pain au chocolat", "creme fraiche"), which a
+/// reading in another language keeps as it is.
+pub fn english_phrase(words: &[Word], at: usize) -> usize {
+    INDEX.longest_at(words, at, |_| true).0
 }
 
 /// Every food that one of the allergies rules out: by allergen when the allergy names one, else
 /// by the allergy's own words ("strawberry" matches "Strawberries"). Food by food, then allergy
 /// by allergy, one entry per allergen.
 pub fn conflicts(foods: &[String], allergies: &[String]) -> Vec<Conflict> {
-    let allergies: Vec<(&str, Vec<Allergen>, Vec<Word>)> = allergies
+    // Each allergy with the allergens it names and its words in each reading.
+    type Allergy<'a> = (&'a str, Vec<Allergen>, Vec<Vec<Word>>);
+    let allergies: Vec<Allergy> = allergies
         .iter()
         .map(|a| a.trim())
         .filter(|a| !a.is_empty())
@@ -252,7 +283,7 @@ pub fn conflicts(foods: &[String], allergies: &[String]) -> Vec<Conflict> {
     let mut out = Vec::new();
     for food in foods.iter().map(|f| f.trim()).filter(|f| !f.is_empty()) {
         let found = allergens_in_food(food);
-        let food_words = words(food);
+        let food_words = literal_readings(food, |_| true);
         for (allergy, allergens, literal) in &allergies {
             let conflict = |allergen, matched: &str| Conflict {
                 food: food.to_string(),
@@ -261,7 +292,12 @@ pub fn conflicts(foods: &[String], allergies: &[String]) -> Vec<Conflict> {
                 matched: matched.to_string(),
             };
             if allergens.is_empty() {
-                if let Some(matched) = find_literal(&food_words, literal) {
+                let matched = food_words.iter().find_map(|food_words| {
+                    literal
+                        .iter()
+                        .find_map(|literal| find_literal(food, food_words, literal))
+                });
+                if let Some(matched) = matched {
                     out.push(conflict(None, &matched));
                 }
             } else {
@@ -1084,16 +1120,33 @@ fn negations(words: &[Word], hits: &[Hit]) -> (Vec<bool>, HashSet<(u32, Allergen
     (dropped, suppressed)
 }
 
-/// An allergy's own words, without "allergic to" and the like.
-fn literal_words(allergy: &str) -> Vec<Word> {
-    words(allergy)
-        .into_iter()
-        .filter(|w| !ALLERGY_FILLER.iter().any(|f| is_form_of(&w.text, f)))
-        .collect()
+/// An allergy's own words, without "allergic to" and the like: as typed, and as read in each
+/// language it shows ("allergie aux fraises" is "strawberry").
+fn literal_words(allergy: &str) -> Vec<Vec<Word>> {
+    literal_readings(allergy, |w| {
+        !ALLERGY_FILLER.iter().any(|f| is_form_of(&w.text, f))
+    })
 }
 
-/// Where the allergy's words stand in the food, word for word: the food's words, as folded.
-fn find_literal(food: &[Word], allergy: &[Word]) -> Option<String> {
+/// The words of a text as typed, then its readings in other languages, each with the words
+/// `keep` takes.
+fn literal_readings(text: &str, keep: impl Fn(&Word) -> bool) -> Vec<Vec<Word>> {
+    let mut out: Vec<Vec<Word>> = Vec::new();
+    for reading in std::iter::once(words(text)).chain(readings(text, english_phrase)) {
+        let kept: Vec<Word> = reading.into_iter().filter(&keep).collect();
+        let same = |o: &Vec<Word>| {
+            o.len() == kept.len() && o.iter().zip(&kept).all(|(a, b)| a.text == b.text)
+        };
+        if !out.iter().any(same) {
+            out.push(kept);
+        }
+    }
+    out
+}
+
+/// Where the allergy's words stand in the food, word for word: the food's words, as folded,
+/// or as typed when read from another language.
+fn find_literal(text: &str, food: &[Word], allergy: &[Word]) -> Option<String> {
     if allergy.is_empty() || allergy.len() > food.len() {
         return None;
     }
@@ -1106,6 +1159,9 @@ fn find_literal(food: &[Word], allergy: &[Word]) -> Option<String> {
                     .all(|(f, a)| same_word(&f.text, &a.text))
         })
         .map(|window| {
+            if window.iter().any(|w| w.translated) {
+                return Word::as_typed(text, window);
+            }
             window
                 .iter()
                 .map(|w| w.text.as_str())

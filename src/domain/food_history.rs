@@ -198,6 +198,8 @@ mod tests {
             food: "Buttered toast".into(),
             allergy: "Milk".into(),
             message: "Buttered toast contains milk (butter)".into(),
+            allergen: Some("milk".into()),
+            matched: Some("butter".into()),
         }];
         toast.reaction = Reaction::Mild;
         toast.reaction_note = "Red cheeks".into();

@@ -6,6 +6,7 @@ use std::fmt;
 use chrono::{DateTime, Datelike, Utc};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use super::allergens::{Allergen, Conflict, conflicts};
 use super::change::first_version;
 use super::error::Invalid;
 use super::ids::{ChildId, FamilyId, MealId, MediaId};
@@ -207,16 +208,50 @@ impl Reaction {
 pub struct Exposure {
     pub food: String,
     pub allergy: String,
-    /// "Buttered toast contains milk (butter)".
+    /// "Buttered toast contains milk (butter)", in English as it was saved: shown as it is
+    /// only for an exposure saved before its parts were kept.
     pub message: String,
+    /// The allergen's key (`Allergen::key`), none when the allergy matched word for word.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allergen: Option<String>,
+    /// The food's words that matched; none in exposures saved before languages (issue 32).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matched: Option<String>,
+}
+
+impl Exposure {
+    /// "Buttered toast contains milk (butter)", in whichever language it is worded. One saved
+    /// before its parts were kept is read again from its food and allergy, or else shown as
+    /// it was saved.
+    pub fn message(&self) -> Text {
+        let Some(matched) = &self.matched else {
+            let again = conflicts(
+                std::slice::from_ref(&self.food),
+                std::slice::from_ref(&self.allergy),
+            );
+            return match again.into_iter().find(|c| c.to_string() == self.message) {
+                Some(c) => c.message(),
+                None => Text::as_given(&self.message),
+            };
+        };
+        Conflict {
+            food: self.food.clone(),
+            allergy: self.allergy.clone(),
+            allergen: self.allergen.as_deref().and_then(Allergen::from_key),
+            matched: matched.clone(),
+        }
+        .message()
+    }
 }
 
 /// The exposures of `foods` for a child with `allergies` (the one matcher in `allergens`).
 pub fn exposures(foods: &[String], allergies: &[String]) -> Vec<Exposure> {
-    super::allergens::conflicts(foods, allergies)
+    conflicts(foods, allergies)
         .into_iter()
         .map(|c| Exposure {
             message: c.to_string(),
+            allergen: c.allergen.map(|a| a.key().to_string()),
+            matched: Some(c.matched.clone()),
             food: c.food,
             allergy: c.allergy,
         })
@@ -668,5 +703,45 @@ mod tests {
         .validate(&SAVE_TITLE, Utc::now())
         .unwrap();
         assert_eq!(dated.meal_date.to_rfc3339(), "2025-05-20T07:30:00+00:00");
+    }
+
+    #[test]
+    fn an_exposure_is_worded_in_the_language_it_is_shown_in() {
+        let foods = vec![
+            "Beurre de cacahuète".to_string(),
+            "Buttered toast".to_string(),
+        ];
+        let allergies = vec!["Peanuts".to_string(), "Milk".to_string()];
+        let found = exposures(&foods, &allergies);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(found[0].allergen.as_deref(), Some("peanuts"));
+        assert_eq!(found[0].matched.as_deref(), Some("beurre de cacahuète"));
+        assert_eq!(
+            found[1].message().to_string(),
+            "Buttered toast contains milk (butter)"
+        );
+        let french = found[0].message().render(crate::i18n::Lang::Fr);
+        assert!(
+            french.contains("Beurre de cacahuète") && !french.contains("contains"),
+            "{french}"
+        );
+        // Saved before its parts were kept: read again from its food and allergy...
+        let old = Exposure {
+            food: "Buttered toast".into(),
+            allergy: "Milk".into(),
+            message: "Buttered toast contains milk (butter)".into(),
+            allergen: None,
+            matched: None,
+        };
+        assert_eq!(old.message(), found[1].message());
+        // ...or, when the tables now read it another way, shown as it was saved.
+        let changed = Exposure {
+            message: "Buttered toast contains milk (ghee)".into(),
+            ..old
+        };
+        assert_eq!(
+            changed.message().render(crate::i18n::Lang::De),
+            changed.message
+        );
     }
 }

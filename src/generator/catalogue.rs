@@ -170,6 +170,30 @@ impl Catalogue {
 mod tests {
     use super::*;
     use crate::domain::allergens::allergens_in_food;
+    use crate::i18n::{Lang, foods::food_names};
+
+    /// Every category, subcategory and ingredient has its name in each language, and the
+    /// files name nothing else (a renamed ingredient must be renamed there too).
+    #[test]
+    fn every_name_of_the_catalogue_is_translated() {
+        let c = Catalogue::get();
+        let mut names: Vec<&str> = Vec::new();
+        for cat in &c.categories {
+            names.push(&cat.name);
+            for sub in &cat.subcategories {
+                names.push(&sub.name);
+                names.extend(sub.ingredients.iter().map(|i| i.name.as_str()));
+            }
+        }
+        names.sort_unstable();
+        names.dedup();
+        for lang in [Lang::Fr, Lang::De, Lang::Es] {
+            let mut translated: Vec<&str> = food_names(lang).map(|(en, _)| en).collect();
+            translated.sort_unstable();
+            assert_eq!(translated, names, "{lang:?}");
+            assert!(food_names(lang).all(|(_, name)| !name.trim().is_empty()));
+        }
+    }
 
     #[test]
     fn the_catalogue_has_the_specs_categories_and_enough_everyday_ingredients() {

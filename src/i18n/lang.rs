@@ -99,6 +99,19 @@ impl Lang {
         }
     }
 
+    /// "23 Nov", "23 nov.", "23. Nov.", "23 nov.".
+    pub fn day_month(self, day: chrono::NaiveDate) -> String {
+        use chrono::Datelike;
+        let month = day.month0() as usize;
+        let d = day.day();
+        match self {
+            Lang::En => format!("{d} {}", EN_MONTHS[month]),
+            Lang::Fr => format!("{d} {}", FR_MONTHS[month]),
+            Lang::De => format!("{d}. {}", DE_MONTHS[month]),
+            Lang::Es => format!("{d} {}", ES_MONTHS[month]),
+        }
+    }
+
     /// "a, b and c" (no serial comma; "et", "und", "y").
     pub fn and_list(self, items: &[String]) -> String {
         let and = match self {

@@ -13,6 +13,7 @@
 //! to the texts the code contains, and every other catalogue to its keys (docs/translating.md).
 
 mod catalogue;
+pub mod foods;
 mod lang;
 pub mod scope;
 
@@ -45,6 +46,8 @@ pub enum Arg {
     Text(Box<Text>),
     /// A day, written the language's short way: "Mon 23 Nov", "lun. 23 nov.".
     Day(chrono::NaiveDate),
+    /// A day of the month: "23 Nov", "23 nov.", "23. Nov.".
+    DayMonth(chrono::NaiveDate),
     /// Texts one after another: "a; b".
     List(Vec<Text>),
     /// "a, b and c", the language's way; the first letter capitalised when it starts a
@@ -144,6 +147,7 @@ impl Text {
                 Arg::Plain(s) => s.clone(),
                 Arg::Text(t) => t.render(lang),
                 Arg::Day(d) => lang.short_day(*d),
+                Arg::DayMonth(d) => lang.day_month(*d),
                 Arg::List(texts) => texts
                     .iter()
                     .map(|t| t.render(lang))

@@ -817,3 +817,112 @@ async fn the_allergen_page_and_the_lists_to_choose_name_allergens_in_the_parents
         "{us}"
     );
 }
+
+/// The warnings' rule keys of a food check answer, with their foods as typed.
+fn warned(check: &Value) -> Vec<(String, String)> {
+    check["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            (
+                w["kind"].as_str().unwrap().to_string(),
+                w["food"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn foods_typed_in_french_german_or_spanish_warn_whoever_reads_them() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let leo = add_child(
+        &server,
+        &mum,
+        json!({"name": "Leo", "birthMonth": months_ago(9), "allergies": ["Peanuts", "Lait"]}),
+    )
+    .await;
+    let foods = [
+        "Beurre de cacahuète",
+        "raisins entiers",
+        "Erdnussbutter",
+        "Vollmilch",
+        "uvas enteras",
+        "jus de raisin",
+        "pain sans gluten",
+    ];
+    // A French parent and an English co-parent get the same warnings: the reading does not
+    // depend on who looks.
+    let mut seen = Vec::new();
+    for lang in ["fr", "en"] {
+        let resp = mum
+            .post(server.url(&format!("/api/children/{leo}/food-check")))
+            .header("accept-language", lang)
+            .json(&json!({ "foods": foods }))
+            .send()
+            .await
+            .unwrap();
+        seen.push(warned(&json(resp, 200).await));
+    }
+    assert_eq!(seen[0], seen[1]);
+    let has = |kind: &str, food: &str| seen[0].iter().any(|(k, f)| k == kind && f == food);
+    assert!(has("allergen", "Beurre de cacahuète"), "{seen:?}");
+    assert!(has("allergen", "Erdnussbutter"), "{seen:?}");
+    // "Lait" is read as milk, in German whole milk too.
+    assert!(has("allergen", "Vollmilch"), "{seen:?}");
+    assert!(has("choking", "raisins entiers"), "{seen:?}");
+    assert!(has("choking", "uvas enteras"), "{seen:?}");
+    assert!(
+        has("age", "Vollmilch"),
+        "milk as a drink before 12 months: {seen:?}"
+    );
+    // Grape juice is not a whole grape; gluten-free bread carries no allergen of Leo's.
+    assert!(
+        !seen[0]
+            .iter()
+            .any(|(_, f)| f == "jus de raisin" || f == "pain sans gluten")
+    );
+
+    // The warning shows the words as typed, worded in the reader's language.
+    let resp = mum
+        .post(server.url(&format!("/api/children/{leo}/food-check")))
+        .header("accept-language", "fr")
+        .json(&json!({ "foods": ["Beurre de cacahuète"] }))
+        .send()
+        .await
+        .unwrap();
+    let check = json(resp, 200).await;
+    let message = check["warnings"][0]["message"].as_str().unwrap();
+    assert!(message.contains("(beurre de cacahuète)"), "{message}");
+    assert!(!message.contains("peanut"), "{message}");
+
+    // Logged as a meal, the exposure is kept and worded for each reader.
+    let meal = json(
+        mum.post(server.url("/api/meals"))
+            .json(&json!({"childId": leo, "mealType": "Lunch", "foods": ["Tartine au beurre de cacahuète"]}))
+            .send()
+            .await
+            .unwrap(),
+        201,
+    )
+    .await;
+    let id = meal["id"].as_str().unwrap();
+    for (lang, contains) in [("en", "contains peanuts"), ("de", "Erdnüsse")] {
+        let read = json(
+            mum.get(server.url(&format!("/api/meals/{id}")))
+                .header("accept-language", lang)
+                .send()
+                .await
+                .unwrap(),
+            200,
+        )
+        .await;
+        let exposure = read["exposures"][0]["message"].as_str().unwrap();
+        assert!(exposure.contains(contains), "{lang}: {exposure}");
+        assert!(
+            exposure.contains("beurre de cacahuète"),
+            "{lang}: {exposure}"
+        );
+    }
+}

@@ -243,3 +243,49 @@ async fn a_family_list_is_kept_per_language_with_its_own_etag() {
         .unwrap();
     assert_eq!(other.status(), 200);
 }
+
+#[tokio::test]
+async fn the_ingredient_catalogue_names_its_foods_in_the_language_asked_for() {
+    let server = TestServer::start().await;
+    let client = reqwest::Client::new();
+    let mut labels = Vec::new();
+    for lang in ["en", "fr", "de", "es"] {
+        let resp = client
+            .get(server.url("/api/ingredients"))
+            .header("accept-language", lang)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.headers()["vary"], "Accept-Language");
+        let catalogue = json(resp, 200).await;
+        let items: Vec<&Value> = catalogue["categories"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|c| c["subcategories"].as_array().unwrap())
+            .flat_map(|s| s["ingredients"].as_array().unwrap())
+            .collect();
+        let peanut = items
+            .iter()
+            .find(|i| i["name"] == "Peanut butter")
+            .expect("the catalogue's English name stays the request's name");
+        labels.push((
+            catalogue["categories"][0]["label"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+            peanut["label"].as_str().unwrap().to_string(),
+        ));
+        // Every food has a name to show.
+        assert!(
+            items
+                .iter()
+                .all(|i| !i["label"].as_str().unwrap().is_empty())
+        );
+    }
+    assert_eq!(labels[0], ("Protein".into(), "Peanut butter".into()));
+    assert_eq!(labels[1].1, "Beurre de cacahuète");
+    assert_eq!(labels[2].1, "Erdnussbutter");
+    assert_ne!(labels[3].1, "Peanut butter");
+    assert_ne!(labels[1].0, "Protein");
+}

@@ -17,7 +17,7 @@ use crate::i18n::{Arg, Text};
 
 use super::allergens;
 use super::child::{Child, months_old};
-use super::food_words::{PhraseIndex, Word, is_form_of, words};
+use super::food_words::{PhraseIndex, Word, is_form_of, readings};
 pub use rules::{Kind, RULES, Rule, SOURCES, Source};
 
 /// A child's age as the rules see it.
@@ -282,39 +282,62 @@ pub struct RuleHit {
     pub prepared: bool,
 }
 
-/// The rules one food matches at this age, each once, in the order the food names them.
+/// The rules one food matches at this age, each once, in the order the food names them (in
+/// every language it is read in).
 pub fn rule_hits(food: &str, age: Age) -> Vec<RuleHit> {
-    let ws = words(food);
+    // The allergen tables' phrases too: both matchers read a food the same way.
+    let phrase = |ws: &[Word], at| {
+        let rules = INDEX.longest_at(ws, at, |_| true).0;
+        rules.max(allergens::english_phrase(ws, at))
+    };
+    rule_hits_in_readings(food, readings(food, phrase), age)
+}
+
+/// The rules these readings of `food` match at this age.
+fn rule_hits_in_readings(food: &str, readings: Vec<Vec<Word>>, age: Age) -> Vec<RuleHit> {
     let index = &*INDEX;
-    let mut out: Vec<RuleHit> = Vec::new();
-    let mut at = 0;
-    while at < ws.len() {
-        let (n, entries) = index.longest_at(&ws, at, |_| true);
-        if n == 0 {
-            at += 1;
-            continue;
-        }
-        // A declared look-alike of the same length wins over every rule.
-        if entries.iter().all(|e| e.is_some()) {
-            for rule in entries.iter().filter_map(|e| **e) {
-                let taken = out.iter().any(|h| std::ptr::eq(h.rule, rule));
-                if taken || !age.within(rule) || !matches_here(rule, &ws, at, n) {
-                    continue;
-                }
-                out.push(RuleHit {
-                    rule,
-                    matched: ws[at..at + n]
-                        .iter()
-                        .map(|w| w.text.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                    prepared: rule.prepared.iter().any(|p| contains_phrase(&ws, p)),
-                });
+    let mut out: Vec<(usize, RuleHit)> = Vec::new();
+    for ws in readings {
+        let mut at = 0;
+        while at < ws.len() {
+            let (n, entries) = index.longest_at(&ws, at, |_| true);
+            if n == 0 {
+                at += 1;
+                continue;
             }
+            // A declared look-alike of the same length wins over every rule.
+            if entries.iter().all(|e| e.is_some()) {
+                for rule in entries.iter().filter_map(|e| **e) {
+                    let taken = out.iter().any(|(_, h)| std::ptr::eq(h.rule, rule));
+                    if taken || !age.within(rule) || !matches_here(rule, &ws, at, n) {
+                        continue;
+                    }
+                    let hit_words = &ws[at..at + n];
+                    let matched = if hit_words.iter().any(|w| w.translated) {
+                        Word::as_typed(food, hit_words)
+                    } else {
+                        hit_words
+                            .iter()
+                            .map(|w| w.text.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    };
+                    let start = hit_words.iter().map(|w| w.span.0).min().unwrap_or(0);
+                    out.push((
+                        start,
+                        RuleHit {
+                            rule,
+                            matched,
+                            prepared: rule.prepared.iter().any(|p| contains_phrase(&ws, p)),
+                        },
+                    ));
+                }
+            }
+            at += n;
         }
-        at += n;
     }
-    out
+    out.sort_by_key(|(start, _)| *start);
+    out.into_iter().map(|(_, hit)| hit).collect()
 }
 
 /// What a recipe made for a child of some age does with one of its foods: the generators
@@ -446,5 +469,7 @@ static INDEX: LazyLock<PhraseIndex<Option<&'static Rule>>> = LazyLock::new(|| {
     index
 });
 
+#[cfg(test)]
+mod language_tests;
 #[cfg(test)]
 mod tests;

@@ -336,6 +336,8 @@ mod tests {
             food: "Peanut Butter".into(),
             allergy: "Peanuts".into(),
             message: "watch".into(),
+            allergen: Some("peanuts".into()),
+            matched: Some("peanut".into()),
         }];
         let stored = meals.insert(&m).await.unwrap();
         assert_eq!(meals.get(family, m.id).await.unwrap().unwrap(), stored);

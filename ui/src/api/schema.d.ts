@@ -1342,6 +1342,8 @@ export interface components {
         /** CategoryDto */
         CategoryDto: {
             name: string;
+            /** @description The name in the language of the request. */
+            label: string;
             subcategories: components["schemas"]["SubcategoryDto"][];
         };
         /** ChildDto */
@@ -1884,7 +1886,10 @@ export interface components {
         };
         /** IngredientDto */
         IngredientDto: {
+            /** @description The catalogue's (English) name: what a recipe request names. */
             name: string;
+            /** @description The name in the language of the request, to show. */
+            label: string;
             /**
              * @description Of the 14 UK/EU allergens: celery, gluten, crustaceans, eggs, fish, lupin, milk,
              *     molluscs, mustard, tree_nuts, peanuts, sesame, soya, sulphites.
@@ -2775,6 +2780,8 @@ export interface components {
         /** SubcategoryDto */
         SubcategoryDto: {
             name: string;
+            /** @description The name in the language of the request. */
+            label: string;
             ingredients: components["schemas"]["IngredientDto"][];
         };
         /** SubstitutionDto */
@@ -8009,6 +8016,7 @@ export interface operations {
             200: {
                 headers: {
                     "CACHE-CONTROL": string;
+                    VARY: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -34,14 +34,29 @@ export function IngredientPicker({
   const toggle = (name: string) =>
     onChange(selected.includes(name) ? selected.filter((s) => s !== name) : [...selected, name]);
 
+  // Names are shown in the family's language; the request names the catalogue's own.
+  const labels = useMemo(
+    () =>
+      new Map(
+        catalogue?.categories.flatMap((c) =>
+          c.subcategories.flatMap((s) => s.ingredients.map((i) => [i.name, i.label] as const)),
+        ),
+      ),
+    [catalogue],
+  );
+  const label = (name: string) => labels.get(name) ?? name;
+
   const groups = useMemo(() => {
     if (!catalogue) return [];
     const cats = q ? catalogue.categories : catalogue.categories.slice(category, category + 1);
+    const matches = (i: { name: string; label: string }) =>
+      !q || i.label.toLowerCase().includes(q) || i.name.toLowerCase().includes(q);
     return cats.flatMap((c) =>
       c.subcategories
         .map((s) => ({
-          title: q ? `${c.name} · ${s.name}` : s.name,
-          items: s.ingredients.filter((i) => !q || i.name.toLowerCase().includes(q)),
+          key: `${c.name} · ${s.name}`,
+          title: q ? `${c.label} · ${s.label}` : s.label,
+          items: s.ingredients.filter(matches),
         }))
         .filter((s) => s.items.length > 0),
     );
@@ -61,9 +76,9 @@ export function IngredientPicker({
                 type="button"
                 className={`badge gap-1 py-3 ${leftOut.has(name) ? 'badge-error' : 'badge-primary'}`}
                 onClick={() => toggle(name)}
-                aria-label={t('recipes.picker.remove', { name })}
+                aria-label={t('recipes.picker.remove', { name: label(name) })}
               >
-                {name} ×
+                {label(name)} ×
               </button>
             </li>
           ))}
@@ -109,7 +124,7 @@ export function IngredientPicker({
               className={`btn btn-sm ${i === category ? 'btn-secondary' : 'btn-ghost'}`}
               onClick={() => setCategory(i)}
             >
-              {c.name}
+              {c.label}
             </button>
           ))}
         </div>
@@ -117,7 +132,7 @@ export function IngredientPicker({
       <div className="max-h-80 space-y-3 overflow-y-auto pr-1">
         {groups.length === 0 ? <p>{t('recipes.picker.noMatch', { query: query.trim() })}</p> : null}
         {groups.map((g) => (
-          <div key={g.title}>
+          <div key={g.key}>
             <h3 className="mb-1 text-sm font-semibold text-base-content/80">{g.title}</h3>
             <div className="flex flex-wrap gap-2">
               {g.items.map((i) => {
@@ -137,7 +152,7 @@ export function IngredientPicker({
                     {why ? (
                       <ShieldAlert aria-label={t('recipes.picker.leftOutIcon')} size={14} />
                     ) : null}
-                    {i.name}
+                    {i.label}
                   </button>
                 );
               })}

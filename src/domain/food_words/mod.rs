@@ -1,34 +1,75 @@
 //! Foods as typed, read word by word: the tokenizer and plural rules that the allergen matcher
-//! and the child food safety rules share, so both read "Grapes, quartered" the same way.
+//! and the child food safety rules share, so both read "Grapes, quartered" the same way, and
+//! the readings of foods typed in French, German or Spanish (`foreign`).
+
+mod de;
+mod es;
+mod foreign;
+mod fr;
+pub mod lexicon;
+
+pub use foreign::readings;
+
+/// The lexicons of the languages foods are read in besides English, for their tests.
+pub fn lexicons() -> [&'static lexicon::Lexicon; 3] {
+    [&fr::LEXICON, &de::LEXICON, &es::LEXICON]
+}
 
 /// Words that start a new clause, like a comma: a negation stops there.
 pub const SEPARATORS: &[&str] = &["and", "with", "or", "nor", "plus", "but", "then"];
 
 /// A word of the text, lowercase and accent-folded. Phrases never cross a segment (punctuation);
 /// negations never cross a clause (punctuation other than brackets, and words like "with").
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Word {
     pub text: String,
     pub segment: u32,
     pub clause: u32,
+    /// Where the word stands in the text, in bytes (a translated word: the words it came from).
+    pub span: (usize, usize),
+    /// Read from another language: warnings show the words as typed, not the table's.
+    pub translated: bool,
 }
 
+impl Word {
+    /// The words `words` stand for, as typed (lowercase): "beurre de cacahuète".
+    pub fn as_typed(text: &str, words: &[Word]) -> String {
+        let start = words.iter().map(|w| w.span.0).min().unwrap_or(0);
+        let end = words.iter().map(|w| w.span.1).max().unwrap_or(0);
+        text.get(start..end).unwrap_or_default().to_lowercase()
+    }
+}
+
+/// The words of an English reading.
 pub fn words(text: &str) -> Vec<Word> {
+    let mut out = tokens(text, false);
+    number_clauses(&mut out);
+    out
+}
+
+/// The words of the text with `clause` counting punctuation only. Apostrophes join ("cow's")
+/// or, in another language, split ("d'amande", "l'huile").
+fn tokens(text: &str, split_apostrophes: bool) -> Vec<Word> {
     let mut out = Vec::new();
     let mut current = String::new();
+    let mut start = 0;
     let (mut segment, mut clause) = (0u32, 0u32);
-    for c in text.chars() {
+    for (at, c) in text.char_indices() {
         if c.is_alphanumeric() {
+            if current.is_empty() {
+                start = at;
+            }
             fold(c, &mut current);
             continue;
         }
+        let apostrophe = matches!(c, '\'' | '\u{2019}' | '\u{2018}' | '\u{02bc}' | '`');
         // "cow's" is one word; a quote around a word is nothing.
-        if matches!(c, '\'' | '\u{2019}' | '\u{2018}' | '\u{02bc}' | '`') {
+        if apostrophe && !split_apostrophes {
             continue;
         }
-        push_word(&mut out, &mut current, segment, &mut clause);
+        push_word(&mut out, &mut current, (start, at), segment, clause);
         // Hyphens join ("egg-free" reads as "egg free"); other punctuation splits.
-        if c.is_whitespace() || matches!(c, '-' | '_' | '\u{2010}' | '\u{2011}') {
+        if apostrophe || c.is_whitespace() || matches!(c, '-' | '_' | '\u{2010}' | '\u{2011}') {
             continue;
         }
         segment += 1;
@@ -37,23 +78,38 @@ pub fn words(text: &str) -> Vec<Word> {
             clause += 1;
         }
     }
-    push_word(&mut out, &mut current, segment, &mut clause);
+    push_word(&mut out, &mut current, (start, text.len()), segment, clause);
     out
 }
 
-fn push_word(out: &mut Vec<Word>, current: &mut String, segment: u32, clause: &mut u32) {
+fn push_word(
+    out: &mut Vec<Word>,
+    current: &mut String,
+    span: (usize, usize),
+    segment: u32,
+    clause: u32,
+) {
     if current.is_empty() {
         return;
     }
-    let text = std::mem::take(current);
-    if SEPARATORS.contains(&text.as_str()) {
-        *clause += 1;
-    }
     out.push(Word {
-        text,
+        text: std::mem::take(current),
         segment,
-        clause: *clause,
+        clause,
+        span,
+        translated: false,
     });
+}
+
+/// Adds the clauses that words like "and" and "with" start to those of the punctuation.
+fn number_clauses(words: &mut [Word]) {
+    let mut separators = 0;
+    for word in words {
+        if SEPARATORS.contains(&word.text.as_str()) {
+            separators += 1;
+        }
+        word.clause += separators;
+    }
 }
 
 /// Lowercase, accents off ("crème fraîche" is "creme fraiche").

@@ -1,0 +1,175 @@
+//! Foods as French, German and Spanish parents type them, read by the allergen tables and the
+//! choking and age rules (issue 32): each language's table says what a 9-month-old's check
+//! finds, as the English tables find it for the same food in English.
+
+use std::collections::BTreeSet;
+
+use super::{Age, rule_hits, rule_hits_in_readings};
+use crate::domain::allergens::{Allergen, allergens_in_food, allergens_in_readings};
+use crate::domain::food_words::{lexicon::Lexicon, lexicons, words};
+use crate::i18n::{Lang, scope::within_sync};
+
+mod de;
+mod es;
+mod fr;
+
+type Foods = &'static [(&'static str, &'static [Allergen], &'static [&'static str])];
+type Allergies = &'static [(&'static str, &'static [Allergen])];
+
+const NINE_MONTHS: Age = Age {
+    months: 9,
+    from_birth_month: true,
+};
+
+/// What the check finds: the allergens, and the rules ("~key" when prepared the safe way).
+fn found(food: &str) -> (BTreeSet<Allergen>, BTreeSet<String>) {
+    let allergens = allergens_in_food(food)
+        .into_iter()
+        .map(|m| m.allergen)
+        .collect();
+    let rules = rule_hits(food, NINE_MONTHS)
+        .into_iter()
+        .map(|h| format!("{}{}", if h.prepared { "~" } else { "" }, h.rule.key))
+        .collect();
+    (allergens, rules)
+}
+
+fn lexicon(lang: Lang) -> &'static Lexicon {
+    lexicons()
+        .into_iter()
+        .find(|l| l.lang == lang)
+        .expect("a lexicon per language")
+}
+
+/// Every case of the table, as the parent who typed it reads it; and as a co-parent reading in
+/// English does, unless the food's only words of its language are false friends.
+fn check(lang: Lang, foods: Foods, allergies: Allergies) {
+    let friends = lexicon(lang).false_friends;
+    let mut failures = Vec::new();
+    for &(food, allergens, rules) in foods {
+        let want: (BTreeSet<Allergen>, BTreeSet<String>) = (
+            allergens.iter().copied().collect(),
+            rules.iter().map(|r| r.to_string()).collect(),
+        );
+        let got = within_sync(lang, || found(food));
+        if got != want {
+            failures.push(format!("{food:?}: want {want:?}, got {got:?}"));
+        }
+        let in_english = within_sync(Lang::En, || found(food));
+        let lowered = food.to_lowercase();
+        let has_friend = friends.iter().any(|f| lowered.contains(f));
+        if in_english != got && !has_friend {
+            failures.push(format!(
+                "{food:?} read by an English co-parent: {in_english:?}, by the parent: {got:?}"
+            ));
+        }
+    }
+    for &(allergy, allergens) in allergies {
+        let want: BTreeSet<Allergen> = allergens.iter().copied().collect();
+        let got: BTreeSet<Allergen> = within_sync(lang, || Allergen::from_allergy_text(allergy))
+            .into_iter()
+            .collect();
+        if got != want {
+            failures.push(format!("allergy {allergy:?}: want {want:?}, got {got:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn french_foods() {
+    check(Lang::Fr, fr::FOODS, fr::ALLERGIES);
+}
+
+#[test]
+fn german_foods() {
+    check(Lang::De, de::FOODS, de::ALLERGIES);
+}
+
+#[test]
+fn spanish_foods() {
+    check(Lang::Es, es::FOODS, es::ALLERGIES);
+}
+
+/// What the English tables alone find in a food.
+fn in_english(food: &str) -> (BTreeSet<Allergen>, BTreeSet<String>) {
+    let allergens = allergens_in_readings(food, vec![words(food)])
+        .into_iter()
+        .map(|m| m.allergen)
+        .collect();
+    let rules = rule_hits_in_readings(food, vec![words(food)], NINE_MONTHS)
+        .into_iter()
+        .map(|h| h.rule.key.to_string())
+        .collect();
+    (allergens, rules)
+}
+
+/// A word of a lexicon that the English tables read another way must be a false friend, or
+/// an English family would get its foreign meaning whenever a food shows the language.
+#[test]
+fn words_the_english_tables_read_another_way_are_false_friends() {
+    let mut failures = Vec::new();
+    for lex in lexicons() {
+        for &(spellings, english) in lex.foods.iter().chain(lex.after).chain(lex.words) {
+            for spelling in spellings.split('/').filter(|s| !s.contains(' ')) {
+                let read = in_english(spelling);
+                let nothing = read.0.is_empty() && read.1.is_empty();
+                if nothing || lex.false_friends.contains(&spelling) {
+                    continue;
+                }
+                let meant = in_english(english);
+                if read != meant {
+                    failures.push(format!(
+                        "{:?} {spelling:?}: English reads {read:?}; {english:?} is {meant:?}",
+                        lex.lang
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Each false friend is one: the English tables read it, and read it another way.
+#[test]
+fn false_friends_are_english_words_of_another_meaning() {
+    for lex in lexicons() {
+        for friend in lex.false_friends {
+            let meaning = lex
+                .foods
+                .iter()
+                .chain(lex.after)
+                .chain(lex.words)
+                .find(|(spellings, _)| spellings.split('/').any(|s| s == *friend))
+                .map(|(_, english)| *english);
+            let Some(english) = meaning else {
+                panic!(
+                    "{:?} false friend {friend:?} is not in the lexicon",
+                    lex.lang
+                );
+            };
+            assert_ne!(
+                in_english(friend),
+                in_english(english),
+                "{:?} {friend:?}",
+                lex.lang
+            );
+        }
+    }
+}
+
+#[test]
+#[ignore = "prints how HIGHCHAIR_READ is read, for looking into a lexicon"]
+fn show_readings() {
+    let text = std::env::var("HIGHCHAIR_READ").unwrap_or_default();
+    for food in text.split('|') {
+        let phrase = |ws: &[crate::domain::food_words::Word], at| {
+            crate::domain::allergens::english_phrase(ws, at)
+        };
+        for ws in crate::domain::food_words::readings(food, phrase) {
+            let text: Vec<&str> = ws.iter().map(|w| w.text.as_str()).collect();
+            println!("{food:?}: {}", text.join(" "));
+        }
+        println!("{food:?}: {:?}", found(food));
+    }
+}

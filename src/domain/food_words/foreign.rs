@@ -1,0 +1,567 @@
+//! Foods typed in French, German or Spanish, read into the English words the allergen tables
+//! and the food safety rules know ("beurre de cacahuète" is "peanut butter", "Erdnussbutter" is
+//! "peanut butter", "raisins entiers" is "whole grapes"), so one set of tables, reviewed once,
+//! keeps every child safe whatever language the parent types in.
+//!
+//! A food is read in every language it shows words of, not only in the language of whoever is
+//! looking: a co-parent reading in English still gets the warning for "arachides". A word that
+//! is also an English food word with another meaning (French "raisin" is a grape) is a false
+//! friend: on its own it makes a food read in its language only for a parent who uses that
+//! language. A food with no such words is read in English.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
+
+use crate::i18n;
+use crate::i18n::foods::food_names;
+
+use super::lexicon::Lexicon;
+use super::{Word, is_form_of, number_clauses, tokens, words};
+
+/// Every reading of `text` to match: the reading in each language it shows words of, or else
+/// the English one. `english_phrase` gives the length of a phrase of the English tables at a
+/// place ("pain au chocolat", "fish and chips"): such phrases are kept as they are.
+pub fn readings(text: &str, english_phrase: impl Fn(&[Word], usize) -> usize) -> Vec<Vec<Word>> {
+    let preferred = i18n::scope::current();
+    let read: Vec<(usize, Vec<Word>)> = LEXICONS
+        .iter()
+        .filter_map(|index| index.read(text, index.lex.lang == preferred, &english_phrase))
+        .collect();
+    // The language that shows the most words of its own ("miel de caña" is Spanish, though
+    // "miel" is French too); all of them when they show as many.
+    let most = read.iter().map(|(n, _)| *n).max();
+    let out: Vec<Vec<Word>> = read
+        .into_iter()
+        .filter(|(n, _)| Some(*n) == most)
+        .map(|(_, ws)| ws)
+        .collect();
+    if out.is_empty() {
+        vec![words(text)]
+    } else {
+        out
+    }
+}
+
+static LEXICONS: LazyLock<[Index; 3]> =
+    LazyLock::new(|| super::lexicons().map(|lex| Index::new(lex).with_catalogue_names()));
+
+/// The longest word, in bytes, read as a compound.
+const LONGEST_COMPOUND: usize = 64;
+
+/// The English words that split a food into clauses or negate: never part of a compound.
+const JOINING: &[&str] = &["and", "or", "nor", "with", "without", "no"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Food,
+    After,
+    InPlace,
+    Silent,
+    Of,
+    Without,
+}
+
+struct Entry {
+    words: Vec<String>,
+    english: String,
+    kind: Kind,
+    false_friend: bool,
+}
+
+/// One lexicon, ready to look words up.
+struct Index {
+    lex: &'static Lexicon,
+    by_first_word: HashMap<String, Vec<Entry>>,
+    /// Single words that may stand in a compound, with their English.
+    pieces: HashMap<String, String>,
+    false_friends: HashSet<&'static str>,
+}
+
+impl Index {
+    fn new(lex: &'static Lexicon) -> Index {
+        let mut index = Index {
+            lex,
+            by_first_word: HashMap::new(),
+            pieces: HashMap::new(),
+            false_friends: lex.false_friends.iter().copied().collect(),
+        };
+        let plain = |words: &'static [&'static str]| words.iter().map(|w| (*w, ""));
+        let lists: [(Kind, Vec<(&'static str, &'static str)>); 6] = [
+            (Kind::Food, lex.foods.to_vec()),
+            (Kind::After, lex.after.to_vec()),
+            (Kind::InPlace, lex.words.to_vec()),
+            (Kind::Silent, plain(lex.silent).collect()),
+            (Kind::Of, plain(lex.of).collect()),
+            (
+                Kind::Without,
+                plain(lex.without).map(|(w, _)| (w, "without")).collect(),
+            ),
+        ];
+        for (kind, entries) in lists {
+            for (spellings, english) in entries {
+                for spelling in spellings.split('/') {
+                    index.add(spelling, english, kind, true);
+                }
+            }
+        }
+        index
+    }
+
+    /// Adds the ingredient catalogue's names, after the lexicon's own words ("Beurre de
+    /// cacahuète" is the catalogue's "Peanut butter").
+    fn with_catalogue_names(mut self) -> Index {
+        for (english, name) in food_names(self.lex.lang) {
+            let (name, english) = (words(name), words(english));
+            if name.iter().all(|w| w.segment == name[0].segment) && !english.is_empty() {
+                let join =
+                    |ws: Vec<Word>| ws.into_iter().map(|w| w.text).collect::<Vec<_>>().join(" ");
+                self.add(&join(name), &join(english), Kind::Food, false);
+            }
+        }
+        self
+    }
+
+    /// Adds an entry; a `piece` may also stand in a compound (the catalogue's names may not:
+    /// "Obst" would end "Lobster").
+    fn add(&mut self, spelling: &str, english: &str, kind: Kind, piece: bool) {
+        let words: Vec<String> = spelling.split(' ').map(str::to_string).collect();
+        if words.iter().any(String::is_empty) {
+            return;
+        }
+        let single = words.len() == 1;
+        let joining = JOINING.contains(&english);
+        if piece
+            && single
+            && spelling.len() >= 3
+            && matches!(kind, Kind::Food | Kind::InPlace)
+            && !joining
+        {
+            self.pieces
+                .entry(spelling.to_string())
+                .or_insert_with(|| english.to_string());
+        }
+        self.by_first_word
+            .entry(words[0].clone())
+            .or_default()
+            .push(Entry {
+                false_friend: single && self.false_friends.contains(spelling),
+                words,
+                english: english.to_string(),
+                kind,
+            });
+    }
+
+    /// The word as typed, then without each ending the language inflects with.
+    fn stems<'w>(&self, word: &'w str) -> impl Iterator<Item = &'w str> + use<'w, '_> {
+        std::iter::once(word).chain(
+            self.lex
+                .endings
+                .iter()
+                .filter_map(move |e| word.strip_suffix(e).filter(|s| s.len() >= 2)),
+        )
+    }
+
+    fn is_form(&self, word: &str, term: &str) -> bool {
+        self.stems(word).any(|s| s == term)
+    }
+
+    /// The longest entry at `at` within its segment: as typed first, then inflected.
+    fn longest_at(&self, ws: &[Word], at: usize) -> Option<(usize, &Entry)> {
+        let mut best: Option<(usize, &Entry)> = None;
+        let segment = ws[at].segment;
+        for stem in self.stems(&ws[at].text) {
+            for entry in self.by_first_word.get(stem).into_iter().flatten() {
+                let n = entry.words.len();
+                if at + n > ws.len() || best.is_some_and(|(b, _)| n <= b) {
+                    continue;
+                }
+                let fits = ws[at + 1..at + n]
+                    .iter()
+                    .zip(&entry.words[1..])
+                    .all(|(w, term)| w.segment == segment && self.is_form(&w.text, term));
+                if fits {
+                    best = Some((n, entry));
+                }
+            }
+        }
+        best
+    }
+
+    /// The reading of `text` in this language, with how many of its words show the language;
+    /// none when none do (for a parent who uses the language, a false friend does).
+    fn read(
+        &self,
+        text: &str,
+        preferred: bool,
+        english_phrase: &impl Fn(&[Word], usize) -> usize,
+    ) -> Option<(usize, Vec<Word>)> {
+        let ws = tokens(text, true);
+        let units = self.units(&ws, english_phrase);
+        // The typed words that show the language; one spelled as its English ("pizza",
+        // "gluten", "Kiwi") shows none.
+        let evidence: usize = units
+            .iter()
+            .filter(|u| {
+                u.known
+                    && !u.english_too
+                    && !matches!(u.kind, Kind::Silent | Kind::Of)
+                    && (!u.false_friend || (preferred && u.kind == Kind::Food))
+            })
+            .map(|u| u.typed_words)
+            .sum();
+        if evidence == 0 {
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut at = 0;
+        while at < units.len() {
+            let end = units[at..]
+                .iter()
+                .position(|u| u.segment != units[at].segment)
+                .map_or(units.len(), |n| at + n);
+            out.extend(arrange(&units[at..end], !self.lex.after.is_empty()));
+            at = end;
+        }
+        number_clauses(&mut out);
+        Some((evidence, out))
+    }
+
+    /// The words as units of meaning, left to right, the longest entry first.
+    fn units(&self, ws: &[Word], english_phrase: &impl Fn(&[Word], usize) -> usize) -> Vec<Unit> {
+        let mut units = Vec::new();
+        let mut at = 0;
+        while at < ws.len() {
+            let kept = english_phrase(ws, at);
+            let found = self.longest_at(ws, at);
+            // Words the English tables know too: a longer phrase of theirs is kept as it is
+            // ("pain au chocolat"); a word of the same length is read in this language, as
+            // the English tables would read it (the false friends' test sees to that), unless
+            // it is a false friend.
+            let english_longer = found.is_none_or(|(n, _)| kept > n);
+            if kept >= 1 && english_longer {
+                units.extend(ws[at..at + kept].iter().map(Unit::as_is));
+                at += kept;
+                continue;
+            }
+            if let Some((n, entry)) = found {
+                let span = (ws[at].span.0, ws[at + n - 1].span.1);
+                let english: Vec<String> = entry.english.split(' ').map(str::to_string).collect();
+                let spelled_alike = english.len() == n
+                    && ws[at..at + n]
+                        .iter()
+                        .zip(&english)
+                        .all(|(w, e)| is_form_of(&w.text, e));
+                let english_too = spelled_alike || (kept == n && !entry.false_friend);
+                units.push(Unit {
+                    english,
+                    typed_words: n,
+                    english_too,
+                    kind: entry.kind,
+                    span,
+                    segment: ws[at].segment,
+                    clause: ws[at].clause,
+                    known: true,
+                    false_friend: entry.false_friend,
+                });
+                at += n;
+                continue;
+            }
+            match self.compound(&ws[at]) {
+                Some(parts) => units.extend(parts),
+                None => units.push(Unit::as_is(&ws[at])),
+            }
+            at += 1;
+        }
+        units
+    }
+
+    /// A German word made of listed words ("Erdnussbutter", "Schokoladenkuchen",
+    /// "Bauernbrot"), as the units of its parts; none when it is not one.
+    fn compound(&self, word: &Word) -> Option<Vec<Unit>> {
+        let linking = self.lex.linking?;
+        // German's longest food words are far shorter; a longer "word" is not one to split
+        // (and the cut is quadratic in its length).
+        if word.text.len() > LONGEST_COMPOUND {
+            return None;
+        }
+        let parts = split(&word.text, &self.pieces, linking, self.lex.endings)?;
+        // A word run together from a start it does not know and its own words shows German
+        // ("Räuchertofu"); so does a piece spelled unlike its English.
+        let german = parts.iter().any(|part| match part {
+            Part::Known(typed, english) => !is_form_of(typed, english),
+            Part::Unknown(_) => true,
+        });
+        Some(
+            parts
+                .into_iter()
+                .map(|part| Unit {
+                    typed_words: 1,
+                    known: matches!(part, Part::Known(..)),
+                    english_too: !german || matches!(part, Part::Unknown(_)),
+                    false_friend: false,
+                    english: match part {
+                        Part::Known(_, english) => english.split(' ').map(str::to_string).collect(),
+                        // As typed: "gluten" of "Glutenunverträglichkeit".
+                        Part::Unknown(start) => vec![start.to_string()],
+                    },
+                    kind: Kind::Food,
+                    span: word.span,
+                    segment: word.segment,
+                    clause: word.clause,
+                })
+                .collect(),
+        )
+    }
+}
+
+/// A word or phrase of the food, with what it means in English.
+#[derive(Debug, Clone)]
+struct Unit {
+    english: Vec<String>,
+    kind: Kind,
+    span: (usize, usize),
+    segment: u32,
+    clause: u32,
+    /// How many typed words it stands for.
+    typed_words: usize,
+    /// Found in the lexicon (else passed on as typed).
+    known: bool,
+    /// An English word too (spelled as its English, or read the same way by the English
+    /// tables): it shows no language.
+    english_too: bool,
+    false_friend: bool,
+}
+
+impl Unit {
+    /// A word the lexicon does not know, passed on as typed: a name, or an English word.
+    fn as_is(word: &Word) -> Unit {
+        Unit {
+            english: vec![word.text.clone()],
+            typed_words: 1,
+            kind: Kind::Food,
+            span: word.span,
+            segment: word.segment,
+            clause: word.clause,
+            known: false,
+            english_too: true,
+            false_friend: false,
+        }
+    }
+
+    fn words(&self) -> impl Iterator<Item = Word> + '_ {
+        self.english.iter().map(|text| Word {
+            text: text.clone(),
+            segment: self.segment,
+            clause: self.clause,
+            span: self.span,
+            translated: self.known,
+        })
+    }
+}
+
+/// One segment's units in English order: a word after its noun goes before it ("lait entier"),
+/// "sans X" after a noun becomes "X free" before it ("pain sans gluten"), and nouns joined by
+/// "de" go last first ("beurre de cacahuète" is "peanut butter").
+///
+/// Where describing words follow the noun (French, Spanish), a known noun right after a known
+/// noun describes it too: "yaourt fraise" is "strawberry yoghurt".
+fn arrange(units: &[Unit], describing_after: bool) -> Vec<Word> {
+    enum Item<'a> {
+        Noun(Vec<Word>),
+        Link(&'a Unit),
+    }
+    let mut items: Vec<Item> = Vec::new();
+    for unit in units {
+        match unit.kind {
+            Kind::Food => items.push(Item::Noun(unit.words().collect())),
+            Kind::After => match items.last_mut() {
+                Some(Item::Noun(noun)) => {
+                    noun.splice(0..0, unit.words());
+                }
+                _ => items.push(Item::Noun(unit.words().collect())),
+            },
+            Kind::Silent => {}
+            Kind::InPlace | Kind::Of | Kind::Without => items.push(Item::Link(unit)),
+        }
+    }
+    // "X sans Y" is "Y free X".
+    let mut i = 0;
+    while i + 2 < items.len() {
+        let joins = matches!(
+            (&items[i], &items[i + 1], &items[i + 2]),
+            (Item::Noun(_), Item::Link(u), Item::Noun(_)) if u.kind == Kind::Without
+        );
+        if joins {
+            let Item::Noun(what) = items.remove(i + 2) else {
+                unreachable!("checked above")
+            };
+            let Item::Link(without) = items.remove(i + 1) else {
+                unreachable!("checked above")
+            };
+            let Item::Noun(noun) = &mut items[i] else {
+                unreachable!("checked above")
+            };
+            let mut free = without.words().next().expect("one word");
+            free.text = "free".to_string();
+            let before: Vec<Word> = what.into_iter().chain([free]).collect();
+            noun.splice(0..0, before);
+        } else {
+            i += 1;
+        }
+    }
+    // "A de B de C" is "C B A"; a "de" without nouns on both sides says nothing.
+    let mut out = Vec::new();
+    let mut chain: Vec<Vec<Word>> = Vec::new();
+    let mut pending_of = false;
+    for item in items {
+        match item {
+            Item::Noun(noun) => {
+                let known = |ws: &[Word]| ws.iter().all(|w| w.translated);
+                let describes = describing_after
+                    && known(&noun)
+                    && chain.last().is_some_and(|last| known(last));
+                if !pending_of && !describes && !chain.is_empty() {
+                    flush(&mut chain, &mut out);
+                }
+                chain.push(noun);
+                pending_of = false;
+            }
+            Item::Link(unit) if unit.kind == Kind::Of => pending_of = !chain.is_empty(),
+            Item::Link(unit) => {
+                flush(&mut chain, &mut out);
+                pending_of = false;
+                out.extend(unit.words());
+            }
+        }
+    }
+    flush(&mut chain, &mut out);
+    out
+}
+
+fn flush(chain: &mut Vec<Vec<Word>>, out: &mut Vec<Word>) {
+    out.extend(chain.drain(..).rev().flatten());
+}
+
+/// A part of a compound word.
+#[derive(Debug, PartialEq)]
+enum Part<'w> {
+    /// A listed piece as typed, and its English.
+    Known(&'w str, &'w str),
+    /// The start of the word, not listed.
+    Unknown(&'w str),
+}
+
+/// A word cut into listed pieces, the fewest unknown letters first, then the fewest pieces:
+/// the pieces' English, after an unknown start if any ("bauern" of "Bauernbrot").
+/// Pieces have 3 letters or more; a linking piece may stand between two; an ending may
+/// follow the last. None unless the word ends in a piece.
+fn split<'w>(
+    word: &'w str,
+    pieces: &'w HashMap<String, String>,
+    linking: &[&str],
+    endings: &[&str],
+) -> Option<Vec<Part<'w>>> {
+    #[derive(Clone, Copy)]
+    enum Before {
+        Start,
+        Unknown(usize),
+        Piece(usize),
+        Link(usize),
+    }
+    #[derive(Clone, Copy)]
+    struct Cut<'p> {
+        cost: (usize, usize),
+        before: Before,
+        /// Where the piece starts.
+        from: usize,
+        english: &'p str,
+    }
+    let keep = |slot: &mut Option<Cut<'w>>, cut: Cut<'w>| {
+        if slot.is_none_or(|s| cut.cost < s.cost) {
+            *slot = Some(cut);
+        }
+    };
+    let n = word.len();
+    // Cuts of word[..i] that end with a piece, and with a linking piece.
+    let mut piece: Vec<Option<Cut<'w>>> = vec![None; n + 1];
+    let mut link: Vec<Option<Cut<'w>>> = vec![None; n + 1];
+    for i in 3..=n {
+        if !word.is_char_boundary(i) {
+            continue;
+        }
+        for j in (0..=i - 3).filter(|&j| word.is_char_boundary(j)) {
+            let Some(english) = pieces.get(&word[j..i]) else {
+                continue;
+            };
+            // An unknown start has 3 letters or more ("Bauern-brot", not "L-obst").
+            let mut options = match j {
+                0 => vec![((0, 1), Before::Start)],
+                1 | 2 => Vec::new(),
+                _ => vec![((j, 1), Before::Unknown(j))],
+            };
+            options.extend(piece[j].map(|c| ((c.cost.0, c.cost.1 + 1), Before::Piece(j))));
+            options.extend(link[j].map(|c| ((c.cost.0, c.cost.1 + 1), Before::Link(j))));
+            for (cost, before) in options {
+                keep(
+                    &mut piece[i],
+                    Cut {
+                        cost,
+                        before,
+                        from: j,
+                        english,
+                    },
+                );
+            }
+        }
+        for l in linking.iter().filter(|l| i < n && word[..i].ends_with(**l)) {
+            let j = i - l.len();
+            if let Some(c) = piece[j] {
+                keep(
+                    &mut link[i],
+                    Cut {
+                        cost: c.cost,
+                        before: Before::Piece(j),
+                        from: j,
+                        english: "",
+                    },
+                );
+            }
+        }
+    }
+    let mut at = std::iter::once(n)
+        .chain(
+            endings
+                .iter()
+                .filter_map(|e| word.strip_suffix(e).map(str::len)),
+        )
+        .filter(|&i| piece[i].is_some())
+        .min_by_key(|&i| piece[i].map(|c| c.cost))?;
+    // Walk back from the last piece.
+    let mut parts = Vec::new();
+    let mut cut = piece[at]?;
+    loop {
+        if !cut.english.is_empty() {
+            parts.push(Part::Known(&word[cut.from..at], cut.english));
+        }
+        cut = match cut.before {
+            Before::Start => break,
+            Before::Unknown(j) => {
+                parts.push(Part::Unknown(&word[..j]));
+                break;
+            }
+            Before::Piece(j) => {
+                at = j;
+                piece[at]?
+            }
+            Before::Link(j) => {
+                at = j;
+                link[at]?
+            }
+        };
+    }
+    parts.reverse();
+    Some(parts)
+}
+
+#[cfg(test)]
+mod tests;
