@@ -1,6 +1,7 @@
 //! `highchair user ...` and `highchair messages`: through the running server's admin socket,
 //! or directly on the store when the server is stopped.
 
+use crate::i18n::scope::within;
 use std::future::Future;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
@@ -158,13 +159,17 @@ pub(super) fn finish(result: Result<(), Failure>) -> ExitCode {
     }
 }
 
+/// Runs in the server's configured language: what it prints is for the family (a reset link
+/// to pass on), and the server's errors come worded.
 pub fn run(settings: Settings, command: UserCommand) -> ExitCode {
-    finish(runtime().and_then(|rt| rt.block_on(user(settings, command))))
+    let lang = settings.server.language;
+    finish(runtime().and_then(|rt| rt.block_on(within(lang, user(settings, command)))))
 }
 
 pub fn messages(settings: Settings) -> ExitCode {
+    let lang = settings.server.language;
     finish(runtime().and_then(|rt| {
-        rt.block_on(async {
+        rt.block_on(within(lang, async {
             require_data_dir(&settings)?;
             let target = target(settings).await?;
             let list: Vec<Message> = target
@@ -173,7 +178,7 @@ pub fn messages(settings: Settings) -> ExitCode {
                 })
                 .await?;
             if list.is_empty() {
-                say!("No messages.");
+                say!("{}", t!("No messages.").here());
             }
             for m in list {
                 say!(
@@ -185,7 +190,7 @@ pub fn messages(settings: Settings) -> ExitCode {
                 );
             }
             Ok(())
-        })
+        }))
     }))
 }
 
@@ -238,9 +243,20 @@ async fn user(settings: Settings, command: UserCommand) -> Result<(), Failure> {
             .flatten()
             .collect();
             if notes.is_empty() {
-                say!("Created {}.", created.email);
+                say!(
+                    "{}",
+                    t!("Created {{email}}.", email = &created.email).here()
+                );
             } else {
-                say!("Created {} ({}).", created.email, notes.join(", "));
+                say!(
+                    "{}",
+                    t!(
+                        "Created {{email}} ({{notes}}).",
+                        email = &created.email,
+                        notes = notes.join(", ")
+                    )
+                    .here()
+                );
             }
         }
         UserCommand::ResetPassword { email } => {
@@ -256,8 +272,12 @@ async fn user(settings: Settings, command: UserCommand) -> Result<(), Failure> {
                 )
                 .await?;
             say!(
-                "Send this link to {}. It works once, for one hour:\n{}",
-                req.email,
+                "{}\n{}",
+                t!(
+                    "Send this link to {{email}}. It works once, for one hour:",
+                    email = &req.email
+                )
+                .here(),
                 link.link
             );
         }
@@ -270,7 +290,10 @@ async fn user(settings: Settings, command: UserCommand) -> Result<(), Failure> {
                     ops::promote(&app, &email).await
                 })
                 .await?;
-            say!("{} is now an admin.", user.email);
+            say!(
+                "{}",
+                t!("{{email}} is now an admin.", email = &user.email).here()
+            );
         }
         UserCommand::Delete { email, .. } => {
             let req = EmailRequest {
@@ -281,7 +304,14 @@ async fn user(settings: Settings, command: UserCommand) -> Result<(), Failure> {
                     ops::delete_user(&app, &email).await
                 })
                 .await?;
-            say!("Deleted {} and all of that family's records.", user.email);
+            say!(
+                "{}",
+                t!(
+                    "Deleted {{email}} and all of that family's records.",
+                    email = &user.email
+                )
+                .here()
+            );
         }
         UserCommand::PurgeGuests => {
             let removed: Removed = target
@@ -289,7 +319,15 @@ async fn user(settings: Settings, command: UserCommand) -> Result<(), Failure> {
                     ops::purge_guests(&app).await
                 })
                 .await?;
-            say!("Removed {} idle guest account(s).", removed.removed);
+            say!(
+                "{}",
+                t_plural!(
+                    "Removed {{count}} idle guest account.",
+                    "Removed {{count}} idle guest accounts.",
+                    removed.removed
+                )
+                .here()
+            );
         }
     }
     Ok(())
@@ -313,7 +351,7 @@ pub(super) fn require_data_dir(settings: &Settings) -> Result<(), Failure> {
 
 fn print_users(users: &[UserSummary]) {
     if users.is_empty() {
-        say!("No accounts yet.");
+        say!("{}", t!("No accounts yet.").here());
         return;
     }
     let rows: Vec<[String; 6]> = users

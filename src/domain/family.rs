@@ -106,14 +106,14 @@ pub fn check_join(
 }
 
 /// The family's name as its members see it: after its longest-standing member.
-pub fn family_name(members: &[User]) -> String {
+pub fn family_name(members: &[User]) -> Text {
     let Some(first) = members.iter().min_by_key(|m| m.joined_at()) else {
-        return "Your family".into();
+        return t!("Your family");
     };
     if first.last_name.trim().is_empty() {
-        format!("{}'s family", first.first_name)
+        t!("{{name}}'s family", name = &first.first_name)
     } else {
-        format!("The {} family", first.last_name)
+        t!("The {{name}} family", name = &first.last_name)
     }
 }
 

@@ -31,6 +31,29 @@ pub const CATEGORIES: [&str; 15] = [
     "Other",
 ];
 
+/// A category's name in the language of the answer (exports; the UI has its own words).
+pub fn category_name(category: &str) -> String {
+    let text = match category {
+        "Produce" => t!("Produce"),
+        "Dairy" => t!("Dairy"),
+        "Meat & Seafood" => t!("Meat & Seafood"),
+        "Bakery" => t!("Bakery"),
+        "Frozen" => t!("Frozen"),
+        "Canned Goods" => t!("Canned Goods"),
+        "Dry Goods & Pasta" => t!("Dry Goods & Pasta"),
+        "Snacks" => t!("Snacks"),
+        "Beverages" => t!("Beverages"),
+        "Condiments & Spices" => t!("Condiments & Spices"),
+        "Cleaning" => t!("Cleaning"),
+        "Personal Care" => t!("Personal Care"),
+        "Baby" => t!("Baby"),
+        "Pet" => t!("Pet"),
+        "Other" => t!("Other"),
+        other => return other.to_string(),
+    };
+    text.here()
+}
+
 pub const DEFAULT_CATEGORY: &str = "Other";
 pub const DEFAULT_QUANTITY: &str = "1";
 /// The spec's default list name.
@@ -666,8 +689,13 @@ pub fn suggest_category(
 }
 
 /// The name of a draft made from recipes (spec section 3, word for word).
-pub fn draft_name(recipes: usize) -> String {
-    format!("List from {recipes} recipe(s)")
+pub fn draft_name(recipes: usize) -> Text {
+    // The spec's English is the same for one and many; other languages have their plurals.
+    t_plural!(
+        "List from {{count}} recipe(s)",
+        "List from {{count}} recipe(s)",
+        recipes
+    )
 }
 
 /// Recipe ingredients merged into list items: by lower-case name, quantities added where their
@@ -750,7 +778,7 @@ fn grouped<'a>(rows: &'a [Row<'a>]) -> Vec<(&'a str, Vec<&'a Row<'a>>)> {
 pub fn to_text(name: &str, rows: &[Row<'_>]) -> String {
     let mut out = format!("{name}\n");
     for (category, items) in grouped(rows) {
-        out.push_str(&format!("\n{category}\n"));
+        out.push_str(&format!("\n{}\n", category_name(category)));
         for r in items {
             let mark = if r.checked { "[x]" } else { "[ ]" };
             out.push_str(&format!("{mark} {} ({})\n", r.name, r.quantity));
@@ -774,7 +802,7 @@ pub fn to_markdown(name: &str, rows: &[Row<'_>]) -> String {
     };
     let mut out = format!("# {}\n", escape(name));
     for (category, items) in grouped(rows) {
-        out.push_str(&format!("\n## {}\n\n", escape(category)));
+        out.push_str(&format!("\n## {}\n\n", escape(&category_name(category))));
         for r in items {
             let mark = if r.checked { "x" } else { " " };
             out.push_str(&format!(
@@ -798,15 +826,22 @@ pub fn to_csv(rows: &[Row<'_>]) -> String {
         };
         format!("\"{}\"", safe.replace('"', "\"\""))
     };
-    let mut out = String::from("\"Category\",\"Item\",\"Quantity\",\"Checked\"\r\n");
+    let header = [t!("Category"), t!("Item"), t!("Quantity"), t!("Checked")];
+    let (yes, no) = (t!("yes").here(), t!("no").here());
+    let mut out = header
+        .iter()
+        .map(|h| field(&h.here()))
+        .collect::<Vec<_>>()
+        .join(",");
+    out.push_str("\r\n");
     for (category, items) in grouped(rows) {
         for r in items {
             out.push_str(&format!(
                 "{},{},{},{}\r\n",
-                field(category),
+                field(&category_name(category)),
                 field(r.name),
                 field(r.quantity),
-                field(if r.checked { "yes" } else { "no" })
+                field(if r.checked { &yes } else { &no })
             ));
         }
     }
@@ -905,6 +940,7 @@ mod tests {
             ]
         );
         assert_eq!(draft_name(2), "List from 2 recipe(s)");
+        assert_eq!(draft_name(1), "List from 1 recipe(s)");
     }
 
     #[test]

@@ -482,8 +482,11 @@ pub fn planned_ingredients<'a>(
 }
 
 /// The name of a grocery list drafted from a week: 'Meal plan, week of 23 Nov'.
-pub fn grocery_list_name(week: Week) -> String {
-    format!("Meal plan, week of {}", week.monday().format("%-d %b"))
+pub fn grocery_list_name(week: Week) -> Text {
+    t!(
+        "Meal plan, week of {{date}}",
+        date = crate::i18n::Arg::DayMonth(week.monday())
+    )
 }
 
 #[cfg(test)]

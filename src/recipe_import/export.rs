@@ -101,7 +101,10 @@ pub fn html(recipe: &Recipe, warnings: &[String], notes: &[String]) -> String {
         page.push('\n');
     };
     line("<!DOCTYPE html>".into());
-    line("<html lang=\"en\">".into());
+    line(format!(
+        "<html lang=\"{}\">",
+        crate::i18n::scope::current().code()
+    ));
     line("<head>".into());
     line("<meta charset=\"utf-8\">".into());
     line("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">".into());
@@ -121,13 +124,19 @@ pub fn html(recipe: &Recipe, warnings: &[String], notes: &[String]) -> String {
     line(format!("<h1>{}</h1>", escape(&c.title)));
     let mut about = Vec::new();
     if let Some(s) = c.servings {
-        about.push(format!("Serves {s}"));
+        about.push(t_plural!("Serves {{count}}", "Serves {{count}}", s).here());
     }
     if c.preparation_time > 0 {
-        about.push(format!("Prep {} min", c.preparation_time));
+        about.push(
+            t!(
+                "Prep {{minutes}} min",
+                minutes = c.preparation_time.to_string()
+            )
+            .here(),
+        );
     }
     if let Some(m) = c.cooking_time {
-        about.push(format!("Cook {m} min"));
+        about.push(t!("Cook {{minutes}} min", minutes = m.to_string()).here());
     }
     if !about.is_empty() {
         line(format!("<p>{}</p>", escape(&about.join(" · "))));
@@ -143,30 +152,37 @@ pub fn html(recipe: &Recipe, warnings: &[String], notes: &[String]) -> String {
         format!("<{tag}>{items}</{tag}>")
     };
     if !warnings.is_empty() {
-        line("<h2>Allergy warning</h2>".into());
+        line(format!(
+            "<h2>{}</h2>",
+            escape(&t!("Allergy warning").here())
+        ));
         line(list("ul", warnings));
     }
     if !notes.is_empty() {
-        line("<h2>For the children</h2>".into());
+        line(format!(
+            "<h2>{}</h2>",
+            escape(&t!("For the children").here())
+        ));
         line(list("ul", notes));
     }
-    line("<h2>Ingredients</h2>".into());
+    line(format!("<h2>{}</h2>", escape(&t!("Ingredients").here())));
     let ingredients: Vec<String> = c
         .ingredients
         .iter()
         .map(|i| format!("{} {}", i.quantity, i.name).trim().to_string())
         .collect();
     line(list("ul", &ingredients));
-    line("<h2>Method</h2>".into());
+    line(format!("<h2>{}</h2>", escape(&t!("Method").here())));
     line(list("ol", &c.instructions));
     if !c.tips.is_empty() {
-        line("<h2>Tips</h2>".into());
+        line(format!("<h2>{}</h2>", escape(&t!("Tips").here())));
         line(list("ul", &c.tips));
     }
     if let Some(url) = &recipe.source_url {
         line(format!(
-            "<p>Source: <a href=\"{0}\">{0}</a></p>",
-            escape(url)
+            "<p>{1} <a href=\"{0}\">{0}</a></p>",
+            escape(url),
+            escape(&t!("Source:").here())
         ));
     }
     line("</body>".into());

@@ -247,7 +247,7 @@ pub async fn start_guest(app: &Services, draft: GuestDraft, client: &ClientKey) 
     // The number of children asked for is honoured: profiles to rename, ready for meals.
     for n in 1..=guest.children {
         let draft = crate::domain::child::ChildDraft {
-            name: format!("Child {n}"),
+            name: t!("Child {{n}}", n = n.to_string()).here(),
             age: crate::domain::number::NumberInput::Absent,
             dietary_restrictions: Vec::new(),
             allergies: Vec::new(),

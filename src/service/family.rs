@@ -50,7 +50,7 @@ pub async fn overview(app: &Services, me: &User) -> AppResult<Overview> {
         .filter(|i| !i.is_expired(now))
         .collect();
     Ok(Overview {
-        name: family_name(&members),
+        name: family_name(&members).here(),
         members,
         invites,
     })
@@ -131,9 +131,9 @@ pub async fn preview(app: &Services, token: &InviteToken) -> AppResult<Preview> 
                 .trim()
                 .to_string()
         })
-        .unwrap_or_else(|| "A parent".into());
+        .unwrap_or_else(|| t!("A parent").here());
     Ok(Preview {
-        family_name: family_name(&members),
+        family_name: family_name(&members).here(),
         invited_by,
         invite,
     })

@@ -231,7 +231,7 @@ pub async fn from_recipes(app: &Services, family: FamilyId, ids: &[String]) -> A
             .map(|i| (i.name.as_str(), i.quantity.as_str()))
     });
     let items = merge(ingredients, |n| Some(suggested_category(n)));
-    draft(app, family, draft_name(recipes.len()), items).await
+    draft(app, family, draft_name(recipes.len()).here(), items).await
 }
 
 /// An unsaved list from a week's meal plan: the planned recipes' ingredients, each scaled to
@@ -263,7 +263,7 @@ pub async fn from_meal_plan(app: &Services, family: FamilyId, week: Week) -> App
         ingredients.iter().map(|(n, q)| (n.as_str(), q.as_str())),
         |n| Some(suggested_category(n)),
     );
-    draft(app, family, grocery_list_name(week), items).await
+    draft(app, family, grocery_list_name(week).here(), items).await
 }
 
 /// What an item costs by the catalogue, when it knows the food and can read the quantity.

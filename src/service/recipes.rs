@@ -217,7 +217,7 @@ pub async fn log_meal(
         child_id: child.to_string(),
         meal_type,
         foods,
-        notes: Some(format!("From the recipe {}", recipe.content.title)),
+        notes: Some(t!("From the recipe {{title}}", title = &recipe.content.title).here()),
         meal_date: eaten_at,
         ..MealDraft::default()
     };

@@ -186,7 +186,7 @@ async fn user_commands_work_on_a_stopped_server() {
 
     let (code, out, _) = run(&mut user_cmd(&data, &["purge-guests"]), None);
     assert_eq!(code, 0);
-    assert!(out.contains("Removed 0 idle guest account(s)"));
+    assert!(out.contains("Removed 0 idle guest accounts."));
 
     // The production hashing cost is used, and the hash is stored with its iteration count.
     let store = highchair::store::Store::open(&data, 8).unwrap();
