@@ -282,8 +282,9 @@ pub fn conflicts(foods: &[String], allergies: &[String]) -> Vec<Conflict> {
         .collect();
     let mut out = Vec::new();
     for food in foods.iter().map(|f| f.trim()).filter(|f| !f.is_empty()) {
-        let found = allergens_in_food(food);
-        let food_words = literal_readings(food, |_| true);
+        let read = readings(food, english_phrase);
+        let food_words = literal_readings(food, &read, |_| true);
+        let found = allergens_in_readings(food, read);
         for (allergy, allergens, literal) in &allergies {
             let conflict = |allergen, matched: &str| Conflict {
                 food: food.to_string(),
@@ -1123,16 +1124,20 @@ fn negations(words: &[Word], hits: &[Hit]) -> (Vec<bool>, HashSet<(u32, Allergen
 /// An allergy's own words, without "allergic to" and the like: as typed, and as read in each
 /// language it shows ("allergie aux fraises" is "strawberry").
 fn literal_words(allergy: &str) -> Vec<Vec<Word>> {
-    literal_readings(allergy, |w| {
+    literal_readings(allergy, &readings(allergy, english_phrase), |w| {
         !ALLERGY_FILLER.iter().any(|f| is_form_of(&w.text, f))
     })
 }
 
-/// The words of a text as typed, then its readings in other languages, each with the words
-/// `keep` takes.
-fn literal_readings(text: &str, keep: impl Fn(&Word) -> bool) -> Vec<Vec<Word>> {
+/// The words of a text as typed, then its readings (`read`), each with the words `keep`
+/// takes, each once.
+fn literal_readings(
+    text: &str,
+    read: &[Vec<Word>],
+    keep: impl Fn(&Word) -> bool,
+) -> Vec<Vec<Word>> {
     let mut out: Vec<Vec<Word>> = Vec::new();
-    for reading in std::iter::once(words(text)).chain(readings(text, english_phrase)) {
+    for reading in std::iter::once(words(text)).chain(read.iter().cloned()) {
         let kept: Vec<Word> = reading.into_iter().filter(&keep).collect();
         let same = |o: &Vec<Word>| {
             o.len() == kept.len() && o.iter().zip(&kept).all(|(a, b)| a.text == b.text)

@@ -23,9 +23,10 @@ use super::{Word, is_form_of, number_clauses, tokens, words};
 /// place ("pain au chocolat", "fish and chips"): such phrases are kept as they are.
 pub fn readings(text: &str, english_phrase: impl Fn(&[Word], usize) -> usize) -> Vec<Vec<Word>> {
     let preferred = i18n::scope::current();
+    let ws = tokens(text, true);
     let read: Vec<(usize, Vec<Word>)> = LEXICONS
         .iter()
-        .filter_map(|index| index.read(text, index.lex.lang == preferred, &english_phrase))
+        .filter_map(|index| index.read(&ws, index.lex.lang == preferred, &english_phrase))
         .collect();
     // The language that shows the most words of its own ("miel de caña" is Spanish, though
     // "miel" is French too); all of them when they show as many.
@@ -187,16 +188,19 @@ impl Index {
         best
     }
 
-    /// The reading of `text` in this language, with how many of its words show the language;
+    /// The reading of a text's words (apostrophes split) in this language, with how many of
+    /// its words show the language;
     /// none when none do (for a parent who uses the language, a false friend does).
     fn read(
         &self,
-        text: &str,
+        ws: &[Word],
         preferred: bool,
         english_phrase: &impl Fn(&[Word], usize) -> usize,
     ) -> Option<(usize, Vec<Word>)> {
-        let ws = tokens(text, true);
-        let units = self.units(&ws, english_phrase);
+        if !ws.iter().any(|w| self.may_show(&w.text, preferred)) {
+            return None;
+        }
+        let units = self.units(ws, english_phrase);
         // The typed words that show the language; one spelled as its English ("pizza",
         // "gluten", "Kiwi") shows none.
         let evidence: usize = units
@@ -224,6 +228,28 @@ impl Index {
         }
         number_clauses(&mut out);
         Some((evidence, out))
+    }
+
+    /// Whether a word may show the language: a quick look that passes most English foods by
+    /// (the reading itself decides).
+    fn may_show(&self, word: &str, preferred: bool) -> bool {
+        let listed = self.stems(word).any(|stem| {
+            self.by_first_word.get(stem).into_iter().flatten().any(|e| {
+                !matches!(e.kind, Kind::Silent | Kind::Of)
+                    && (!e.false_friend || preferred)
+                    && (e.words.len() > 1 || e.english != e.words[0])
+            })
+        });
+        // A compound ends in a listed word after 3 letters or more.
+        let compound = self.lex.linking.is_some()
+            && word.len() <= LONGEST_COMPOUND
+            && (3..word.len()).any(|i| {
+                word.is_char_boundary(i)
+                    && self
+                        .stems(&word[i..])
+                        .any(|end| self.pieces.contains_key(end))
+            });
+        listed || compound
     }
 
     /// The words as units of meaning, left to right, the longest entry first.

@@ -45,8 +45,18 @@ function serverCatalogue(language) {
  */
 function englishOf(language) {
   const patterns = [];
-  const theirs = new Map([...catalogue(language), ...[...serverCatalogue(language)].map(([k, v]) => [`server:${k}`, v])]);
-  const english = [...EN, ...[...serverCatalogue('en')].map(([k, v]) => [`server:${k}`, v])];
+  // The ingredient catalogue's names too (keyed by the English): the picker shows them.
+  const foods = JSON.parse(readFileSync(resolve(import.meta.dirname, `../../../locales/foods/${language}.json`), 'utf8'));
+  const theirs = new Map([
+    ...catalogue(language),
+    ...[...serverCatalogue(language)].map(([k, v]) => [`server:${k}`, v]),
+    ...Object.entries(foods).map(([k, v]) => [`food:${k}`, v]),
+  ]);
+  const english = [
+    ...EN,
+    ...[...serverCatalogue('en')].map(([k, v]) => [`server:${k}`, v]),
+    ...Object.keys(foods).map((k) => [`food:${k}`, k]),
+  ];
   for (const [key, en] of english) {
     const translated = theirs.get(key) ?? theirs.get(key.replace(/_(one|other)$/, '_other'));
     if (!translated || translated === en) continue;

@@ -72,7 +72,7 @@ fn none(_: &[Word], _: usize) -> usize {
 
 /// The reading as English text, or "-" when the food is not read in the language.
 fn read(index: &Index, text: &str, preferred: bool) -> String {
-    match index.read(text, preferred, &none) {
+    match index.read(&tokens(text, true), preferred, &none) {
         Some((_, ws)) => ws
             .iter()
             .map(|w| w.text.as_str())
@@ -133,7 +133,9 @@ fn phrases_win_and_articles_say_nothing() {
 
 #[test]
 fn unknown_words_pass_through_and_keep_segments() {
-    let (_, ws) = FR.read("Toast, beurre de cacahuète", false, &none).unwrap();
+    let (_, ws) = FR
+        .read(&tokens("Toast, beurre de cacahuète", true), false, &none)
+        .unwrap();
     let texts: Vec<&str> = ws.iter().map(|w| w.text.as_str()).collect();
     assert_eq!(texts, ["toast", "peanut", "butter"]);
     assert_ne!(ws[0].segment, ws[1].segment);
@@ -163,14 +165,18 @@ fn english_phrases_of_the_tables_are_kept_whole() {
             ws.len() >= at + 3 && ws[at..at + 3].iter().zip(phrase).all(|(w, p)| w.text == p);
         if fits { 3 } else { 0 }
     };
-    let (_, ws) = FR.read("pain au chocolat et lait", false, &kept).unwrap();
+    let (_, ws) = FR
+        .read(&tokens("pain au chocolat et lait", true), false, &kept)
+        .unwrap();
     let texts: Vec<&str> = ws.iter().map(|w| w.text.as_str()).collect();
     assert_eq!(texts, ["pain", "au", "chocolat", "and", "milk"]);
 }
 
 #[test]
 fn clauses_follow_the_english_words() {
-    let (_, ws) = FR.read("lait et beurre", false, &none).unwrap();
+    let (_, ws) = FR
+        .read(&tokens("lait et beurre", true), false, &none)
+        .unwrap();
     assert_eq!(ws[0].clause + 1, ws[1].clause);
     assert_eq!(ws[1].clause, ws[2].clause);
 }
@@ -222,10 +228,12 @@ fn show_readings() {
     let text = std::env::var("HIGHCHAIR_READ").unwrap_or_default();
     for line in text.split('|') {
         for index in LEXICONS.iter() {
-            let r = index.read(line, false, &none).map(|(n, ws)| {
-                let text = ws.iter().map(|w| w.text.as_str()).collect::<Vec<_>>();
-                format!("{n}: {}", text.join(" "))
-            });
+            let r = index
+                .read(&tokens(line, true), false, &none)
+                .map(|(n, ws)| {
+                    let text = ws.iter().map(|w| w.text.as_str()).collect::<Vec<_>>();
+                    format!("{n}: {}", text.join(" "))
+                });
             println!("{line:?} {:?}: {r:?}", index.lex.lang);
         }
     }
