@@ -201,8 +201,11 @@ async function walk(page, language, paths) {
     await page.goto(`${server.url}${path}`);
     await settle(page);
     assert.equal(await page.evaluate(() => document.documentElement.lang), LANGUAGES[language], path);
+    // The catalogue's food names are the picker's (the recipe form); a saved recipe's
+    // ingredients are the family's own words.
+    const picker = path === '/recipes';
     for (const text of await textsOf(page)) {
-      const hit = english.find((e) => e.re.test(text));
+      const hit = english.find((e) => (picker || !e.key.startsWith('food:')) && e.re.test(text));
       if (hit) problems.push(`${path}: "${text}" is English (${hit.key})`);
     }
     for (const wide of await overflowing(page)) problems.push(`${path}: wider than 320 px: ${wide}`);
