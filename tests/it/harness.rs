@@ -326,6 +326,17 @@ pub async fn add_meal(
 }
 
 /// JSON body of a response, asserting the status first.
+/// The ingredients of a `GET /api/ingredients` answer, in catalogue order.
+pub fn catalogue_items(catalogue: &serde_json::Value) -> Vec<&serde_json::Value> {
+    catalogue["categories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["subcategories"].as_array().unwrap())
+        .flat_map(|s| s["ingredients"].as_array().unwrap())
+        .collect()
+}
+
 pub async fn json(resp: reqwest::Response, status: u16) -> serde_json::Value {
     let actual = resp.status().as_u16();
     let text = resp.text().await.unwrap_or_default();

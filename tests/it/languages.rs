@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::harness::{TestServer, family, json};
+use crate::harness::{TestServer, catalogue_items, family, json};
 
 /// `PATCH /api/profile` with an empty first name: a 400 in the parent's words.
 async fn refused_profile(
@@ -258,13 +258,7 @@ async fn the_ingredient_catalogue_names_its_foods_in_the_language_asked_for() {
             .unwrap();
         assert_eq!(resp.headers()["vary"], "Accept-Language");
         let catalogue = json(resp, 200).await;
-        let items: Vec<&Value> = catalogue["categories"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .flat_map(|c| c["subcategories"].as_array().unwrap())
-            .flat_map(|s| s["ingredients"].as_array().unwrap())
-            .collect();
+        let items = catalogue_items(&catalogue);
         let peanut = items
             .iter()
             .find(|i| i["name"] == "Peanut butter")

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::fake_ollama::FakeOllama;
-use crate::harness::{TestServer, add_child, error, family, json};
+use crate::harness::{TestServer, add_child, catalogue_items, error, family, json};
 use highchair::config::GeneratorKind;
 
 /// Starts a generation and returns the job id.
@@ -114,13 +114,7 @@ async fn the_catalogue_lists_the_specs_categories_with_allergens_prices_and_nutr
             "Nuts & Seeds"
         ]
     );
-    let items: Vec<&Value> = body["categories"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|c| c["subcategories"].as_array().unwrap())
-        .flat_map(|s| s["ingredients"].as_array().unwrap())
-        .collect();
+    let items = catalogue_items(&body);
     assert!(items.len() >= 150);
     let tahini = items.iter().find(|i| i["name"] == "Tahini").unwrap();
     assert_eq!(tahini["allergens"], json!(["sesame"]));
