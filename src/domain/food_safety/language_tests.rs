@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use super::{Age, rule_hits, rule_hits_in_readings};
 use crate::domain::allergens::{Allergen, allergens_in_food, allergens_in_readings};
-use crate::domain::food_words::{lexicon::Lexicon, lexicons, words};
+use crate::domain::food_words::{lexicons, words};
 use crate::i18n::{Lang, scope::within_sync};
 
 mod de;
@@ -34,17 +34,14 @@ fn found(food: &str) -> (BTreeSet<Allergen>, BTreeSet<String>) {
     (allergens, rules)
 }
 
-fn lexicon(lang: Lang) -> &'static Lexicon {
-    lexicons()
-        .into_iter()
-        .find(|l| l.lang == lang)
-        .expect("a lexicon per language")
-}
-
 /// Every case of the table, as the parent who typed it reads it; and as a co-parent reading in
 /// English does, unless the food's only words of its language are false friends.
 fn check(lang: Lang, foods: Foods, allergies: Allergies) {
-    let friends = lexicon(lang).false_friends;
+    let friends = lexicons()
+        .into_iter()
+        .find(|l| l.lang == lang)
+        .expect("a lexicon per language")
+        .false_friends;
     let mut failures = Vec::new();
     for &(food, allergens, rules) in foods {
         let want: (BTreeSet<Allergen>, BTreeSet<String>) = (

@@ -308,9 +308,19 @@ fn rule_hits_in_readings(food: &str, readings: Vec<Vec<Word>>, age: Age) -> Vec<
             // A declared look-alike of the same length wins over every rule.
             if entries.iter().all(|e| e.is_some()) {
                 for rule in entries.iter().filter_map(|e| **e) {
-                    let taken = out.iter().any(|(_, h)| std::ptr::eq(h.rule, rule));
-                    if taken || !age.within(rule) || !matches_here(rule, &ws, at, n) {
+                    // Each rule once; where two readings differ, the one that alarms.
+                    let taken = out.iter().position(|(_, h)| std::ptr::eq(h.rule, rule));
+                    let alarmed = taken.is_some_and(|i| !out[i].1.prepared);
+                    if alarmed || !age.within(rule) || !matches_here(rule, &ws, at, n) {
                         continue;
+                    }
+                    let prepared = rule.prepared.iter().any(|p| contains_phrase(&ws, p));
+                    if let Some(i) = taken {
+                        if !prepared {
+                            out.remove(i);
+                        } else {
+                            continue;
+                        }
                     }
                     let hit_words = &ws[at..at + n];
                     let matched = if hit_words.iter().any(|w| w.translated) {
@@ -328,7 +338,7 @@ fn rule_hits_in_readings(food: &str, readings: Vec<Vec<Word>>, age: Age) -> Vec<
                         RuleHit {
                             rule,
                             matched,
-                            prepared: rule.prepared.iter().any(|p| contains_phrase(&ws, p)),
+                            prepared,
                         },
                     ));
                 }

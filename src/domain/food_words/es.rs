@@ -169,7 +169,7 @@ pub const LEXICON: Lexicon = Lexicon {
             "creme caramel",
         ),
         ("arroz con leche", "rice pudding"),
-        ("budin/pudin", "pudding"),
+        ("budin/pudin", "sponge pudding"),
         ("budin de pan/pudin de pan", "bread and butter pudding"),
         ("chocolate a la taza/chocolate caliente", "hot chocolate"),
         ("chocolate negro", "dark chocolate"),
@@ -849,11 +849,8 @@ pub const LEXICON: Lexicon = Lexicon {
             "caramelos/caramelo duro/caramelos duros/caramelo de menta/caramelo para la tos",
             "hard sweet",
         ),
-        ("caramelo", "caramel"),
-        (
-            "caramelo masticable/caramelo blando/toffe/tofe",
-            "chewy sweet",
-        ),
+        ("caramelo", "hard sweet"),
+        ("caramelo masticable/caramelo blando/toffe/tofe", "toffee"),
         ("salsa de caramelo/caramelo liquido", "caramel sauce"),
         (
             "piruleta/chupachups/chupa chups/chupetin/chupeta/pirulo/piruli/paleta de caramelo",
@@ -868,7 +865,7 @@ pub const LEXICON: Lexicon = Lexicon {
             "gummy bear",
         ),
         ("regaliz/regaliz rojo/regaliz negro", "liquorice"),
-        ("caramelo de goma/gominola de fruta", "jelly sweet"),
+        ("caramelo de goma/gominola de fruta", "gummy sweet"),
         ("nube/nubes/malvavisco/esponjita", "marshmallow"),
         ("chicle/goma de mascar/chicle de globo", "chewing gum"),
         (
@@ -888,7 +885,8 @@ pub const LEXICON: Lexicon = Lexicon {
         ("jalea real", "royal jelly"),
         ("mermelada/confitura", "jam"),
         ("compota", "compote"),
-        ("pure/papilla/potito", "puree"),
+        // Not "pure" alone: English "pure apple juice" would read as cooked.
+        ("papilla/potito", "puree"),
         ("zumo/jugo/nectar", "juice"),
         ("sirope/jarabe/almibar", "syrup"),
         ("extracto", "extract"),
@@ -1112,6 +1110,14 @@ pub const LEXICON: Lexicon = Lexicon {
         ("nino/nina/ninos", "child"),
     ],
     after: &[
+        // A claim of one allergen's absence describes the food ("pan sin gluten"); "sin"
+        // alone only takes away the word after it.
+        ("sin gluten/sin tacc/libre de gluten", "gluten free"),
+        ("sin lactosa/libre de lactosa", "lactose free"),
+        ("sin huevo", "egg free"),
+        ("sin leche", "milk free"),
+        ("sin soja", "soya free"),
+        ("sin sesamo", "sesame free"),
         // How a food is prepared: after the noun in Spanish, before it in English.
         ("entero/entera", "whole"),
         ("crudo/cruda", "raw"),
@@ -1354,6 +1360,7 @@ pub const LEXICON: Lexicon = Lexicon {
     of: &["de", "del"],
     without: &["sin", "libre de", "exento de", "exenta de"],
     endings: &["s", "es"],
-    false_friends: &["pan", "tortilla"],
+    // "Rape" is monkfish (English "rape seed oil").
+    false_friends: &["pan", "tortilla", "rape"],
     linking: None,
 };

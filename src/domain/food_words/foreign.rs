@@ -5,15 +5,16 @@
 //!
 //! A food is read in every language it shows words of, not only in the language of whoever is
 //! looking: a co-parent reading in English still gets the warning for "arachides". A word that
-//! is also an English food word with another meaning (French "raisin" is a grape) is a false
-//! friend: on its own it makes a food read in its language only for a parent who uses that
-//! language. A food with no such words is read in English.
+//! is also an English food word with another meaning (French "raisin" is a grape, Spanish
+//! "pan" is bread, and a pan in a recipe's steps) is a false friend: on its own it makes a food
+//! read in its language only for a parent who uses that language. A food with no such words is
+//! read in English.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::LazyLock;
 
-use crate::i18n;
 use crate::i18n::foods::food_names;
+use crate::i18n::scope;
 
 use super::lexicon::Lexicon;
 use super::{Word, is_form_of, number_clauses, tokens, words};
@@ -22,25 +23,33 @@ use super::{Word, is_form_of, number_clauses, tokens, words};
 /// the English one. `english_phrase` gives the length of a phrase of the English tables at a
 /// place ("pain au chocolat", "fish and chips"): such phrases are kept as they are.
 pub fn readings(text: &str, english_phrase: impl Fn(&[Word], usize) -> usize) -> Vec<Vec<Word>> {
-    let preferred = i18n::scope::current();
+    let preferred = scope::current();
     let ws = tokens(text, true);
-    let read: Vec<(usize, Vec<Word>)> = LEXICONS
+    let read: Vec<Reading> = LEXICONS
         .iter()
         .filter_map(|index| index.read(&ws, index.lex.lang == preferred, &english_phrase))
         .collect();
-    // The language that shows the most words of its own ("miel de caña" is Spanish, though
-    // "miel" is French too); all of them when they show as many.
-    let most = read.iter().map(|(n, _)| *n).max();
-    let out: Vec<Vec<Word>> = read
-        .into_iter()
-        .filter(|(n, _)| Some(*n) == most)
-        .map(|(_, ws)| ws)
-        .collect();
-    if out.is_empty() {
-        vec![words(text)]
-    } else {
-        out
+    if read.is_empty() {
+        return vec![words(text)];
     }
+    // Each language that shows words of its own, unless another shows all those and more
+    // ("miel de caña" is Spanish, though "miel" is French too): a food typed in two languages
+    // is read in both.
+    read.iter()
+        .filter(|r| {
+            !read
+                .iter()
+                .any(|o| o.shows.is_superset(&r.shows) && o.shows != r.shows)
+        })
+        .map(|r| r.words.clone())
+        .collect()
+}
+
+/// A food read in one language.
+struct Reading {
+    /// Where its words show the language (typed words' places).
+    shows: BTreeSet<usize>,
+    words: Vec<Word>,
 }
 
 static LEXICONS: LazyLock<[Index; 3]> =
@@ -172,6 +181,11 @@ impl Index {
         let segment = ws[at].segment;
         for stem in self.stems(&ws[at].text) {
             for entry in self.by_first_word.get(stem).into_iter().flatten() {
+                // Words like "und" take no ending ("under" is not "und").
+                let inflects = matches!(entry.kind, Kind::Food | Kind::After);
+                if stem.len() != ws[at].text.len() && !inflects {
+                    continue;
+                }
                 let n = entry.words.len();
                 if at + n > ws.len() || best.is_some_and(|(b, _)| n <= b) {
                     continue;
@@ -188,22 +202,20 @@ impl Index {
         best
     }
 
-    /// The reading of a text's words (apostrophes split) in this language, with how many of
-    /// its words show the language;
-    /// none when none do (for a parent who uses the language, a false friend does).
+    /// The reading of a text's words (apostrophes split) in this language, when a word of it
+    /// shows the language (a false friend does only for a parent who uses the language).
     fn read(
         &self,
         ws: &[Word],
         preferred: bool,
         english_phrase: &impl Fn(&[Word], usize) -> usize,
-    ) -> Option<(usize, Vec<Word>)> {
+    ) -> Option<Reading> {
         if !ws.iter().any(|w| self.may_show(&w.text, preferred)) {
             return None;
         }
         let units = self.units(ws, english_phrase);
-        // The typed words that show the language; one spelled as its English ("pizza",
-        // "gluten", "Kiwi") shows none.
-        let evidence: usize = units
+        // A word spelled as its English ("pizza", "gluten", "Kiwi") shows no language.
+        let shows: BTreeSet<usize> = units
             .iter()
             .filter(|u| {
                 u.known
@@ -211,9 +223,9 @@ impl Index {
                     && !matches!(u.kind, Kind::Silent | Kind::Of)
                     && (!u.false_friend || (preferred && u.kind == Kind::Food))
             })
-            .map(|u| u.typed_words)
-            .sum();
-        if evidence == 0 {
+            .flat_map(|u| u.at..u.at + u.typed_words)
+            .collect();
+        if shows.is_empty() {
             return None;
         }
         let mut out = Vec::new();
@@ -227,7 +239,7 @@ impl Index {
             at = end;
         }
         number_clauses(&mut out);
-        Some((evidence, out))
+        Some(Reading { shows, words: out })
     }
 
     /// Whether a word may show the language: a quick look that passes most English foods by
@@ -240,14 +252,14 @@ impl Index {
                     && (e.words.len() > 1 || e.english != e.words[0])
             })
         });
-        // A compound ends in a listed word after 3 letters or more.
+        // A compound holds a listed word of 3 letters or more.
         let compound = self.lex.linking.is_some()
             && word.len() <= LONGEST_COMPOUND
-            && (3..word.len()).any(|i| {
-                word.is_char_boundary(i)
-                    && self
-                        .stems(&word[i..])
-                        .any(|end| self.pieces.contains_key(end))
+            && (0..word.len()).any(|i| {
+                (i + 3..=word.len()).any(|j| {
+                    (i, j) != (0, word.len())
+                        && word.get(i..j).is_some_and(|p| self.pieces.contains_key(p))
+                })
             });
         listed || compound
     }
@@ -265,7 +277,7 @@ impl Index {
             // it is a false friend.
             let english_longer = found.is_none_or(|(n, _)| kept > n);
             if kept >= 1 && english_longer {
-                units.extend(ws[at..at + kept].iter().map(Unit::as_is));
+                units.extend((at..at + kept).map(|i| Unit::as_is(&ws[i], i)));
                 at += kept;
                 continue;
             }
@@ -280,6 +292,7 @@ impl Index {
                 let english_too = spelled_alike || (kept == n && !entry.false_friend);
                 units.push(Unit {
                     english,
+                    at,
                     typed_words: n,
                     english_too,
                     kind: entry.kind,
@@ -292,9 +305,9 @@ impl Index {
                 at += n;
                 continue;
             }
-            match self.compound(&ws[at]) {
+            match self.compound(&ws[at], at) {
                 Some(parts) => units.extend(parts),
-                None => units.push(Unit::as_is(&ws[at])),
+                None => units.push(Unit::as_is(&ws[at], at)),
             }
             at += 1;
         }
@@ -303,7 +316,7 @@ impl Index {
 
     /// A German word made of listed words ("Erdnussbutter", "Schokoladenkuchen",
     /// "Bauernbrot"), as the units of its parts; none when it is not one.
-    fn compound(&self, word: &Word) -> Option<Vec<Unit>> {
+    fn compound(&self, word: &Word, at: usize) -> Option<Vec<Unit>> {
         let linking = self.lex.linking?;
         // German's longest food words are far shorter; a longer "word" is not one to split
         // (and the cut is quadratic in its length).
@@ -321,6 +334,7 @@ impl Index {
             parts
                 .into_iter()
                 .map(|part| Unit {
+                    at,
                     typed_words: 1,
                     known: matches!(part, Part::Known(..)),
                     english_too: !german || matches!(part, Part::Unknown(_)),
@@ -348,7 +362,8 @@ struct Unit {
     span: (usize, usize),
     segment: u32,
     clause: u32,
-    /// How many typed words it stands for.
+    /// The place of its first typed word, and how many it stands for.
+    at: usize,
     typed_words: usize,
     /// Found in the lexicon (else passed on as typed).
     known: bool,
@@ -360,9 +375,10 @@ struct Unit {
 
 impl Unit {
     /// A word the lexicon does not know, passed on as typed: a name, or an English word.
-    fn as_is(word: &Word) -> Unit {
+    fn as_is(word: &Word, at: usize) -> Unit {
         Unit {
             english: vec![word.text.clone()],
+            at,
             typed_words: 1,
             kind: Kind::Food,
             span: word.span,
@@ -385,54 +401,34 @@ impl Unit {
     }
 }
 
-/// One segment's units in English order: a word after its noun goes before it ("lait entier"),
-/// "sans X" after a noun becomes "X free" before it ("pain sans gluten"), and nouns joined by
-/// "de" go last first ("beurre de cacahuète" is "peanut butter").
+/// One segment's units in English order: a word after its noun goes before it ("lait entier",
+/// "pain sans gluten" with "sans gluten" listed as "gluten free"), and nouns joined by "de" go
+/// last first ("beurre de cacahuète" is "peanut butter").
 ///
 /// Where describing words follow the noun (French, Spanish), a known noun right after a known
 /// noun describes it too: "yaourt fraise" is "strawberry yoghurt".
 fn arrange(units: &[Unit], describing_after: bool) -> Vec<Word> {
     enum Item<'a> {
-        Noun(Vec<Word>),
+        /// A noun's words, and whether words that describe it came after it.
+        Noun(Vec<Word>, bool),
         Link(&'a Unit),
     }
     let mut items: Vec<Item> = Vec::new();
     for unit in units {
         match unit.kind {
-            Kind::Food => items.push(Item::Noun(unit.words().collect())),
+            Kind::Food => items.push(Item::Noun(unit.words().collect(), false)),
             Kind::After => match items.last_mut() {
-                Some(Item::Noun(noun)) => {
+                Some(Item::Noun(noun, described)) => {
                     noun.splice(0..0, unit.words());
+                    *described = true;
                 }
-                _ => items.push(Item::Noun(unit.words().collect())),
+                _ => items.push(Item::Noun(unit.words().collect(), false)),
             },
             Kind::Silent => {}
+            // "Sans" stays where it is, as "without": it takes away the word after it, not the
+            // noun before ("beurre de cacahuète sans noix" is still peanut). An allergen-free
+            // claim is a describing word of its own ("sans gluten" is "gluten free").
             Kind::InPlace | Kind::Of | Kind::Without => items.push(Item::Link(unit)),
-        }
-    }
-    // "X sans Y" is "Y free X".
-    let mut i = 0;
-    while i + 2 < items.len() {
-        let joins = matches!(
-            (&items[i], &items[i + 1], &items[i + 2]),
-            (Item::Noun(_), Item::Link(u), Item::Noun(_)) if u.kind == Kind::Without
-        );
-        if joins {
-            let Item::Noun(what) = items.remove(i + 2) else {
-                unreachable!("checked above")
-            };
-            let Item::Link(without) = items.remove(i + 1) else {
-                unreachable!("checked above")
-            };
-            let Item::Noun(noun) = &mut items[i] else {
-                unreachable!("checked above")
-            };
-            let mut free = without.words().next().expect("one word");
-            free.text = "free".to_string();
-            let before: Vec<Word> = what.into_iter().chain([free]).collect();
-            noun.splice(0..0, before);
-        } else {
-            i += 1;
         }
     }
     // "A de B de C" is "C B A"; a "de" without nouns on both sides says nothing.
@@ -441,9 +437,11 @@ fn arrange(units: &[Unit], describing_after: bool) -> Vec<Word> {
     let mut pending_of = false;
     for item in items {
         match item {
-            Item::Noun(noun) => {
+            Item::Noun(noun, described) => {
+                // "yaourt fraise", not "yaourt raisins entiers" (whole grapes stay grapes).
                 let known = |ws: &[Word]| ws.iter().all(|w| w.translated);
                 let describes = describing_after
+                    && !described
                     && known(&noun)
                     && chain.last().is_some_and(|last| known(last));
                 if !pending_of && !describes && !chain.is_empty() {
@@ -478,27 +476,31 @@ enum Part<'w> {
 }
 
 /// A word cut into listed pieces, the fewest unknown letters first, then the fewest pieces:
-/// the pieces' English, after an unknown start if any ("bauern" of "Bauernbrot").
-/// Pieces have 3 letters or more; a linking piece may stand between two; an ending may
-/// follow the last. None unless the word ends in a piece.
+/// the pieces' English, with the stretches it does not know as typed ("bauern" of
+/// "Bauernbrot", "riegel" of "Erdnussriegel"). Pieces have 3 letters or more; a linking piece
+/// may stand between two; an ending may follow the last. An unknown start has 3 letters or
+/// more; an unknown stretch after it (3 or more) only follows a piece spelled unlike its
+/// English, so "Butterfly" is no butter. None without a piece.
 fn split<'w>(
     word: &'w str,
     pieces: &'w HashMap<String, String>,
     linking: &[&str],
     endings: &[&str],
 ) -> Option<Vec<Part<'w>>> {
+    /// What stands before a cut's last part.
     #[derive(Clone, Copy)]
     enum Before {
         Start,
         Unknown(usize),
         Piece(usize),
         Link(usize),
+        Gap(usize),
     }
     #[derive(Clone, Copy)]
     struct Cut<'p> {
         cost: (usize, usize),
         before: Before,
-        /// Where the piece starts.
+        /// Where the last part starts.
         from: usize,
         english: &'p str,
     }
@@ -508,82 +510,92 @@ fn split<'w>(
         }
     };
     let n = word.len();
-    // Cuts of word[..i] that end with a piece, and with a linking piece.
+    let at = |i: usize| word.is_char_boundary(i);
+    // Cuts of word[..i] that end with a piece, a linking piece, or an unknown stretch.
     let mut piece: Vec<Option<Cut<'w>>> = vec![None; n + 1];
     let mut link: Vec<Option<Cut<'w>>> = vec![None; n + 1];
-    for i in 3..=n {
-        if !word.is_char_boundary(i) {
-            continue;
-        }
-        for j in (0..=i - 3).filter(|&j| word.is_char_boundary(j)) {
-            let Some(english) = pieces.get(&word[j..i]) else {
-                continue;
-            };
-            // An unknown start has 3 letters or more ("Bauern-brot", not "L-obst").
-            let mut options = match j {
-                0 => vec![((0, 1), Before::Start)],
-                1 | 2 => Vec::new(),
-                _ => vec![((j, 1), Before::Unknown(j))],
-            };
-            options.extend(piece[j].map(|c| ((c.cost.0, c.cost.1 + 1), Before::Piece(j))));
-            options.extend(link[j].map(|c| ((c.cost.0, c.cost.1 + 1), Before::Link(j))));
-            for (cost, before) in options {
-                keep(
-                    &mut piece[i],
-                    Cut {
+    let mut gap: Vec<Option<Cut<'w>>> = vec![None; n + 1];
+    for i in (3..=n).filter(|&i| at(i)) {
+        for j in (0..=i - 3).filter(|&j| at(j)) {
+            if let Some(english) = pieces.get(&word[j..i]) {
+                let mut options = match j {
+                    0 => vec![((0, 1), Before::Start)],
+                    1 | 2 => Vec::new(),
+                    _ => vec![((j, 1), Before::Unknown(j))],
+                };
+                let after = |c: Cut, b| ((c.cost.0, c.cost.1 + 1), b);
+                options.extend(piece[j].map(|c| after(c, Before::Piece(j))));
+                options.extend(link[j].map(|c| after(c, Before::Link(j))));
+                options.extend(gap[j].map(|c| after(c, Before::Gap(j))));
+                for (cost, before) in options {
+                    let cut = Cut {
                         cost,
                         before,
                         from: j,
                         english,
-                    },
-                );
+                    };
+                    keep(&mut piece[i], cut);
+                }
+            }
+            // Letters it does not know, after a piece that shows German.
+            if let Some(c) = piece[j]
+                && !is_form_of(&word[c.from..j], c.english)
+            {
+                let cut = Cut {
+                    cost: (c.cost.0 + i - j, c.cost.1),
+                    before: Before::Piece(j),
+                    from: j,
+                    english: "",
+                };
+                keep(&mut gap[i], cut);
             }
         }
         for l in linking.iter().filter(|l| i < n && word[..i].ends_with(**l)) {
             let j = i - l.len();
             if let Some(c) = piece[j] {
-                keep(
-                    &mut link[i],
-                    Cut {
-                        cost: c.cost,
-                        before: Before::Piece(j),
-                        from: j,
-                        english: "",
-                    },
-                );
+                let cut = Cut {
+                    cost: c.cost,
+                    before: Before::Piece(j),
+                    from: j,
+                    english: "",
+                };
+                keep(&mut link[i], cut);
             }
         }
     }
-    let mut at = std::iter::once(n)
+    // The last part: a piece (maybe with an ending), or an unknown stretch.
+    let last_piece = std::iter::once(n)
         .chain(
             endings
                 .iter()
                 .filter_map(|e| word.strip_suffix(e).map(str::len)),
         )
-        .filter(|&i| piece[i].is_some())
-        .min_by_key(|&i| piece[i].map(|c| c.cost))?;
-    // Walk back from the last piece.
+        .filter_map(|i| piece[i].map(|c| (c.cost, Before::Piece(i))));
+    let (_, mut state) = last_piece
+        .chain(gap[n].map(|c| (c.cost, Before::Gap(n))))
+        .min_by_key(|(cost, _)| *cost)?;
+    // Walk back from the end.
     let mut parts = Vec::new();
-    let mut cut = piece[at]?;
     loop {
-        if !cut.english.is_empty() {
-            parts.push(Part::Known(&word[cut.from..at], cut.english));
-        }
-        cut = match cut.before {
+        let cut = match state {
+            Before::Piece(i) => {
+                let c = piece[i]?;
+                parts.push(Part::Known(&word[c.from..i], c.english));
+                c
+            }
+            Before::Link(i) => link[i]?,
+            Before::Gap(i) => {
+                let c = gap[i]?;
+                parts.push(Part::Unknown(&word[c.from..i]));
+                c
+            }
             Before::Start => break,
             Before::Unknown(j) => {
                 parts.push(Part::Unknown(&word[..j]));
                 break;
             }
-            Before::Piece(j) => {
-                at = j;
-                piece[at]?
-            }
-            Before::Link(j) => {
-                at = j;
-                link[at]?
-            }
         };
+        state = cut.before;
     }
     parts.reverse();
     Some(parts)

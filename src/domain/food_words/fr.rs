@@ -139,6 +139,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ("cerise confite/cerise glacee", "glace cherry"),
         ("fruit confit", "candied fruit"),
         ("chocolat", "chocolate"),
+        ("des de fromage", "cheese cube"),
         ("chocolat au lait", "milk chocolate"),
         ("chocolat noir", "dark chocolate"),
         ("pepite de chocolat", "chocolate chip"),
@@ -213,7 +214,6 @@ pub const LEXICON: Lexicon = Lexicon {
         ("riz complet", "brown rice"),
         ("riz souffle", "puffed rice"),
         ("ble souffle", "puffed wheat"),
-        ("mais", "corn"),
         ("mais doux", "sweetcorn"),
         ("epi de mais", "corn on the cob"),
         ("mais souffle", "popcorn"),
@@ -496,7 +496,8 @@ pub const LEXICON: Lexicon = Lexicon {
         ("dragee/praline rose", "sugared almond"),
         ("nougatine", "nougat"),
         // Sweets.
-        ("bonbon", "sweet"),
+        // A sweet of any kind: warned as a hard one (when unsure, warn).
+        ("bonbon", "hard sweet"),
         ("bonbon a sucer", "boiled sweet"),
         ("berlingot/pastille/sucre d orge", "hard sweet"),
         (
@@ -755,6 +756,14 @@ pub const LEXICON: Lexicon = Lexicon {
         ("ormeau", "abalone"),
     ],
     after: &[
+        // A claim of one allergen's absence describes the food ("pain sans gluten"); "sans"
+        // alone only takes away the word after it.
+        ("sans gluten", "gluten free"),
+        ("sans lactose", "lactose free"),
+        ("sans oeuf", "egg free"),
+        ("sans lait", "milk free"),
+        ("sans soja", "soya free"),
+        ("sans sesame", "sesame free"),
         // How much fat, how dried, how hard.
         ("entier", "whole"),
         ("ecreme", "skimmed"),
@@ -782,7 +791,8 @@ pub const LEXICON: Lexicon = Lexicon {
             "coupe en petits morceaux/en tout petits morceaux/en petits des",
             "finely chopped",
         ),
-        ("mixe/mouline/passe au mixeur", "blended"),
+        // Not "mixe": English "mixes" would read as blended.
+        ("mouline/passe au mixeur", "blended"),
         ("en puree", "pureed"),
         ("coupe", "cut"),
         (
@@ -845,7 +855,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ("caramelise", "caramelised"),
         ("marine", "marinated"),
         // A stuffed olive has had its stone taken out.
-        ("farci", "stuffed pitted"),
+        ("farci", "stuffed"),
         ("en neige", "whisked"),
         ("en chocolat", "chocolate"),
         ("en conserve/en boite", "tinned"),
@@ -889,6 +899,8 @@ pub const LEXICON: Lexicon = Lexicon {
         ("persille", "blue"),
     ],
     words: &[
+        // "But", not "maïs" (corn, which no table names).
+        ("mais", "but"),
         ("pas/aucun/aucune", "no"),
         ("ni", "nor"),
         ("ou", "or"),
@@ -910,43 +922,15 @@ pub const LEXICON: Lexicon = Lexicon {
     // The last words are English words that are a French word with an ending ("chocolat",
     // "vin"): no sign of French, and the English reading has them.
     silent: &[
-        "le",
-        "la",
-        "les",
-        "l",
-        "un",
-        "une",
-        "en",
-        "pour",
-        "quelques",
-        "peu",
-        "bien",
-        "tres",
-        "petit",
-        "petite",
-        "grand",
-        "grande",
-        "gros",
-        "grosse",
-        "mon",
-        "ma",
-        "mes",
-        "sa",
-        "ses",
-        "ce",
-        "cet",
-        "cette",
-        "ces",
-        "bio",
-        "uht",
-        "chocolate",
-        "vine",
+        "le", "la", "les", "l", "un", "une", "en", "pour", "quelques", "peu", "bien", "tres",
+        "petit", "petite", "grand", "grande", "gros", "grosse", "mon", "ma", "mes", "sa", "ses",
+        "ce", "cet", "cette", "ces", "bio", "uht",
     ],
     of: &["de", "d", "du", "des", "a", "au", "aux"],
     without: &["sans"],
     endings: &["s", "x", "e", "es"],
     // "Raisin" is a grape, "prune" a plum, "rôti" a roast, "chips" are crisps, "glace" is ice
     // cream and "lard" is bacon: English words of other meanings.
-    false_friends: &["raisin", "prune", "roti", "chips", "glace", "lard"],
+    false_friends: &["raisin", "prune", "roti", "chips", "glace", "lard", "sale"],
     linking: None,
 };

@@ -27,7 +27,9 @@ pub struct Lexicon {
     /// Words that join two nouns the way English writes the second one first: "jus de raisin"
     /// is "grape juice", "tarte aux pommes" is "apple tart". Elsewhere they are silent.
     pub of: &'static [&'static str],
-    /// After a noun, "sans gluten" is "gluten free" before it: "pain sans gluten".
+    /// Words for "without", read in place: they take away the word after them only
+    /// ("beurre de cacahuète sans noix" is still peanut). A claim that a food is free of one
+    /// allergen is an `after` phrase of its own: ("sans gluten", "gluten free").
     pub without: &'static [&'static str],
     /// Endings an inflected word may carry beyond a listed spelling ("s", "x" for "gâteaux").
     pub endings: &'static [&'static str],

@@ -63,8 +63,9 @@ fn tokens(text: &str, split_apostrophes: bool) -> Vec<Word> {
             continue;
         }
         let apostrophe = matches!(c, '\'' | '\u{2019}' | '\u{2018}' | '\u{02bc}' | '`');
-        // "cow's" is one word; a quote around a word is nothing.
-        if apostrophe && !split_apostrophes {
+        // "cow's" is one word; a quote around a word is nothing. Another language's elision
+        // splits ("d'amande", "l'huile", "qu'"), an English possessive does not ("shepherd's").
+        if apostrophe && !(split_apostrophes && (1..=2).contains(&current.len())) {
             continue;
         }
         push_word(&mut out, &mut current, (start, at), segment, clause);

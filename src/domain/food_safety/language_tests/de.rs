@@ -43,7 +43,7 @@ pub const FOODS: &[(&str, &[Allergen], &[&str])] = &[
     ("Schokoladenkuchen", &[Gluten, Eggs, Milk], &[]),
     // "-frei" and "ohne" after a food: the allergen is gone from it.
     ("Glutenfreies Brot", &[], &[]),
-    ("Pfannkuchen ohne Ei", &[Gluten, Milk], &[]),
+    ("Pfannkuchen ohne Ei", &[Gluten, Eggs, Milk], &[]),
     ("Toast ohne Butter", &[Gluten], &[]),
     ("Eifreie Nudeln", &[Gluten], &[]),
     // Fish, crustaceans, molluscs.
@@ -156,6 +156,12 @@ pub const FOODS: &[(&str, &[Allergen], &[&str])] = &[
     // Plant drinks.
     ("Hafermilch", &[Gluten], &["plant-drinks"]),
     ("Reisdrink", &[], &["rice-drinks"]),
+    // "Ohne" takes away the word after it, never the food before it (review of issue 32).
+    ("Erdnussbutter ohne Nüsse", &[Peanuts], &[]),
+    ("Käsebrot ohne Butter", &[Gluten, Milk], &[]),
+    // A compound whose end is not listed is still read by its listed start.
+    ("Erdnussriegel", &[Peanuts], &["whole-nuts"]),
+    ("Honigpops", &[], &["honey"]),
 ];
 
 /// (allergy as a parent types it, allergens it names)

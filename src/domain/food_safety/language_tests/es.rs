@@ -158,6 +158,9 @@ pub const FOODS: &[(&str, &[Allergen], &[&str])] = &[
     ("Tarta sin huevo", &[Gluten, Milk], &[]),
     ("Yogur de soja", &[Soya], &[]),
     ("Mayonesa vegana", &[], &[]),
+    // "Sin" takes away the word after it, never the food before it (review of issue 32).
+    ("crema de cacahuete sin frutos secos", &[Peanuts], &[]),
+    ("bocadillo de queso sin mantequilla", &[Gluten, Milk], &[]),
 ];
 
 /// (allergy as a parent types it, allergens it names)

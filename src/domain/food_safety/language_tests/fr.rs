@@ -150,6 +150,14 @@ pub const FOODS: &[(&str, &[Allergen], &[&str])] = &[
     ("Pain sans gluten", &[], &[]),
     ("Gâteau sans œufs", &[Gluten, Milk], &[]),
     ("Yaourt sans lactose", &[Milk], &[]),
+    // "Sans" takes away the word after it, never the food before it (review of issue 32).
+    ("Beurre de cacahuète sans noix", &[Peanuts], &[]),
+    ("Sandwich au fromage sans beurre", &[Gluten, Milk], &[]),
+    (
+        "pas de noix mais des cacahuètes",
+        &[Peanuts],
+        &["whole-nuts"],
+    ),
 ];
 
 /// (allergy as a parent types it, allergens it names)
