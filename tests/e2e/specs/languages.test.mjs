@@ -194,6 +194,11 @@ async function overflowing(page) {
   });
 }
 
+/** The profile's save answered. */
+function saved(page) {
+  return page.waitForResponse((r) => r.url().endsWith('/api/profile') && r.request().method() === 'PATCH' && r.ok());
+}
+
 async function walk(page, language, paths) {
   const english = englishOf(language);
   const problems = [];
@@ -237,9 +242,10 @@ test('a language chosen on the profile page follows the account, and not the oth
   await context.request.post(`${server.url}/api/auth/login`, { data: { email: PARENT.email, password: PARENT.password } });
   await page.goto(`${server.url}/profile`);
   await page.getByRole('heading', { level: 1, name: t('en', 'profile.title') }).waitFor();
-  await page.getByLabel(t('en', 'profile.language.label')).selectOption('fr');
+  // The choice is saved with the account before the page is loaded again ('networkidle' is
+  // long reached by then: it would not wait for the save).
+  await Promise.all([saved(page), page.getByLabel(t('en', 'profile.language.label')).selectOption('fr')]);
   await page.getByRole('heading', { level: 1, name: t('fr', 'profile.title') }).waitFor();
-  await page.waitForLoadState('networkidle');
   await page.reload();
   await page.getByRole('heading', { level: 1, name: t('fr', 'profile.title') }).waitFor();
 
@@ -258,8 +264,7 @@ test('a language chosen on the profile page follows the account, and not the oth
   await dadPage.getByRole('heading', { level: 1, name: t('en', 'profile.title') }).waitFor();
 
   // Automatic again: the browser's language.
-  await page.getByLabel(t('fr', 'profile.language.label')).selectOption('');
-  await page.waitForLoadState('networkidle');
+  await Promise.all([saved(page), page.getByLabel(t('fr', 'profile.language.label')).selectOption('')]);
   await page.reload();
   await page.getByRole('heading', { level: 1, name: t('en', 'profile.title') }).waitFor();
   await Promise.all([context.close(), other.close(), dad.close()]);
