@@ -209,9 +209,7 @@ impl Conflict {
 /// In English (logs, tests).
 impl fmt::Display for Conflict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.allergen {
-            Some(_) | None => f.write_str(&self.message().to_string()),
-        }
+        self.message().fmt(f)
     }
 }
 
