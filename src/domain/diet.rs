@@ -2,6 +2,8 @@
 //! what they rule out. The rules are allergy texts for the one allergen matcher
 //! (`allergens::conflicts`): an allergen name where there is one, else a food word.
 
+use crate::i18n::Text;
+
 /// A restriction the guard can check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Diet {
@@ -149,13 +151,13 @@ impl Diet {
     }
 
     /// How a reason names it: "vegetarian", "gluten-free".
-    pub fn label(&self) -> String {
+    pub fn label(&self) -> Text {
         match self {
-            Diet::Vegetarian => "vegetarian".into(),
-            Diet::Vegan => "vegan".into(),
-            Diet::Pescatarian => "pescatarian".into(),
-            Diet::NoPork => "pork-free".into(),
-            Diet::Without(what) => format!("{what}-free"),
+            Diet::Vegetarian => t!("vegetarian"),
+            Diet::Vegan => t!("vegan"),
+            Diet::Pescatarian => t!("pescatarian"),
+            Diet::NoPork => t!("pork-free"),
+            Diet::Without(what) => t!("{{what}}-free", what = what),
         }
     }
 }

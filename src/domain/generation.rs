@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::ids::{FamilyId, GenerationId, UserId};
 use super::recipe::{GenerateRequest, RecipeContent};
 use super::recipe_guard::Withheld;
+use crate::i18n::Lang;
 
 /// Unfinished generation jobs one owner may have at once.
 pub const OWNER_JOBS_MAX: usize = 3;
@@ -113,6 +114,11 @@ pub struct Generation {
     /// The signed-in parent's family: its children's allergies join the guard.
     pub family: Option<FamilyId>,
     pub request: GenerateRequest,
+    /// The language of the request that queued it: the job reads foods and words its
+    /// recipes and reasons in it, as the request would have (a false friend like "pan" is
+    /// bread to a Spanish parent).
+    #[serde(default)]
+    pub language: Lang,
     pub state: State,
     /// Starts so far (a restart during a run queues the job again, a few times at most).
     pub attempts: u32,
@@ -122,13 +128,19 @@ pub struct Generation {
 
 impl Generation {
     /// A job queued now.
-    pub fn queued(owner: Owner, family: Option<FamilyId>, request: GenerateRequest) -> Self {
+    pub fn queued(
+        owner: Owner,
+        family: Option<FamilyId>,
+        request: GenerateRequest,
+        language: Lang,
+    ) -> Self {
         let now = Utc::now();
         Generation {
             id: GenerationId::new(),
             owner,
             family,
             request,
+            language,
             state: State::Queued,
             attempts: 0,
             created_at: now,
@@ -159,6 +171,7 @@ pub(crate) mod tests {
             Owner::Anonymous(owner.into()),
             None,
             GenerateRequest::new(fields(&["Rice"])).unwrap(),
+            Lang::En,
         )
     }
 

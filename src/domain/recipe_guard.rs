@@ -7,19 +7,20 @@ use super::allergens::{Allergen, Conflict, conflicts};
 use super::diet::{Diet, MEAT_FREE_MARKERS};
 use super::food_safety::{self, Age, InRecipe};
 use super::recipe::RecipeContent;
+use crate::i18n::{Arg, Text};
 
 /// Why a rule is there.
 #[derive(Debug, Clone, PartialEq)]
 enum Origin {
     /// An allergy of these children; of the request (or of children not told apart) when
     /// none are named.
-    Allergy {
-        children: Vec<String>,
-    },
-    Diet(String),
+    Allergy { children: Vec<String> },
+    /// The diet as a reason names it ("vegetarian").
+    Diet(Text),
 }
 
-/// A recipe that was not shown, and why ("Satay sauce contains peanuts (satay)").
+/// A recipe that was not shown, and why ("Satay sauce contains peanuts (satay)"): worded in
+/// the language of the request it answers, as it is kept with the job.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Withheld {
     pub title: String,
@@ -190,14 +191,17 @@ impl Guard {
     }
 
     /// Why these texts break a rule; empty when they do not.
-    pub fn reasons(&self, texts: &[String]) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
+    pub fn reasons(&self, texts: &[String]) -> Vec<Text> {
+        let mut out: Vec<Text> = Vec::new();
         for (conflict, (_, origin)) in self.breaches(texts) {
             let reason = match origin {
-                Origin::Diet(label) => {
-                    format!("{} is not {label} ({})", conflict.food, conflict.matched)
-                }
-                Origin::Allergy { .. } => conflict.to_string(),
+                Origin::Diet(label) => t!(
+                    "{{food}} is not {{diet}} ({{matched}})",
+                    food = &conflict.food,
+                    diet = label.clone(),
+                    matched = &conflict.matched
+                ),
+                Origin::Allergy { .. } => conflict.message(),
             };
             if !out.contains(&reason) {
                 out.push(reason);
@@ -211,7 +215,7 @@ impl Guard {
     /// lists for it (`tagged`), or from an age rule of the youngest child that no preparation
     /// makes safe ("Honey was left out: for Leo (9 months), no honey before 12 months.");
     /// `None` when it may go in.
-    pub fn left_out(&self, food: &str, tagged: &[Allergen]) -> Option<String> {
+    pub fn left_out(&self, food: &str, tagged: &[Allergen]) -> Option<Text> {
         let found = match self.breaches(&[food.to_string()]).into_iter().next() {
             Some((_, rule)) => Some(rule),
             None => self.rules.iter().find(|(text, _)| {
@@ -224,30 +228,47 @@ impl Guard {
         };
         let rule = in_sentence(rule);
         Some(match origin {
-            Origin::Diet(label) => format!("{food} was left out: it is not {label}."),
-            Origin::Allergy { children, .. } if !children.is_empty() => {
-                let verb = if children.len() == 1 { "is" } else { "are" };
-                format!(
-                    "{food} was left out: {} {verb} allergic to {rule}.",
-                    and_list(children)
-                )
-            }
-            Origin::Allergy { .. } => {
-                format!("{food} was left out: you asked for recipes without {rule}.")
-            }
+            Origin::Diet(label) => t!(
+                "{{food}} was left out: it is not {{diet}}.",
+                food = named(food),
+                diet = label.clone()
+            ),
+            Origin::Allergy { children, .. } if !children.is_empty() => t_plural!(
+                "{{food}} was left out: {{children}} is allergic to {{allergy}}.",
+                "{{food}} was left out: {{children}} are allergic to {{allergy}}.",
+                children.len(),
+                food = named(food),
+                children = Arg::And {
+                    items: children.iter().map(Text::as_given).collect(),
+                    capitalise: false,
+                },
+                allergy = rule
+            ),
+            Origin::Allergy { .. } => t!(
+                "{{food}} was left out: you asked for recipes without {{allergy}}.",
+                food = named(food),
+                allergy = rule
+            ),
         })
     }
 
     /// Why a child (the youngest it applies to) may not have `food` in any form.
-    fn too_young_for(&self, food: &str) -> Option<String> {
+    fn too_young_for(&self, food: &str) -> Option<Text> {
         self.ages
             .iter()
             .find_map(|(name, age)| match food_safety::in_recipe(food, *age) {
-                // In English until the generator's words come from the catalogues.
-                InRecipe::LeftOut(rule) => Some(format!(
-                    "{food} was left out: for {name} ({}), {}.",
-                    age.label(),
-                    rule.note.clone().with("food", food.to_lowercase())
+                InRecipe::LeftOut(rule) => Some(t!(
+                    "{{food}} was left out: for {{child}} ({{age}}), {{rule}}.",
+                    food = named(food),
+                    child = name,
+                    age = age.label(),
+                    rule = rule.note.clone().with(
+                        "food",
+                        Arg::Food {
+                            name: food.to_string(),
+                            lowercase: true
+                        }
+                    )
                 )),
                 InRecipe::AsIs | InRecipe::Prepared(_) => None,
             })
@@ -269,7 +290,7 @@ impl Guard {
             } else {
                 withheld.push(Withheld {
                     title: recipe.title.clone(),
-                    reasons,
+                    reasons: reasons.iter().map(Text::here).collect(),
                 });
             }
         }
@@ -288,9 +309,12 @@ fn in_sentence(text: &str) -> String {
     }
 }
 
-/// In English (these words are not in the catalogues yet): "Ava", "Ava and Ben", "Ava, Ben and Cleo".
-fn and_list(names: &[String]) -> String {
-    crate::i18n::Lang::En.and_list(names)
+/// A food in a reason: a catalogue's food in the reader's language.
+fn named(food: &str) -> Arg {
+    Arg::Food {
+        name: food.to_string(),
+        lowercase: false,
+    }
 }
 
 #[cfg(test)]
@@ -425,19 +449,31 @@ mod tests {
             .with_child("Ava", &strings(&["eggs"]))
             .with_child("Ben", &strings(&["Eggs", "Dairy", "CMPA"]));
         assert_eq!(
-            guard.left_out("Eggs", &[]).as_deref(),
+            guard
+                .left_out("Eggs", &[])
+                .map(|t| t.to_string())
+                .as_deref(),
             Some("Eggs was left out: Ava and Ben are allergic to eggs.")
         );
         assert_eq!(
-            guard.left_out("Butter", &[]).as_deref(),
+            guard
+                .left_out("Butter", &[])
+                .map(|t| t.to_string())
+                .as_deref(),
             Some("Butter was left out: Ben is allergic to dairy.")
         );
         assert_eq!(
-            guard.left_out("Tahini", &[]).as_deref(),
+            guard
+                .left_out("Tahini", &[])
+                .map(|t| t.to_string())
+                .as_deref(),
             Some("Tahini was left out: you asked for recipes without sesame.")
         );
         assert_eq!(
-            guard.left_out("Chicken breast", &[]).as_deref(),
+            guard
+                .left_out("Chicken breast", &[])
+                .map(|t| t.to_string())
+                .as_deref(),
             Some("Chicken breast was left out: it is not vegetarian.")
         );
         // Beyond the words: what the catalogue lists (a ketchup's celery, a stock cube's wheat).
@@ -445,10 +481,49 @@ mod tests {
         assert_eq!(
             guard
                 .left_out("Mystery cube", &[Allergen::Gluten])
+                .map(|t| t.to_string())
                 .as_deref(),
             Some("Mystery cube was left out: Cleo is allergic to gluten.")
         );
         assert_eq!(guard.left_out("Carrot", &[]), None);
+    }
+
+    /// A parent reads why in their language, the catalogue's foods by their names in it.
+    #[test]
+    fn a_left_out_ingredient_is_worded_for_the_reader() {
+        use crate::i18n::Lang;
+        let guard = Guard::new(&[], &strings(&["Vegetarian"]))
+            .with_child("Ava", &strings(&["eggs"]))
+            .with_child("Ben", &strings(&["eggs"]))
+            .with_age("Leo", months(9));
+        let eggs = guard.left_out("Eggs", &[]).unwrap();
+        assert_eq!(
+            eggs.render(Lang::Fr),
+            "Œufs : ingrédient retiré, Ava et Ben sont allergiques (eggs)."
+        );
+        assert_eq!(
+            eggs.render(Lang::De),
+            "Eier wurde weggelassen: Ava und Ben sind allergisch gegen eggs."
+        );
+        assert_eq!(
+            guard
+                .left_out("Chicken breast", &[])
+                .unwrap()
+                .render(Lang::Es),
+            "Pechuga de pollo: ingrediente quitado, no es apto para una dieta vegetariana."
+        );
+        assert_eq!(
+            guard.left_out("Honey", &[]).unwrap().render(Lang::Fr),
+            "Miel : ingrédient retiré. Pour Leo (9 mois), pas de miel avant 12 mois."
+        );
+        // A food the catalogue does not know is named as given.
+        assert!(
+            guard
+                .left_out("Egg custard tart", &[])
+                .unwrap()
+                .render(Lang::De)
+                .starts_with("Egg custard tart wurde weggelassen")
+        );
     }
 
     #[test]
@@ -476,13 +551,16 @@ mod tests {
             Some(("Leo", 9))
         );
         assert_eq!(
-            guard.left_out("Honey", &[]).as_deref(),
+            guard
+                .left_out("Honey", &[])
+                .map(|t| t.to_string())
+                .as_deref(),
             Some("Honey was left out: for Leo (9 months), no honey before 12 months.")
         );
         assert!(
             guard
                 .left_out("Vegetable stock cube", &[])
-                .is_some_and(|r| r.contains("no added salt"))
+                .is_some_and(|r| r.to_string().contains("no added salt"))
         );
         // Prepared the safe way instead: it goes in.
         assert_eq!(guard.left_out("Grapes", &[]), None);
@@ -508,7 +586,7 @@ mod tests {
         assert!(
             guard
                 .left_out("Honey", &[])
-                .is_some_and(|r| r.contains("Leo (12 months)"))
+                .is_some_and(|r| r.to_string().contains("Leo (12 months)"))
         );
         // Without a child of an age, nothing changes.
         assert_eq!(Guard::default().left_out("Honey", &[]), None);

@@ -16,6 +16,7 @@ use crate::domain::recipe::{
     Cost, Difficulty, GenerateRequest, Ingredient, Nutrition, RecipeContent, Substitution,
 };
 use crate::domain::recipe_guard::Guard;
+use crate::i18n::Text;
 
 /// What an ingredient does in a dish, from its place in the catalogue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,7 +135,7 @@ impl<'a> Larder<'a> {
             };
             match larder.why_not(&food.name, item) {
                 None => larder.chosen.push(food),
-                Some(reason) => larder.left_out.push(reason),
+                Some(reason) => larder.left_out.push(reason.here()),
             }
         }
         larder
@@ -142,7 +143,7 @@ impl<'a> Larder<'a> {
 
     /// Why a food may not go in (its words, and the allergens the catalogue lists for it, such
     /// as ketchup's celery); `None` when it may.
-    fn why_not(&self, name: &str, item: Option<&Item>) -> Option<String> {
+    fn why_not(&self, name: &str, item: Option<&Item>) -> Option<Text> {
         let tagged = item.map(Item::allergens).unwrap_or_default();
         self.guard.left_out(name, &tagged)
     }
@@ -1392,19 +1393,23 @@ impl RecipeGenerator for Builtin {
             });
             let (recipes, withheld) = screen(guard, built.recipes);
             let mut notes = built.left_out.clone();
-            notes.extend(
-                guard
-                    .unchecked()
-                    .iter()
-                    .map(|u| format!("\"{u}\" could not be checked automatically.")),
-            );
+            notes.extend(guard.unchecked().iter().map(|u| {
+                t!(
+                    "\"{{restriction}}\" could not be checked automatically.",
+                    restriction = u
+                )
+                .here()
+            }));
             let asked = request.count as usize;
             if !recipes.is_empty() && recipes.len() < asked {
-                notes.push(format!(
-                    "Only {} different {} could be made from these ingredients: add a few more for more ideas.",
-                    recipes.len(),
-                    if recipes.len() == 1 { "recipe" } else { "recipes" }
-                ));
+                notes.push(
+                    t_plural!(
+                        "Only {{count}} different recipe could be made from these ingredients: add a few more for more ideas.",
+                        "Only {{count}} different recipes could be made from these ingredients: add a few more for more ideas.",
+                        recipes.len()
+                    )
+                    .here(),
+                );
             }
             if recipes.is_empty() {
                 return Err(if withheld.is_empty() {

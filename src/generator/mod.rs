@@ -14,6 +14,7 @@ use futures_util::future::BoxFuture;
 use crate::domain::generation::Failure;
 use crate::domain::recipe::{GenerateRequest, RecipeContent};
 use crate::domain::recipe_guard::{Guard, Withheld};
+use crate::i18n::Arg;
 use catalogue::Catalogue;
 
 /// How far a generation has come: characters of answer received, of about how many.
@@ -143,11 +144,17 @@ pub fn screen(guard: &Guard, recipes: Vec<RecipeContent>) -> (Vec<RecipeContent>
             .filter_map(|i| {
                 let item = catalogue.find(&i.name)?;
                 let hit = item.allergens().into_iter().find(|a| banned.contains(a))?;
-                Some(format!(
-                    "{} contains {}",
-                    i.name,
-                    hit.label().to_lowercase()
-                ))
+                Some(
+                    t!(
+                        "{{food}} contains {{allergy}}",
+                        food = Arg::Food {
+                            name: i.name.clone(),
+                            lowercase: false
+                        },
+                        allergy = hit.in_sentence()
+                    )
+                    .here(),
+                )
             })
             .collect();
         if reasons.is_empty() {

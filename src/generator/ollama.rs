@@ -293,6 +293,15 @@ fn prompt(request: &GenerateRequest, guard: &Guard, withheld: Option<&[Withheld]
         restrictions = list(&request.dietary_restrictions),
         allergies = list(&guard_allergies(request, guard)),
     );
+    let lang = crate::i18n::scope::current();
+    if lang != crate::i18n::Lang::En {
+        // The family reads the recipes in their language; the guard reads foods in it too.
+        p.push_str(&format!(
+            "\n\nWrite every title, description, ingredient name, step, tip and substitution in \
+             {}, with metric amounts; keep the JSON field names in English.",
+            lang.english_name()
+        ));
+    }
     if let Some((name, age)) = guard.youngest() {
         // The same rules the recipes are checked against afterwards (their notes per child).
         let rules: Vec<_> = food_safety::rules_at(age).filter(|r| !r.alone).collect();
@@ -405,6 +414,15 @@ mod tests {
             reasons: vec!["Satay contains peanuts (satay)".into()],
         }];
         assert!(prompt(&request, &guard, Some(&withheld)).contains("STRICT"));
+        assert!(!first.contains("Write every title"));
+        // A French family's job asks for French recipes (the guard reads French foods).
+        let french = crate::i18n::scope::within_sync(crate::i18n::Lang::Fr, || {
+            prompt(&request, &guard, None)
+        });
+        assert!(
+            french.contains("step, tip and substitution in French"),
+            "{french}"
+        );
     }
 
     #[test]

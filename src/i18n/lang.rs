@@ -58,6 +58,16 @@ impl Lang {
         }
     }
 
+    /// Its name in English, for a model's prompt.
+    pub fn english_name(self) -> &'static str {
+        match self {
+            Lang::En => "British English",
+            Lang::Fr => "French",
+            Lang::De => "German",
+            Lang::Es => "Spanish",
+        }
+    }
+
     /// The plural forms its catalogue has (CLDR, as i18next v4 and Weblate use them).
     pub fn plural_forms(self) -> &'static [PluralForm] {
         match self {

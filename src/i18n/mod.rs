@@ -50,6 +50,13 @@ pub enum Arg {
     DayMonth(chrono::NaiveDate),
     /// Texts one after another: "a; b".
     List(Vec<Text>),
+    /// A food's name, as the ingredient catalogue names it in the language when it is one of
+    /// its foods ("Eggs" is "Œufs"), else as given; in lower case inside a sentence (German
+    /// nouns keep their capital).
+    Food {
+        name: String,
+        lowercase: bool,
+    },
     /// "a, b and c", the language's way; the first letter capitalised when it starts a
     /// sentence.
     And {
@@ -79,10 +86,14 @@ impl Text {
     }
 
     /// Words that are not the server's own, shown as they are: what a family typed, or words
-    /// still written in English outside the catalogues (the recipe guard's reasons, until the
-    /// generator's words move there).
+    /// already worded in a language (the reasons kept with a recipe job).
     pub fn as_given(words: impl Into<String>) -> Text {
         Text::new("{{text}}").with("text", words.into())
+    }
+
+    /// Texts worded one after another ("a; b"), as one.
+    pub fn joined(texts: Vec<Text>) -> Text {
+        Text::new("{{text}}").with("text", Arg::List(texts))
     }
 
     /// Names a value: `{{name}}` in the text.
@@ -148,6 +159,14 @@ impl Text {
                 Arg::Text(t) => t.render(lang),
                 Arg::Day(d) => lang.short_day(*d),
                 Arg::DayMonth(d) => lang.day_month(*d),
+                Arg::Food { name, lowercase } => {
+                    let name = foods::food_name(lang, name);
+                    if *lowercase && lang != Lang::De {
+                        name.to_lowercase()
+                    } else {
+                        name
+                    }
+                }
                 Arg::List(texts) => texts
                     .iter()
                     .map(|t| t.render(lang))

@@ -237,12 +237,18 @@ impl Lane {
     }
 
     async fn run_job(&self, id: GenerationId) -> Result<(), StoreError> {
-        let Some(mut job) = self.store.generations.get(id).await? else {
+        let Some(job) = self.store.generations.get(id).await? else {
             return Ok(());
         };
         if job.state.is_finished() {
             return Ok(());
         }
+        // Read and worded as the request that queued it would have been.
+        crate::i18n::scope::within(job.language, self.run(job)).await
+    }
+
+    async fn run(&self, mut job: Generation) -> Result<(), StoreError> {
+        let id = job.id;
         job.set_state(State::Running);
         job.attempts += 1;
         self.store.generations.put(&job).await?;

@@ -180,7 +180,7 @@ pub async fn generate(
     if let Err(retry_after) = limited {
         return Err(DomainError::TooManyAttempts { retry_after }.into());
     }
-    let job = Generation::queued(owner, family, request);
+    let job = Generation::queued(owner, family, request, crate::i18n::scope::current());
     match app.generation.submit(&job, OWNER_JOBS_MAX).await {
         Ok(()) => Ok(job.id),
         Err(SubmitError::Full) => Err(DomainError::Generation(Failure::QueueFull).into()),
@@ -330,7 +330,7 @@ pub async fn left_out_ingredients(
         .items()
         .filter_map(|i| {
             let why = guard.left_out(&i.name, &i.allergens())?;
-            Some((i.name.clone(), why))
+            Some((i.name.clone(), why.here()))
         })
         .collect())
 }

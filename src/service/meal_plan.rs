@@ -166,14 +166,14 @@ fn concerns(
         };
         if let Some((_, guard)) = guards.iter().find(|(c, _)| c.id == child.id) {
             let reasons = match food {
-                Food::Recipe(r) => allergy_reasons(guard, &r.content),
+                Food::Recipe(r) => allergy_reasons(guard, &r.content)
+                    .into_iter()
+                    .map(Text::as_given)
+                    .collect(),
                 Food::Text(t) => guard.reasons(&[(*t).to_string()]),
             };
             if !reasons.is_empty() {
-                out.push(concern(
-                    WarningKind::Allergen,
-                    Text::as_given(reasons.join("; ")),
-                ));
+                out.push(concern(WarningKind::Allergen, Text::joined(reasons)));
             }
         }
         let age = Age::of(child, day);

@@ -283,3 +283,69 @@ async fn the_ingredient_catalogue_names_its_foods_in_the_language_asked_for() {
     assert_ne!(labels[3].1, "Peanut butter");
     assert_ne!(labels[1].0, "Protein");
 }
+
+/// A recipe job reads foods and words why it left one out in the language of the request
+/// that queued it, though it runs later on its own: "Pan" is bread to a Spanish parent, not
+/// a frying pan, so a child's gluten allergy keeps it out of every recipe.
+#[tokio::test]
+async fn a_recipe_job_reads_and_answers_in_the_language_it_was_asked_in() {
+    let server = TestServer::start().await;
+    let parent = family(&server, "pan@example.com").await;
+    let resp = parent
+        .post(server.url("/api/children"))
+        .json(&json!({"name": "Noor", "allergies": ["gluten"]}))
+        .send()
+        .await
+        .unwrap();
+    json(resp, 201).await;
+    let body =
+        json!({"ingredients": ["Pan", "Eggs", "Courgette", "Chicken thighs"], "quantity": 2});
+    let mut notes = Vec::new();
+    for lang in ["es", "en"] {
+        let resp = parent
+            .post(server.url("/api/recipes/generate"))
+            .header("accept-language", lang)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let id = json(resp, 202).await["jobId"].as_str().unwrap().to_string();
+        let job = crate::recipes::finished(&server, &parent, &id).await;
+        assert_eq!(job["state"], "done", "{job}");
+        notes.push((job["notes"].clone(), job["recipes"].to_string()));
+    }
+    let (spanish, recipes) = &notes[0];
+    assert_eq!(
+        spanish[0], "Pan: ingrediente quitado, Noor tiene alergia a gluten.",
+        "{spanish}"
+    );
+    assert!(!recipes.contains("\"Pan\""), "{recipes}");
+    // The same word from an English parent is a pan (their words, their reading).
+    assert!(!notes[1].0.to_string().contains("Pan"), "{}", notes[1].0);
+
+    // The picker's marks are worded for the reader, with the catalogue's names.
+    let resp = parent
+        .post(server.url("/api/ingredients/check"))
+        .header("accept-language", "fr")
+        .json(&json!({"dietaryRestrictions": ["vegetarian"]}))
+        .send()
+        .await
+        .unwrap();
+    let marked = json(resp, 200).await;
+    let reason = |name: &str| {
+        marked["leftOut"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["name"] == name)
+            .map(|l| l["reason"].as_str().unwrap().to_string())
+    };
+    assert_eq!(
+        reason("Chicken breast").as_deref(),
+        Some("Blanc de poulet : ingrédient retiré, non compatible avec le régime végétarien.")
+    );
+    assert_eq!(
+        reason("Plain flour").as_deref(),
+        Some("Farine de blé : ingrédient retiré, Noor est allergique (gluten).")
+    );
+}

@@ -23,11 +23,14 @@ use super::{Word, is_form_of, number_clauses, tokens, words};
 /// the English one. `english_phrase` gives the length of a phrase of the English tables at a
 /// place ("pain au chocolat", "fish and chips"): such phrases are kept as they are.
 pub fn readings(text: &str, english_phrase: impl Fn(&[Word], usize) -> usize) -> Vec<Vec<Word>> {
-    let preferred = scope::current();
     let ws = tokens(text, true);
+    // A sentence in English ("Heat the oil in a large frying pan") is English whoever reads
+    // it: its false friends are English words.
+    let preferred =
+        (!ws.iter().any(|w| ENGLISH_ONLY.contains(&w.text.as_str()))).then(scope::current);
     let read: Vec<Reading> = LEXICONS
         .iter()
-        .filter_map(|index| index.read(&ws, index.lex.lang == preferred, &english_phrase))
+        .filter_map(|index| index.read(&ws, Some(index.lex.lang) == preferred, &english_phrase))
         .collect();
     if read.is_empty() {
         return vec![words(text)];
@@ -57,6 +60,13 @@ static LEXICONS: LazyLock<[Index; 3]> =
 
 /// The longest word, in bytes, read as a compound.
 const LONGEST_COMPOUND: usize = 64;
+
+/// Words of English sentences that no lexicon's language writes: a text with one is read
+/// as English by a parent of any language (a recipe's steps).
+const ENGLISH_ONLY: &[&str] = &[
+    "the", "of", "until", "into", "onto", "then", "them", "it", "is", "are", "your", "from",
+    "over", "for",
+];
 
 /// The English words that split a food into clauses or negate: never part of a compound.
 const JOINING: &[&str] = &["and", "or", "nor", "with", "without", "no"];

@@ -13,7 +13,8 @@ use crate::domain::ids::GenerationId;
 use crate::store::StoreError;
 
 /// What `from_row` reads, in order.
-const SELECT: &str = "id, owner, family_id, request, state, attempts, created_at, updated_at";
+const SELECT: &str =
+    "id, owner, family_id, request, state, attempts, created_at, updated_at, language";
 
 fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Generation> {
     Ok(Generation {
@@ -25,6 +26,8 @@ fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Generation> {
         attempts: get_u32(r, 5)?,
         created_at: get_time(r, 6)?,
         updated_at: get_time(r, 7)?,
+        // A code this build does not know (written by a newer one) reads as English.
+        language: r.get::<_, String>(8)?.parse().unwrap_or_default(),
     })
 }
 
@@ -47,19 +50,21 @@ impl Generations {
             flag(job.state.is_finished()),
         );
         let (created_at, updated_at) = (time(job.created_at), time(job.updated_at));
+        let language = job.language.code();
         self.core
             .db
             .write(move |conn| {
                 conn.prepare_cached(
                     "INSERT INTO generations (id, owner, family_id, request, state, finished,
-                         attempts, created_at, updated_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                         attempts, created_at, updated_at, language)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
                      ON CONFLICT (id) DO UPDATE SET owner = ?2, family_id = ?3, request = ?4,
                          state = ?5, finished = ?6, attempts = ?7, created_at = ?8,
-                         updated_at = ?9",
+                         updated_at = ?9, language = ?10",
                 )?
                 .execute(params![
-                    id, owner, family, request, state, finished, attempts, created_at, updated_at
+                    id, owner, family, request, state, finished, attempts, created_at, updated_at,
+                    language
                 ])?;
                 Ok::<_, StoreError>(())
             })
@@ -154,6 +159,7 @@ mod tests {
             owner: Owner::Anonymous("ab".into()),
             family: None,
             request: GenerateRequest::new(fields(&["Rice"])).unwrap(),
+            language: crate::i18n::Lang::De,
             state,
             attempts: 0,
             created_at,

@@ -263,6 +263,9 @@ const STEPS: &[&str] = &[
     // 4: languages (issue 32): the one a parent chose on the profile page (NULL: none, the
     // browser's).
     "ALTER TABLE users ADD COLUMN language TEXT;",
+    // 5: a recipe job reads foods and words its answer in the language of the request that
+    // queued it (issue 32); jobs queued before read in English.
+    "ALTER TABLE generations ADD COLUMN language TEXT NOT NULL DEFAULT 'en';",
 ];
 
 /// The schema version this build writes.
