@@ -39,7 +39,7 @@ pub const FOODS: &[(&str, &[Allergen], &[&str])] = &[
     ("Churros con chocolate", &[Gluten, Eggs, Milk], &[]),
     ("Tortitas", &[Gluten, Eggs, Milk], &[]),
     ("Pollo empanado", &[Gluten], &[]),
-    ("Croquetas de jamón", &[Gluten, Eggs, Milk], &[]),
+    ("Croquetas de jamón", &[Gluten, Eggs, Milk], &["salt"]),
     // Look-alikes with no gluten.
     ("Harina de arroz", &[], &[]),
     ("Fideos de arroz", &[], &[]),
