@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 
 import tailwindcss from '@tailwindcss/vite';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import type { ManualChunkMeta } from 'rollup';
 import { VitePWA } from 'vite-plugin-pwa';
 
@@ -76,8 +76,63 @@ function chunkGraph(meta: ManualChunkMeta): ChunkGraph {
   return graph;
 }
 
+/** The web app manifest: in English as the base, and per language (`manifest.<lang>.webmanifest`,
+ * which the page links to when it shows that language), worded from the UI's catalogues. */
+const LOCALES = { en: 'en-GB', fr: 'fr-FR', de: 'de-DE', es: 'es-ES' } as const;
+
+function appTexts(language: keyof typeof LOCALES): { description: string } {
+  const catalogue = JSON.parse(
+    readFileSync(new URL(`./src/locales/${language}.json`, import.meta.url), 'utf8'),
+  ) as { app: { description: string } };
+  return catalogue.app;
+}
+
+const MANIFEST = {
+  name: 'Highchair',
+  short_name: 'Highchair',
+  description: appTexts('en').description,
+  lang: LOCALES.en,
+  start_url: '/',
+  scope: '/',
+  display: 'standalone' as const,
+  background_color: '#ffffff',
+  theme_color: '#bb3f00',
+  icons: [
+    { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
+    { src: '/icon-512.png', sizes: '512x512', type: 'image/png' },
+    {
+      src: '/icon-maskable-512.png',
+      sizes: '512x512',
+      type: 'image/png',
+      purpose: 'maskable',
+    },
+  ],
+};
+
+/** Writes the manifests of the other languages beside the base one. */
+function translatedManifests(): Plugin {
+  return {
+    name: 'highchair-translated-manifests',
+    apply: 'build',
+    generateBundle() {
+      for (const language of ['fr', 'de', 'es'] as const) {
+        this.emitFile({
+          type: 'asset',
+          fileName: `manifest.${language}.webmanifest`,
+          source: JSON.stringify({
+            ...MANIFEST,
+            description: appTexts(language).description,
+            lang: LOCALES[language],
+          }),
+        });
+      }
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
+    translatedManifests(),
     tailwindcss(),
     // The service worker: the app shell precached (the UI works offline and installs as an
     // app), navigations answered with index.html, and OFFLINE_API reads network-first.
@@ -85,27 +140,7 @@ export default defineConfig({
       injectRegister: null,
       registerType: 'autoUpdate',
       includeAssets: ['favicon.svg', 'apple-touch-icon.png', 'meal-placeholder.svg'],
-      manifest: {
-        name: 'Highchair',
-        short_name: 'Highchair',
-        description: 'Track what your children eat, plan meals and shop together.',
-        lang: 'en-GB',
-        start_url: '/',
-        scope: '/',
-        display: 'standalone',
-        background_color: '#ffffff',
-        theme_color: '#bb3f00',
-        icons: [
-          { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
-          { src: '/icon-512.png', sizes: '512x512', type: 'image/png' },
-          {
-            src: '/icon-maskable-512.png',
-            sizes: '512x512',
-            type: 'image/png',
-            purpose: 'maskable',
-          },
-        ],
-      },
+      manifest: MANIFEST,
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
         navigateFallback: '/index.html',

@@ -6,7 +6,7 @@
 //! allergens of their usual recipe: a warning asks the parent to check, so when a common version
 //! of a dish has an allergen it is listed, and when in doubt we warn.
 
-use crate::i18n::Text;
+use crate::i18n::{Arg, Text};
 use std::collections::HashSet;
 use std::fmt;
 use std::sync::LazyLock;
@@ -187,19 +187,28 @@ pub struct Conflict {
 
 /// "Buttered toast contains milk (butter)", or "Strawberry jam contains Strawberry".
 impl Conflict {
+    /// The food as typed; a catalogue food ("Butter", a generated recipe's) by its name in the
+    /// reader's language.
+    fn food_named(&self) -> Arg {
+        Arg::Food {
+            name: self.food.clone(),
+            lowercase: false,
+        }
+    }
+
     /// "Buttered toast contains milk (butter)", or "Strawberry jam contains Strawberry", in
     /// whichever language it is worded.
     pub fn message(&self) -> Text {
         match self.allergen {
             Some(a) => t!(
                 "{{food}} contains {{allergen}} ({{matched}})",
-                food = &self.food,
+                food = self.food_named(),
                 allergen = a.in_sentence(),
                 matched = &self.matched
             ),
             None => t!(
                 "{{food}} contains {{allergy}}",
-                food = &self.food,
+                food = self.food_named(),
                 allergy = &self.allergy
             ),
         }

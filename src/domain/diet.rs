@@ -2,6 +2,7 @@
 //! what they rule out. The rules are allergy texts for the one allergen matcher
 //! (`allergens::conflicts`): an allergen name where there is one, else a food word.
 
+use super::allergens::Allergen;
 use crate::i18n::Text;
 
 /// A restriction the guard can check.
@@ -157,7 +158,14 @@ impl Diet {
             Diet::Vegan => t!("vegan"),
             Diet::Pescatarian => t!("pescatarian"),
             Diet::NoPork => t!("pork-free"),
-            Diet::Without(what) => t!("{{what}}-free", what = what),
+            // "lactose free" is milk-free: an allergen's own name is worded in the reader's
+            // language; the parent's word ("dairy") is kept.
+            Diet::Without(what) => match Allergen::from_allergy_text(what).as_slice() {
+                [allergen] if allergen.in_sentence() == what.as_str() => {
+                    t!("{{what}}-free", what = allergen.in_sentence())
+                }
+                _ => t!("{{what}}-free", what = what),
+            },
         }
     }
 }
@@ -193,6 +201,15 @@ mod tests {
         assert_eq!(Diet::parse("nut free"), Some(Diet::Without("nut".into())));
         assert_eq!(Diet::parse("no eggs"), Some(Diet::Without("eggs".into())));
         assert_eq!(Diet::parse("Dairy-free").unwrap().label(), "dairy-free");
+        let lactose = Diet::parse("lactose free").unwrap().label();
+        assert_eq!(lactose.render(crate::i18n::Lang::Fr), "sans lait");
+        assert_eq!(
+            Diet::parse("coeliac")
+                .unwrap()
+                .label()
+                .render(crate::i18n::Lang::De),
+            "Gluten-frei"
+        );
         assert_eq!(Diet::parse("low sugar"), None);
         assert_eq!(Diet::parse("free"), None);
     }

@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 use serde::{Deserialize, Serialize};
 
 use crate::domain::allergens::Allergen;
+use crate::i18n::foods::food_names;
 
 const DATA: &str = include_str!("catalogue.json");
 
@@ -143,6 +144,18 @@ impl Catalogue {
     /// white rice, "cheese" cheddar), else the first it starts ("chicken" is chicken breast),
     /// so that "chicken" is cooked as meat, not chopped as a vegetable.
     pub fn find(&self, name: &str) -> Option<&Item> {
+        // A model writing in the family's language names foods in it: "Ketchup de tomate" is
+        // still the ketchup whose celery the catalogue knows.
+        let lang = crate::i18n::scope::current();
+        if let Some((english, _)) =
+            food_names(lang).find(|(_, named)| named.eq_ignore_ascii_case(name.trim()))
+        {
+            return self.find_english(english);
+        }
+        self.find_english(name)
+    }
+
+    fn find_english(&self, name: &str) -> Option<&Item> {
         let k = key(name);
         let forms = [
             k.clone(),
@@ -267,6 +280,30 @@ mod tests {
         assert_eq!(c.find("EGG").unwrap().name, "Eggs");
         assert_eq!(c.find("cheddar").unwrap().name, "Cheddar cheese");
         assert!(c.find("unicorn").is_none());
+    }
+
+    /// A model writing in the family's language names the catalogue's foods in it: they are
+    /// found, so their tagged allergens (Quorn's egg, ketchup's celery) still count.
+    #[test]
+    fn a_food_named_in_the_requests_language_is_found() {
+        let c = Catalogue::get();
+        let found = |lang, name| {
+            crate::i18n::scope::within_sync(lang, || c.find(name).map(|i| i.name.clone()))
+        };
+        assert_eq!(
+            found(Lang::Es, "Picada de Quorn").as_deref(),
+            Some("Quorn mince")
+        );
+        assert_eq!(
+            found(Lang::De, "tomatenketchup").as_deref(),
+            Some("Tomato ketchup")
+        );
+        assert_eq!(
+            found(Lang::Fr, "Haché Quorn").as_deref(),
+            Some("Quorn mince")
+        );
+        // English names are found whatever the language.
+        assert_eq!(found(Lang::Fr, "Eggs").as_deref(), Some("Eggs"));
     }
 
     /// The matcher reads what models write; the catalogue knows what is in a jar. Every

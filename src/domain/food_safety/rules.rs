@@ -224,8 +224,6 @@ const COOKED: &[&str] = &[
     "poached",
     "sauteed",
     "fried",
-    "grilled",
-    "griddled",
     "braised",
     "blended",
     "crumble",

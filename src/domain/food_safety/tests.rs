@@ -286,7 +286,12 @@ const TABLE: &[(&str, At, &str)] = &[
     ("Ham", Y(2), ""),
     ("Lamb chops", Y(2), "bones"),
     ("Pork chop, off the bone", Y(3), "bones~"),
-    ("Grilled carrot", M(10), "raw-hard-fruit-and-vegetables~"),
+    // Griddled sticks may still be hard: no sign of soft.
+    (
+        "Griddled carrot sticks",
+        M(10),
+        "raw-hard-fruit-and-vegetables",
+    ),
     ("Braised apple", M(10), "raw-hard-fruit-and-vegetables~"),
     ("Shark", Y(4), "shark-swordfish-marlin"),
     // Foods with nothing to say, at any age.

@@ -26,8 +26,14 @@ pub fn readings(text: &str, english_phrase: impl Fn(&[Word], usize) -> usize) ->
     let ws = tokens(text, true);
     // A sentence in English ("Heat the oil in a large frying pan") is English whoever reads
     // it: its false friends are English words.
-    let preferred =
-        (!ws.iter().any(|w| ENGLISH_ONLY.contains(&w.text.as_str()))).then(scope::current);
+    // As typed, not folded: French "thé" is no "the".
+    let english = ws.iter().any(|w| {
+        ENGLISH_ONLY.contains(&w.text.as_str())
+            && text
+                .get(w.span.0..w.span.1)
+                .is_some_and(|typed| typed.eq_ignore_ascii_case(&w.text))
+    });
+    let preferred = (!english).then(scope::current);
     let read: Vec<Reading> = LEXICONS
         .iter()
         .filter_map(|index| index.read(&ws, Some(index.lex.lang) == preferred, &english_phrase))

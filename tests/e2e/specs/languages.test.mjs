@@ -206,6 +206,16 @@ async function walk(page, language, paths) {
     await page.goto(`${server.url}${path}`);
     await settle(page);
     assert.equal(await page.evaluate(() => document.documentElement.lang), LANGUAGES[language], path);
+    // The page's description and the manifest an install reads speak the language too.
+    const head = await page.evaluate(() => ({
+      description: document.querySelector('meta[name="description"]')?.getAttribute('content'),
+      manifest: document.querySelector('link[rel="manifest"]')?.getAttribute('href'),
+    }));
+    const app = JSON.parse(readFileSync(resolve(LOCALES, `${language}.json`), 'utf8')).app;
+    assert.equal(head.description, app.metaDescription, path);
+    const manifest = await (await page.request.get(`${server.url}${head.manifest}`)).json();
+    assert.equal(manifest.description, app.description, path);
+    assert.equal(manifest.lang, LANGUAGES[language], path);
     // The catalogue's food names are the picker's (the recipe form); a saved recipe's
     // ingredients are the family's own words.
     const picker = path === '/recipes';

@@ -108,12 +108,31 @@ export function initI18n(): Promise<unknown> {
       returnNull: false,
     });
   addFormats(i18n);
-  return ready;
+  // The first language's catalogue came in before i18next called itself started: the page's
+  // description is set now.
+  return ready.then((t) => {
+    setDocumentLanguage(currentLanguage());
+    return t;
+  });
 }
 
-/** Sets the page's language: screen readers, hyphenation of long German words, fonts. */
+/**
+ * Sets the page's language: screen readers, hyphenation of long German words, fonts; its
+ * description, once the catalogue is in; and the app manifest an install reads (built per
+ * language beside the English one).
+ */
 function setDocumentLanguage(language: Language) {
-  if (typeof document !== 'undefined') document.documentElement.lang = LANGUAGES[language].locale;
+  if (typeof document === 'undefined') return;
+  document.documentElement.lang = LANGUAGES[language].locale;
+  const manifest = document.querySelector<HTMLLinkElement>('link[rel="manifest"]');
+  if (manifest) {
+    manifest.href = language === 'en' ? '/manifest.webmanifest' : `/manifest.${language}.webmanifest`;
+  }
+  if (i18n.isInitialized && i18n.hasResourceBundle(language, 'translation')) {
+    document
+      .querySelector('meta[name="description"]')
+      ?.setAttribute('content', i18n.t('app.metaDescription', { lng: language }));
+  }
 }
 
 /**
