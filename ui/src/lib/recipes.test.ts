@@ -1,12 +1,19 @@
 import { describe, expect, it } from 'vitest';
 
-import { formatMoney, parseIngredientLine, splitList, unknownMoney } from './recipes';
+import { dietLabel, formatMoney, parseIngredientLine, splitList, unknownMoney } from './recipes';
 
 describe('recipe helpers', () => {
   it('shows money in the configured currency, and an unknown cost as a question mark', () => {
     expect(formatMoney(3.5, 'GBP')).toBe('£3.50');
     expect(formatMoney(12, 'EUR')).toBe('€12.00');
     expect(unknownMoney('GBP')).toBe('£?');
+  });
+
+  it('words the badges the server checks from the catalogue, and others as they are', () => {
+    expect(dietLabel('vegetarian')).toBe('Vegetarian');
+    expect(dietLabel('Gluten-free')).toBe('Gluten-free');
+    expect(dietLabel('Nut-Free')).toBe('Nut-free');
+    expect(dietLabel('Halal')).toBe('Halal');
   });
 
   it('splits comma-separated restrictions and allergies, trimmed and without repeats', () => {

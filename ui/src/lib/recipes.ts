@@ -19,6 +19,22 @@ export function difficultyLabel(value: string): string {
     : value;
 }
 
+/** The dietary badges the server checks, by their catalogue keys. */
+const DIETS: Record<string, string> = {
+  vegetarian: 'vegetarian',
+  vegan: 'vegan',
+  'gluten-free': 'glutenFree',
+  'dairy-free': 'dairyFree',
+  'nut-free': 'nutFree',
+};
+
+/** A recipe's dietary badge in the chosen language ("Vegetarian"); one a model or a parent
+ * worded otherwise shows as it is. */
+export function dietLabel(value: string): string {
+  const key = DIETS[value.trim().toLowerCase()];
+  return key ? i18n.t(`recipes.diets.${key}`) : value;
+}
+
 /** One formatter per locale and currency, made once (a list formats every item's price). */
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 function moneyFormat(currency: string): Intl.NumberFormat {

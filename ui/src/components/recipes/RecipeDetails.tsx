@@ -3,7 +3,7 @@ import { Trans, useTranslation } from 'react-i18next';
 
 import type { RecipeContent } from '../../hooks/useRecipes';
 import { dateLocale } from '../../lib/dates';
-import { difficultyLabel, formatMoney, unknownMoney } from '../../lib/recipes';
+import { dietLabel, difficultyLabel, formatMoney, unknownMoney } from '../../lib/recipes';
 
 interface RecipeDetailsProps {
   recipe: RecipeContent;
@@ -56,7 +56,7 @@ export function RecipeDetails({ recipe, currency, as: Title = 'h2' }: RecipeDeta
         <ul className="flex flex-wrap gap-2" aria-label={t('recipes.details.dietary')}>
           {recipe.dietaryRestrictions.map((d) => (
             <li key={d} className="badge badge-success badge-outline">
-              {d}
+              {dietLabel(d)}
             </li>
           ))}
         </ul>
