@@ -327,6 +327,16 @@ pub async fn add_meal(
 
 /// JSON body of a response, asserting the status first.
 /// The ingredients of a `GET /api/ingredients` answer, in catalogue order.
+/// Why `/api/ingredients/check` marks the ingredient `name` as left out; `None` when it does not.
+pub fn left_out_reason(marked: &serde_json::Value, name: &str) -> Option<String> {
+    marked["leftOut"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["name"] == name)
+        .map(|l| l["reason"].as_str().unwrap().to_string())
+}
+
 pub fn catalogue_items(catalogue: &serde_json::Value) -> Vec<&serde_json::Value> {
     catalogue["categories"]
         .as_array()

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::harness::{TestServer, catalogue_items, family, json};
+use crate::harness::{TestServer, catalogue_items, family, json, left_out_reason};
 
 /// `PATCH /api/profile` with an empty first name: a 400 in the parent's words.
 async fn refused_profile(
@@ -332,14 +332,7 @@ async fn a_recipe_job_reads_and_answers_in_the_language_it_was_asked_in() {
         .await
         .unwrap();
     let marked = json(resp, 200).await;
-    let reason = |name: &str| {
-        marked["leftOut"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|l| l["name"] == name)
-            .map(|l| l["reason"].as_str().unwrap().to_string())
-    };
+    let reason = |name: &str| left_out_reason(&marked, name);
     assert_eq!(
         reason("Chicken breast").as_deref(),
         Some("Blanc de poulet : ingrédient retiré, non compatible avec le régime végétarien.")

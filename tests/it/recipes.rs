@@ -6,7 +6,9 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::fake_ollama::FakeOllama;
-use crate::harness::{TestServer, add_child, catalogue_items, error, family, json};
+use crate::harness::{
+    TestServer, add_child, catalogue_items, error, family, json, left_out_reason,
+};
 use highchair::config::GeneratorKind;
 
 /// Starts a generation and returns the job id.
@@ -354,14 +356,7 @@ async fn an_ingredient_left_out_for_a_childs_allergy_is_marked_and_said_plainly(
         json!({"allergies": ["sesame"], "dietaryRestrictions": ["vegetarian"]}),
     )
     .await;
-    let reason = |name: &str| {
-        marked["leftOut"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|l| l["name"] == name)
-            .map(|l| l["reason"].as_str().unwrap().to_string())
-    };
+    let reason = |name: &str| left_out_reason(&marked, name);
     assert_eq!(
         reason("Tahini").as_deref(),
         Some("Tahini was left out: you asked for recipes without sesame.")
