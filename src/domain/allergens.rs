@@ -290,7 +290,10 @@ pub fn conflicts(foods: &[String], allergies: &[String]) -> Vec<Conflict> {
     let mut out = Vec::new();
     for food in foods.iter().map(|f| f.trim()).filter(|f| !f.is_empty()) {
         let read = readings(food, english_phrase);
-        let food_words = literal_readings(food, &read, |_| true);
+        // The food's readings only: a word a language reads as its own is that word, not
+        // an English one spelled alike ("pâtes" is pasta, not a pâté for a vegetarian). An
+        // allergy typed in the language matches through its own reading.
+        let food_words = read.clone();
         let found = allergens_in_readings(food, read);
         for (allergy, allergens, literal) in &allergies {
             let conflict = |allergen, matched: &str| Conflict {

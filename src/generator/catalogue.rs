@@ -183,7 +183,8 @@ impl Catalogue {
 mod tests {
     use super::*;
     use crate::domain::allergens::allergens_in_food;
-    use crate::i18n::{Lang, foods::food_names};
+    use crate::i18n::Lang;
+    use crate::i18n::foods::{definite_names, food_name, food_names};
 
     /// Every category, subcategory and ingredient has its name in each language, and the
     /// files name nothing else (a renamed ingredient must be renamed there too).
@@ -205,6 +206,24 @@ mod tests {
             translated.sort_unstable();
             assert_eq!(translated, names, "{lang:?}");
             assert!(food_names(lang).all(|(_, name)| !name.trim().is_empty()));
+        }
+        // Named with their article in a recipe step: the same foods, the same names.
+        for lang in [Lang::Fr, Lang::Es] {
+            let mut with_article: Vec<&str> = definite_names(lang).map(|(en, _)| en).collect();
+            with_article.sort_unstable();
+            assert_eq!(with_article, names, "{lang:?}");
+            for item in c.items() {
+                let name = food_name(lang, &item.name).to_lowercase();
+                let (_, the) = definite_names(lang)
+                    .find(|(en, _)| *en == item.name)
+                    .unwrap();
+                let article = the.to_lowercase();
+                let article = article.strip_suffix(&name).unwrap_or_default();
+                assert!(
+                    ["le ", "la ", "l’", "les ", "el ", "los ", "las "].contains(&article),
+                    "{lang:?}: \"{the}\" is not \"{name}\" with its article"
+                );
+            }
         }
     }
 

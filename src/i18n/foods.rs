@@ -16,6 +16,21 @@ const FILES: [(Lang, &str); 3] = [
 static LOADED: [OnceLock<HashMap<String, String>>; 3] =
     [OnceLock::new(), OnceLock::new(), OnceLock::new()];
 
+/// The same names as written inside a sentence, with their definite article ("la carotte",
+/// "los guisantes"), for the languages whose recipes need one; German recipes go without.
+const DEFINITE: [(Lang, &str); 2] = [
+    (
+        Lang::Fr,
+        include_str!("../../locales/foods/definite/fr.json"),
+    ),
+    (
+        Lang::Es,
+        include_str!("../../locales/foods/definite/es.json"),
+    ),
+];
+
+static DEFINITE_LOADED: [OnceLock<HashMap<String, String>>; 2] = [OnceLock::new(), OnceLock::new()];
+
 fn names(lang: Lang) -> Option<&'static HashMap<String, String>> {
     let i = FILES.iter().position(|(l, _)| *l == lang)?;
     Some(LOADED[i].get_or_init(|| super::catalogue::parse(FILES[i].1)))
@@ -35,4 +50,39 @@ pub fn food_name(lang: Lang, english: &str) -> String {
         .and_then(|n| n.get(english))
         .cloned()
         .unwrap_or_else(|| english.to_string())
+}
+
+fn definite(lang: Lang) -> Option<&'static HashMap<String, String>> {
+    let i = DEFINITE.iter().position(|(l, _)| *l == lang)?;
+    Some(DEFINITE_LOADED[i].get_or_init(|| super::catalogue::parse(DEFINITE[i].1)))
+}
+
+/// Every English name with its name and article in `lang` ("Carrot", "la carotte"); none for
+/// a language whose recipes name foods without one.
+pub fn definite_names(lang: Lang) -> impl Iterator<Item = (&'static str, &'static str)> {
+    definite(lang)
+        .into_iter()
+        .flatten()
+        .map(|(en, name)| (en.as_str(), name.as_str()))
+}
+
+/// Foods named inside a sentence with their article, the language's way: "the carrot, peas and
+/// broccoli", "la carotte, les petits pois et le brocoli", "Karotte, Erbsen und Brokkoli". A food
+/// the catalogue does not know is named as given, without one (its gender is unknown).
+pub fn the_foods(lang: Lang, english: &[String]) -> String {
+    let named: Vec<String> = english
+        .iter()
+        .map(|food| match lang {
+            Lang::En => food.to_lowercase(),
+            Lang::De => food_name(lang, food),
+            Lang::Fr | Lang::Es => definite(lang)
+                .and_then(|names| names.get(food.as_str()).cloned())
+                .unwrap_or_else(|| food_name(lang, food).to_lowercase()),
+        })
+        .collect();
+    let list = lang.and_list(&named);
+    match lang {
+        Lang::En if !list.is_empty() => format!("the {list}"),
+        _ => list,
+    }
 }

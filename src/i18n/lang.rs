@@ -123,6 +123,15 @@ impl Lang {
     }
 
     /// "a, b and c" (no serial comma; "et", "und", "y").
+    pub fn decimal(self, value: f64) -> String {
+        let text = format!("{value:.1}");
+        match self {
+            Lang::En => text,
+            Lang::Fr | Lang::De | Lang::Es => text.replace('.', ","),
+        }
+    }
+
+    /// "a, b and c".
     pub fn and_list(self, items: &[String]) -> String {
         let and = match self {
             Lang::En => "and",

@@ -48,6 +48,8 @@ pub enum Arg {
     Day(chrono::NaiveDate),
     /// A day of the month: "23 Nov", "23 nov.", "23. Nov.".
     DayMonth(chrono::NaiveDate),
+    /// A number of tenths, written with one decimal the language's way: 15 is "1.5", "1,5".
+    Tenths(i64),
     /// Texts one after another: "a; b".
     List(Vec<Text>),
     /// A food's name, as the ingredient catalogue names it in the language when it is one of
@@ -57,6 +59,9 @@ pub enum Arg {
         name: String,
         lowercase: bool,
     },
+    /// Catalogue foods named with their article inside a sentence: "the carrot and peas",
+    /// "la carotte et les petits pois", "Karotte und Erbsen" (German recipes go without).
+    TheFoods(Vec<String>),
     /// "a, b and c", the language's way; the first letter capitalised when it starts a
     /// sentence.
     And {
@@ -89,6 +94,20 @@ impl Text {
     /// already worded in a language (the reasons kept with a recipe job).
     pub fn as_given(words: impl Into<String>) -> Text {
         Text::new("{{text}}").with("text", words.into())
+    }
+
+    /// A food's name inside a sentence ([`Arg::Food`], in lower case), as a text of its own:
+    /// for lists of foods.
+    pub fn food(name: impl Into<String>) -> Text {
+        Text::arg(Arg::Food {
+            name: name.into(),
+            lowercase: true,
+        })
+    }
+
+    /// A value worded on its own, as a text: a food with its article where a text is asked.
+    pub fn arg(value: impl Into<Arg>) -> Text {
+        Text::new("{{text}}").with("text", value)
     }
 
     /// Texts worded one after another ("a; b"), as one.
@@ -158,6 +177,7 @@ impl Text {
                 Arg::Plain(s) => s.clone(),
                 Arg::Text(t) => t.render(lang),
                 Arg::Day(d) => lang.short_day(*d),
+                Arg::Tenths(v) => lang.decimal(*v as f64 / 10.0),
                 Arg::DayMonth(d) => lang.day_month(*d),
                 Arg::Food { name, lowercase } => {
                     let name = foods::food_name(lang, name);
@@ -167,6 +187,7 @@ impl Text {
                         name
                     }
                 }
+                Arg::TheFoods(names) => foods::the_foods(lang, names),
                 Arg::List(texts) => texts
                     .iter()
                     .map(|t| t.render(lang))

@@ -342,3 +342,65 @@ async fn a_recipe_job_reads_and_answers_in_the_language_it_was_asked_in() {
         Some("Farine de blé : ingrédient retiré, Noor est allergique (gluten).")
     );
 }
+
+#[tokio::test]
+async fn the_built_in_generator_writes_recipes_in_the_parents_language() {
+    use chrono::Datelike;
+    let server = TestServer::start().await;
+    let parent = family(&server, "recettes@example.com").await;
+    // A baby of 9 months: a carrot is named as prepared for her, in French.
+    let today = chrono::Utc::now().date_naive();
+    let total = today.year() * 12 + today.month0() as i32 - 9;
+    let born = format!("{:04}-{:02}", total / 12, total % 12 + 1);
+    let resp = parent
+        .post(server.url("/api/children"))
+        .json(&json!({"name": "Léa", "birthMonth": born, "allergies": ["lait"]}))
+        .send()
+        .await
+        .unwrap();
+    json(resp, 201).await;
+    let resp = parent
+        .post(server.url("/api/recipes/generate"))
+        .header("accept-language", "fr")
+        .json(&json!({
+            "ingredients": ["Raisins", "Carotte", "Blanc de poulet", "Courgette", "Riz basmati"],
+            "quantity": 5
+        }))
+        .send()
+        .await
+        .unwrap();
+    let id = json(resp, 202).await["jobId"].as_str().unwrap().to_string();
+    let job = crate::recipes::finished(&server, &parent, &id).await;
+    assert_eq!(job["state"], "done", "{job}");
+    assert_eq!(job["withheld"].as_array().map(Vec::len), Some(0), "{job}");
+    let recipes = job["recipes"].as_array().unwrap();
+    assert_eq!(recipes.len(), 5, "{job}");
+    let all = job["recipes"].to_string();
+    // French steps name the foods with their article; no English template is left.
+    assert!(
+        all.contains("la carotte") || all.contains("la courgette"),
+        "{all}"
+    );
+    for english in ["Cut ", "Heat the", "Serve ", "A child-friendly", " the "] {
+        assert!(!all.contains(english), "{english:?} in {all}");
+    }
+    let names: Vec<&str> = recipes
+        .iter()
+        .flat_map(|r| r["ingredients"].as_array().unwrap())
+        .map(|i| i["name"].as_str().unwrap())
+        .collect();
+    assert!(names.iter().any(|n| n.starts_with("Carotte")), "{names:?}");
+    assert!(
+        names
+            .iter()
+            .all(|n| !n.starts_with("Carrot") && !n.starts_with("Grapes")),
+        "{names:?}"
+    );
+    // Prepared for Léa in French words, which the French reading takes as prepared: no
+    // recipe was withheld for its own carrot.
+    let carrot = names
+        .iter()
+        .find(|n| n.starts_with("Carotte"))
+        .unwrap_or_else(|| panic!("no carrot in {names:?}"));
+    assert!(carrot.starts_with("Carotte, "), "{carrot}");
+}

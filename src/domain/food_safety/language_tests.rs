@@ -195,3 +195,34 @@ fn show_readings() {
         println!("{food:?}: {:?}", found(food));
     }
 }
+
+/// A word a language reads as its own is that word, not an English word spelled alike; small
+/// words two languages share ("en", "la") do not make a French food Spanish.
+#[test]
+fn foods_typed_in_a_language_meet_diets_and_allergies_in_it() {
+    use crate::domain::allergens::conflicts;
+    let meat = |food: &str| {
+        within_sync(Lang::Fr, || {
+            conflicts(&[food.to_string()], &["pate".to_string()]).len()
+        })
+    };
+    // The diets' meat words are English: French pasta is no pâté, in a sentence or alone.
+    assert_eq!(meat("Pâtes"), 0);
+    assert_eq!(
+        meat("Mélangez les pâtes à la sauce, en la détendant avec un peu d’eau."),
+        0
+    );
+    assert_eq!(meat("Pâté de campagne"), 1);
+    // Risotto rice is no risotto (a milk dish), though Spanish also says "en".
+    let (milk, _) = within_sync(Lang::Fr, || found("Tempeh et riz à risotto en cocotte"));
+    assert!(!milk.contains(&Allergen::Milk), "{milk:?}");
+    // An allergy typed in the family's language still finds the food typed in it.
+    let typed = |food: &str, allergy: &str| {
+        within_sync(Lang::Fr, || {
+            conflicts(&[food.to_string()], &[allergy.to_string()]).len()
+        })
+    };
+    assert_eq!(typed("Tarte aux fraises", "fraises"), 1);
+    assert_eq!(typed("Kiwano en dés", "kiwano"), 1);
+    assert_eq!(typed("Compote de pommes", "fraises"), 0);
+}

@@ -356,7 +356,7 @@ fn rule_hits_in_readings(food: &str, readings: Vec<Vec<Word>>, age: Age) -> Vec<
 pub enum InRecipe {
     AsIs,
     /// Named as prepared the safe way: "Grapes, quartered lengthways".
-    Prepared(String),
+    Prepared(Text),
     /// Left out, for this rule (honey before 12 months, salt for babies, popcorn).
     LeftOut(&'static Rule),
 }
@@ -364,23 +364,33 @@ pub enum InRecipe {
 /// How a recipe for a child of `age` uses `food`. Drink rules (a food `alone`) leave a recipe
 /// as it is: milk in cooking is fine from 6 months.
 pub fn in_recipe(food: &str, age: Age) -> InRecipe {
-    let mut forms: Vec<&str> = Vec::new();
+    let mut forms: Vec<&'static Text> = Vec::new();
     for hit in rule_hits(food, age) {
         let rule = hit.rule;
         if hit.prepared || rule.alone {
             continue;
         }
-        if rule.in_recipes.is_empty() {
+        let Some(form) = &rule.in_recipes else {
             return InRecipe::LeftOut(rule);
-        }
-        if !forms.contains(&rule.in_recipes) {
-            forms.push(rule.in_recipes);
+        };
+        if !forms.iter().any(|f| std::ptr::eq(*f, form)) {
+            forms.push(form);
         }
     }
     if forms.is_empty() {
         InRecipe::AsIs
     } else {
-        InRecipe::Prepared(format!("{}, {}", food.trim(), forms.join(", ")))
+        InRecipe::Prepared(t!(
+            "{{food}}, {{how}}",
+            food = Arg::Food {
+                name: food.trim().to_string(),
+                lowercase: false,
+            },
+            how = Arg::And {
+                items: forms.into_iter().cloned().collect(),
+                capitalise: false,
+            },
+        ))
     }
 }
 

@@ -130,9 +130,10 @@ pub struct Rule {
     /// lengthways". `{{food}}` is the food as typed.
     pub note: Text,
     /// How a recipe made for a child of these ages names the food, prepared the safe way
-    /// ("quartered lengthways": one of `prepared`); empty when such a recipe leaves the food
-    /// out (honey, popcorn). Rules of a food `alone` (a drink) do not change a recipe.
-    pub in_recipes: &'static str,
+    /// ("quartered lengthways": one of `prepared`); none when such a recipe leaves the food
+    /// out (honey, popcorn). Rules of a food `alone` (a drink) do not change a recipe. In each
+    /// language the words must read as `prepared` there too (a test).
+    pub in_recipes: Option<Text>,
     pub sources: &'static [&'static Source],
 }
 
@@ -275,7 +276,7 @@ pub static RULES: &[Rule] = &[
                  child is 5."
         ),
         note: t!("quarter the {{food}} lengthways"),
-        in_recipes: "quartered lengthways",
+        in_recipes: Some(t!("quartered lengthways")),
         sources: &[&DFE_CHOKING, &NHS_FOODS_TO_AVOID, &CDC_CHOKING],
     },
     Rule {
@@ -312,7 +313,7 @@ pub static RULES: &[Rule] = &[
                  (fine from about 6 months); no whole nuts until 5."
         ),
         note: t!("{{food}} only ground, crushed or as a smooth butter"),
-        in_recipes: "ground",
+        in_recipes: Some(t!("ground")),
         sources: &[&NHS_FOODS_TO_AVOID, &DFE_CHOKING, &CDC_CHOKING],
     },
     Rule {
@@ -329,7 +330,7 @@ pub static RULES: &[Rule] = &[
         risk: t!("Whole seeds can be breathed in and choke a child under 5."),
         advice: t!("Grind or blend seeds, or use a smooth seed butter, until your child is 5."),
         note: t!("{{food}} only ground"),
-        in_recipes: "ground",
+        in_recipes: Some(t!("ground")),
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
     Rule {
@@ -346,7 +347,7 @@ pub static RULES: &[Rule] = &[
         risk: t!("Popcorn can be breathed in and choke a child under 5."),
         advice: t!("Do not give popcorn to children under 5."),
         note: t!("no popcorn"),
-        in_recipes: "",
+        in_recipes: None,
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
     Rule {
@@ -380,7 +381,7 @@ pub static RULES: &[Rule] = &[
         risk: t!("Hard and chewy sweets can block a child's airway."),
         advice: t!("No hard or chewy sweets for children under 5."),
         note: t!("no hard or chewy sweets"),
-        in_recipes: "",
+        in_recipes: None,
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
     Rule {
@@ -406,7 +407,7 @@ pub static RULES: &[Rule] = &[
                  (made-up jelly is fine)."
         ),
         note: t!("no marshmallows or jelly cubes"),
-        in_recipes: "",
+        in_recipes: None,
         sources: &[&DFE_CHOKING],
     },
     Rule {
@@ -423,7 +424,7 @@ pub static RULES: &[Rule] = &[
         risk: t!("Chewing gum can be swallowed or block a young child's airway."),
         advice: t!("No chewing gum for children under 5."),
         note: t!("no chewing gum"),
-        in_recipes: "",
+        in_recipes: None,
         sources: &[&CDC_CHOKING],
     },
     Rule {
@@ -460,7 +461,7 @@ pub static RULES: &[Rule] = &[
                  the skin off."
         ),
         note: t!("{{food}} in thin strips lengthways, never rounds"),
-        in_recipes: "cut in strips lengthways",
+        in_recipes: Some(t!("cut in strips lengthways")),
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
     Rule {
@@ -492,7 +493,7 @@ pub static RULES: &[Rule] = &[
                  quarters until your child is 5."
         ),
         note: t!("stones out of the {{food}}, then quarter them"),
-        in_recipes: "stones removed, quartered",
+        in_recipes: Some(t!("stones removed, quartered")),
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
     Rule {
@@ -521,7 +522,7 @@ pub static RULES: &[Rule] = &[
                  sticks rather than small chunks."
         ),
         note: t!("{{food}} cooked soft or grated"),
-        in_recipes: "grated or cooked soft",
+        in_recipes: Some(t!("grated or cooked soft")),
         sources: &[&DFE_CHOKING, &CDC_CHOKING, &WIC_FEEDING],
     },
     Rule {
@@ -547,7 +548,7 @@ pub static RULES: &[Rule] = &[
                  is 5."
         ),
         note: t!("cheese in strips or grated, not cubes"),
-        in_recipes: "grated",
+        in_recipes: Some(t!("grated")),
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
     Rule {
@@ -594,7 +595,7 @@ pub static RULES: &[Rule] = &[
                  your child is 5."
         ),
         note: t!("{{food}} shredded, minced or in thin strips"),
-        in_recipes: "shredded or finely chopped",
+        in_recipes: Some(t!("shredded or finely chopped")),
         sources: &[&CDC_CHOKING],
     },
     Rule {
@@ -635,7 +636,7 @@ pub static RULES: &[Rule] = &[
         risk: t!("Small bones in meat and fish can choke a child."),
         advice: t!("Take every bone out of meat and fish before serving it to a child under 5."),
         note: t!("every bone out of the {{food}}"),
-        in_recipes: "off the bone",
+        in_recipes: Some(t!("off the bone")),
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
     Rule {
@@ -669,7 +670,7 @@ pub static RULES: &[Rule] = &[
                  soft."
         ),
         note: t!("{{food}} chopped small within the meal"),
-        in_recipes: "chopped",
+        in_recipes: Some(t!("chopped")),
         sources: &[&DFE_CHOKING, &CDC_CHOKING],
     },
     Rule {
@@ -689,7 +690,7 @@ pub static RULES: &[Rule] = &[
         ),
         advice: t!("No honey, in food or drinks, until your child is over 12 months."),
         note: t!("no honey before 12 months"),
-        in_recipes: "",
+        in_recipes: None,
         sources: &[&NHS_FOODS_TO_AVOID],
     },
     Rule {
@@ -741,7 +742,7 @@ pub static RULES: &[Rule] = &[
                  out before salting the family's; use herbs, or a low-salt baby stock."
         ),
         note: t!("no added salt, stock cubes or gravy (under 1 g of salt a day)"),
-        in_recipes: "",
+        in_recipes: None,
         sources: &[&NHS_FOODS_TO_AVOID],
     },
     Rule {
@@ -783,7 +784,7 @@ pub static RULES: &[Rule] = &[
                  milk is fine in cooking from 6 months."
         ),
         note: t!("milk only in cooking, not as a drink, before 12 months"),
-        in_recipes: "",
+        in_recipes: None,
         sources: &[&NHS_DRINKS],
     },
     Rule {
@@ -808,7 +809,7 @@ pub static RULES: &[Rule] = &[
                  unsweetened, fortified plant drinks can be used in cooking."
         ),
         note: t!("plant drinks only in cooking before 12 months"),
-        in_recipes: "",
+        in_recipes: None,
         sources: &[&NHS_DRINKS],
     },
     Rule {
@@ -828,7 +829,7 @@ pub static RULES: &[Rule] = &[
                  drink from 5."
         ),
         note: t!("whole or semi-skimmed milk to drink, not skimmed"),
-        in_recipes: "",
+        in_recipes: None,
         sources: &[&NHS_DRINKS],
     },
     Rule {
@@ -845,7 +846,7 @@ pub static RULES: &[Rule] = &[
         risk: t!("Semi-skimmed milk is not a main drink before 2."),
         advice: t!("Whole milk as the main drink until 2; semi-skimmed from 2 if they eat well."),
         note: t!("whole milk to drink until 2"),
-        in_recipes: "",
+        in_recipes: None,
         sources: &[&NHS_DRINKS],
     },
     Rule {
@@ -862,7 +863,7 @@ pub static RULES: &[Rule] = &[
         risk: t!("Rice drinks carry too much arsenic for children under 5."),
         advice: t!("No rice drinks for children under 5: choose another milk."),
         note: t!("no rice drinks"),
-        in_recipes: "",
+        in_recipes: None,
         sources: &[&NHS_DRINKS, &NHS_FOODS_TO_AVOID],
     },
     Rule {
@@ -895,7 +896,7 @@ pub static RULES: &[Rule] = &[
                  Cheddar are fine from 6 months."
         ),
         note: t!("{{food}} only cooked until steaming hot"),
-        in_recipes: "cooked until steaming hot",
+        in_recipes: Some(t!("cooked until steaming hot")),
         sources: &[&NHS_FOODS_TO_AVOID],
     },
     Rule {
@@ -915,7 +916,7 @@ pub static RULES: &[Rule] = &[
         ),
         advice: t!("Choose another fish: no shark, swordfish or marlin for children under 16."),
         note: t!("no shark, swordfish or marlin"),
-        in_recipes: "",
+        in_recipes: None,
         sources: &[&NHS_FISH, &NHS_FOODS_TO_AVOID],
     },
 ];

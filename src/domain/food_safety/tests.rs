@@ -471,14 +471,17 @@ fn the_birth_month_wins_over_the_age_in_years() {
 
 #[test]
 fn every_recipe_form_of_a_rule_reads_as_prepared_the_safe_way() {
-    for rule in RULES.iter().filter(|r| !r.in_recipes.is_empty()) {
+    for rule in RULES.iter() {
+        let Some(form) = &rule.in_recipes else {
+            continue;
+        };
+        let form = form.to_string();
         assert!(
             rule.prepared
                 .iter()
-                .any(|p| rule.in_recipes.contains(p.split('/').next().unwrap())),
-            "{}: \"{}\" names none of its safe preparations",
+                .any(|p| form.contains(p.split('/').next().unwrap())),
+            "{}: \"{form}\" names none of its safe preparations",
             rule.key,
-            rule.in_recipes
         );
         let age = months(rule.from.max(6));
         for line in rule.foods {
@@ -486,6 +489,7 @@ fn every_recipe_form_of_a_rule_reads_as_prepared_the_safe_way() {
             // The recipe's name for it gets the advice, never the alarm.
             match in_recipe(food, age) {
                 InRecipe::Prepared(named) => {
+                    let named = named.to_string();
                     let hits = rule_hits(&named, age);
                     let hit = hits.iter().find(|h| std::ptr::eq(h.rule, rule));
                     assert!(hit.is_some_and(|h| h.prepared), "{}: {named}", rule.key);
@@ -505,7 +509,7 @@ fn a_recipe_for_a_baby_prepares_what_it_can_and_leaves_out_what_it_cannot() {
     let baby = months(9);
     let named = |food: &str, age: Age| match in_recipe(food, age) {
         InRecipe::AsIs => "as is".to_string(),
-        InRecipe::Prepared(name) => name,
+        InRecipe::Prepared(name) => name.to_string(),
         InRecipe::LeftOut(rule) => format!("left out: {}", rule.key),
     };
     assert_eq!(named("Grapes", baby), "Grapes, quartered lengthways");

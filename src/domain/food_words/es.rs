@@ -1141,6 +1141,10 @@ pub const LEXICON: Lexicon = Lexicon {
         ),
         ("escalfado/escalfada/pochado/pochada/poche", "poached"),
         ("rallado/rallada", "grated"),
+        // The generator's ingredient notes ("Zanahoria, rallar o cocer hasta ablandar"), said
+        // without a participle so they suit foods of any gender and number.
+        ("rallar o cocer hasta ablandar", "grated cooked soft"),
+        ("desmenuzar o picar muy fino", "shredded finely chopped"),
         ("derretido/derretida/fundido/fundida", "melted"),
         ("gratinado/gratinada", "gratin"),
         ("blando/blanda/blandito/blandita", "soft"),
@@ -1185,7 +1189,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ),
         (
             "en trocitos/en trozos pequenos/en pedacitos/cortado pequeno/cortada pequena/en trocitos pequenos/en daditos",
-            "cut small",
+            "chopped cut small",
         ),
         (
             "en dados/en cubos/en cubitos/cortado en dados/cortada en dados/en taquitos",
@@ -1282,7 +1286,8 @@ pub const LEXICON: Lexicon = Lexicon {
         ("vegetal", "plant"),
         ("para bebe/para bebes/infantil/de bebe", "baby"),
         ("en conserva/en lata/enlatado/enlatada", "tinned"),
-        ("en polvo", "powdered"),
+        // "Almendras en polvo" are ground almonds, as French "en poudre".
+        ("en polvo", "ground"),
         ("variado/variada/mixto/mixta/surtido/surtida", "mixed"),
         ("al ajillo", "garlic"),
         ("a la bolonesa/bolonesa", "bolognese"),

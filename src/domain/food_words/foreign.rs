@@ -42,22 +42,39 @@ pub fn readings(text: &str, english_phrase: impl Fn(&[Word], usize) -> usize) ->
         return vec![words(text)];
     }
     // Each language that shows words of its own, unless another shows all those and more
-    // ("miel de caña" is Spanish, though "miel" is French too): a food typed in two languages
+    // ("miel de caña" is Spanish, though "miel" is French too), or shows more while it reads
+    // this one's as its own small words (Spanish "en" is "in", French "en" says nothing:
+    // "les pâtes en sauce" is French, not Spanish with a pâté): a food typed in two languages
     // is read in both.
-    read.iter()
+    let kept: Vec<Vec<Word>> = read
+        .iter()
         .filter(|r| {
-            !read
-                .iter()
-                .any(|o| o.shows.is_superset(&r.shows) && o.shows != r.shows)
+            !read.iter().any(|o| {
+                o.shows != r.shows
+                    && (o.shows.is_superset(&r.shows)
+                        || (r
+                            .shows
+                            .iter()
+                            .all(|i| o.shows.contains(i) || o.small.contains(i))
+                            && !o.shows.is_subset(&r.shows)))
+            })
         })
         .map(|r| r.words.clone())
-        .collect()
+        .collect();
+    // Two languages each reading the other's words as small ones: both stay.
+    if kept.is_empty() {
+        read.into_iter().map(|r| r.words).collect()
+    } else {
+        kept
+    }
 }
 
 /// A food read in one language.
 struct Reading {
     /// Where its words show the language (typed words' places).
     shows: BTreeSet<usize>,
+    /// Where it reads small words that say nothing ("la", "en", "de").
+    small: BTreeSet<usize>,
     words: Vec<Word>,
 }
 
@@ -244,6 +261,11 @@ impl Index {
         if shows.is_empty() {
             return None;
         }
+        let small: BTreeSet<usize> = units
+            .iter()
+            .filter(|u| u.known && matches!(u.kind, Kind::Silent | Kind::Of))
+            .flat_map(|u| u.at..u.at + u.typed_words)
+            .collect();
         let mut out = Vec::new();
         let mut at = 0;
         while at < units.len() {
@@ -255,7 +277,11 @@ impl Index {
             at = end;
         }
         number_clauses(&mut out);
-        Some(Reading { shows, words: out })
+        Some(Reading {
+            shows,
+            small,
+            words: out,
+        })
     }
 
     /// Whether a word may show the language: a quick look that passes most English foods by

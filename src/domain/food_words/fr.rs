@@ -781,6 +781,8 @@ pub const LEXICON: Lexicon = Lexicon {
         // "Écrasé" is mashed fruit and crushed nuts.
         ("ecrase", "mashed crushed"),
         ("rape", "grated"),
+        // As a recipe names a food the cook grates: "carotte, à râper".
+        ("a raper", "grated"),
         ("fondu", "melted"),
         ("hache/en morceaux/coupe en morceaux", "chopped"),
         (
@@ -838,6 +840,8 @@ pub const LEXICON: Lexicon = Lexicon {
         ("pele/epluche", "peeled"),
         // Cooked.
         ("cuit/bien cuit/cuit a coeur", "cooked"),
+        // As a recipe names a food the cook cooks through: "brie, à cuire à cœur".
+        ("a cuire a coeur", "cooked"),
         ("vapeur/a la vapeur/cuit a la vapeur/cuit vapeur", "steamed"),
         // "Bouillie" alone is a baby cereal.
         ("bouilli/bouillis/bouillies", "boiled"),
