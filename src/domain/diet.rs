@@ -3,6 +3,7 @@
 //! (`allergens::conflicts`): an allergen name where there is one, else a food word.
 
 use super::allergens::Allergen;
+use super::food_words::words;
 use crate::i18n::Text;
 
 /// A restriction the guard can check.
@@ -106,36 +107,128 @@ const PORK: &[&str] = &[
     "gelatin",
 ];
 const SEA: &[&str] = &["fish", "crustaceans", "molluscs"];
+
+// The restrictions' names as typed, folded, in English, French, German and Spanish.
+const VEGETARIAN: &[&str] = &[
+    "vegetarian",
+    "veggie",
+    "lacto ovo vegetarian",
+    "vegetarien",
+    "vegetarienne",
+    "vegetarisch",
+    "vegetarier",
+    "vegetarierin",
+    "vegetariano",
+    "vegetariana",
+];
+const VEGAN: &[&str] = &[
+    "vegan",
+    "plant based",
+    "vegane",
+    "vegetalien",
+    "vegetalienne",
+    "vegano",
+    "vegana",
+];
+const PESCATARIAN: &[&str] = &[
+    "pescatarian",
+    "pescetarian",
+    "pescetarien",
+    "pescetarienne",
+    "pescatarien",
+    "pescatarienne",
+    "pescetarisch",
+    "pescetarier",
+    "pescetariano",
+    "pescetariana",
+    "pescatariano",
+    "pescatariana",
+];
+const NO_PORK: &[&str] = &[
+    "halal",
+    "kosher",
+    "no pork",
+    "casher",
+    "cacher",
+    "kasher",
+    "sans porc",
+    "koscher",
+    "ohne schweinefleisch",
+    "kein schweinefleisch",
+    "sin cerdo",
+];
+const COELIAC: &[&str] = &[
+    "coeliac",
+    "celiac",
+    "coeliaque",
+    "celiaque",
+    "zoliakie",
+    "zoeliakie",
+    "celiaco",
+    "celiaca",
+];
+const LACTOSE: &[&str] = &[
+    "lactose free",
+    "lactose intolerant",
+    "sans lactose",
+    "intolerant au lactose",
+    "intolerante au lactose",
+    "laktosefrei",
+    "laktose frei",
+    "laktoseintolerant",
+    "laktoseintoleranz",
+    "sin lactosa",
+    "intolerante a la lactosa",
+];
+/// "no nuts", "sans noix", "ohne Nüsse", "sin frutos secos".
+const WITHOUT_BEFORE: &[&str] = &[
+    "no ",
+    "without ",
+    "non ",
+    "sans ",
+    "ohne ",
+    "kein ",
+    "keine ",
+    "sin ",
+    "libre de ",
+];
+/// "nut free", "glutenfrei", "Nuss-frei".
+const FREE_AFTER: &[&str] = &[" free", " frei", "frei"];
 const ANIMAL: &[&str] = &["milk", "eggs", "honey"];
 
 impl Diet {
     /// Reads one restriction; `None` when it is not one the guard can check ("low sugar").
     pub fn parse(text: &str) -> Option<Diet> {
-        let key: String = text
-            .trim()
-            .to_lowercase()
-            .chars()
-            .map(|c| if c.is_alphanumeric() { c } else { ' ' })
-            .collect();
-        let key = key.split_whitespace().collect::<Vec<_>>().join(" ");
-        Some(match key.as_str() {
-            "vegetarian" | "veggie" | "lacto ovo vegetarian" => Diet::Vegetarian,
-            "vegan" | "plant based" => Diet::Vegan,
-            "pescatarian" | "pescetarian" => Diet::Pescatarian,
-            "halal" | "kosher" | "no pork" => Diet::NoPork,
-            "coeliac" | "celiac" => Diet::Without("gluten".into()),
-            "lactose free" | "lactose intolerant" => Diet::Without("milk".into()),
-            _ => {
-                let rest = key
-                    .strip_suffix(" free")
-                    .or_else(|| key.strip_prefix("no "))
-                    .or_else(|| key.strip_prefix("without "))
-                    .or_else(|| key.strip_prefix("non "))?;
-                if rest.is_empty() {
-                    return None;
-                }
-                Diet::Without(rest.to_string())
+        // Folded ("végétarienne" is "vegetarienne", "glutenfrei" keeps its word), in any of
+        // the app's languages: a French parent types "végétarien", a German one "glutenfrei".
+        let key = words(text)
+            .into_iter()
+            .map(|w| w.text)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let is = |names: &[&str]| names.contains(&key.as_str());
+        Some(if is(VEGETARIAN) {
+            Diet::Vegetarian
+        } else if is(VEGAN) {
+            Diet::Vegan
+        } else if is(PESCATARIAN) {
+            Diet::Pescatarian
+        } else if is(NO_PORK) {
+            Diet::NoPork
+        } else if is(COELIAC) {
+            Diet::Without("gluten".into())
+        } else if is(LACTOSE) {
+            Diet::Without("milk".into())
+        } else {
+            let rest = WITHOUT_BEFORE
+                .iter()
+                .find_map(|w| key.strip_prefix(w))
+                .or_else(|| FREE_AFTER.iter().find_map(|w| key.strip_suffix(w)))?
+                .trim();
+            if rest.is_empty() {
+                return None;
             }
+            Diet::Without(rest.to_string())
         })
     }
 
@@ -212,6 +305,49 @@ mod tests {
         );
         assert_eq!(Diet::parse("low sugar"), None);
         assert_eq!(Diet::parse("free"), None);
+        // In the family's language.
+        let without = |what: &str| Some(Diet::Without(what.into()));
+        for (typed, diet) in [
+            ("Végétarienne", Some(Diet::Vegetarian)),
+            ("vegetarisch", Some(Diet::Vegetarian)),
+            ("Vegetariano", Some(Diet::Vegetarian)),
+            ("végétalien", Some(Diet::Vegan)),
+            ("Vegana", Some(Diet::Vegan)),
+            ("pescetarisch", Some(Diet::Pescatarian)),
+            ("casher", Some(Diet::NoPork)),
+            ("ohne Schweinefleisch", Some(Diet::NoPork)),
+            ("cœliaque", without("gluten")),
+            ("Zöliakie", without("gluten")),
+            ("celíaca", without("gluten")),
+            ("sans lactose", without("milk")),
+            ("laktosefrei", without("milk")),
+            ("sin lactosa", without("milk")),
+            ("sans gluten", without("gluten")),
+            ("glutenfrei", without("gluten")),
+            ("Gluten-frei", without("gluten")),
+            ("ohne Nüsse", without("nusse")),
+            ("sin frutos secos", without("frutos secos")),
+            ("libre de huevo", without("huevo")),
+            ("peu sucré", None),
+        ] {
+            assert_eq!(Diet::parse(typed), diet, "{typed}");
+        }
+    }
+
+    #[test]
+    fn a_restriction_typed_in_a_language_rules_out_its_foods() {
+        use crate::i18n::{Lang, scope::within_sync};
+        let in_lang = |lang, restriction: &str, food: &str| {
+            within_sync(lang, || rules_out(restriction, food))
+        };
+        assert!(in_lang(Lang::Fr, "végétarien", "Blanc de poulet"));
+        assert!(!in_lang(Lang::Fr, "végétarien", "Pâtes à la tomate"));
+        assert!(in_lang(Lang::Fr, "sans gluten", "Pain de mie"));
+        assert!(in_lang(Lang::De, "glutenfrei", "Weizenmehl"));
+        assert!(in_lang(Lang::De, "ohne Nüsse", "Haselnüsse"));
+        assert!(in_lang(Lang::Es, "vegana", "Huevos"));
+        assert!(in_lang(Lang::Es, "sin frutos secos", "Almendras"));
+        assert!(!in_lang(Lang::Es, "sin frutos secos", "Arroz"));
     }
 
     #[test]

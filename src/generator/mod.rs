@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use futures_util::future::BoxFuture;
 
+use crate::domain::diet::Diet;
 use crate::domain::generation::Failure;
 use crate::domain::recipe::{GenerateRequest, RecipeContent};
 use crate::domain::recipe_guard::{Guard, Withheld};
@@ -187,13 +188,17 @@ pub fn verified_diets(recipe: &RecipeContent, requested: &[String]) -> Vec<Strin
         .map(String::as_str)
         .chain(COMMON);
     let mut out: Vec<String> = Vec::new();
+    let mut shown: Vec<Diet> = Vec::new();
     for c in candidates {
-        let taken = out.iter().any(|o| o.eq_ignore_ascii_case(c));
-        let checkable = crate::domain::diet::Diet::parse(c).is_some();
-        if !taken && checkable {
+        // Once per diet, however worded: a French "végétarien" is the common "Vegetarian".
+        let Some(diet) = Diet::parse(c) else {
+            continue;
+        };
+        if !shown.contains(&diet) {
             let guard = Guard::new(&[], &[c.to_string()]);
             if screen(&guard, vec![recipe.clone()]).1.is_empty() {
                 out.push(c.to_string());
+                shown.push(diet);
             }
         }
     }
@@ -237,6 +242,21 @@ mod tests {
         r.dietary_restrictions = vec!["Vegan".into(), "low sugar".into()];
         let shown = verified_diets(&r, &["Vegetarian".into()]);
         assert_eq!(shown, ["Vegetarian", "Gluten-free", "Nut-free"]);
+        // Worded in the family's language: checked the same, shown once.
+        let mut r = content("Petits pois au beurre", &["Petits pois", "Beurre"]);
+        r.dietary_restrictions = vec!["Végétalien".into(), "Sin gluten".into()];
+        let shown = crate::i18n::scope::within_sync(crate::i18n::Lang::Fr, || {
+            verified_diets(&r, &["végétarien".into()])
+        });
+        assert_eq!(shown, ["végétarien", "Sin gluten", "Nut-free"]);
+        let r = content("Poulet rôti", &["Blanc de poulet"]);
+        let shown = verified_diets(&r, &["vegetariano".into()]);
+        assert!(
+            !shown
+                .iter()
+                .any(|d| d.starts_with("Veg") || d.starts_with("veg")),
+            "{shown:?}"
+        );
     }
 
     /// A badge claims only what every ingredient supports (issue 26: a stir-fry with soy sauce
