@@ -301,7 +301,7 @@ mod tests {
                 .unwrap()
                 .label()
                 .render(crate::i18n::Lang::De),
-            "Gluten-frei"
+            "glutenfrei"
         );
         assert_eq!(Diet::parse("low sugar"), None);
         assert_eq!(Diet::parse("free"), None);

@@ -150,8 +150,14 @@ impl Text {
                 break;
             };
             out.push_str(&rest[..start]);
-            let name = rest[start + 2..start + 2 + len].trim();
+            // "{{what, lowercase}}": a German compound takes its first word in lower case
+            // ("glutenfrei").
+            let (name, format) = match rest[start + 2..start + 2 + len].split_once(',') {
+                Some((name, format)) => (name.trim(), format.trim()),
+                None => (rest[start + 2..start + 2 + len].trim(), ""),
+            };
             match self.value(name, lang) {
+                Some(value) if format == "lowercase" => out.push_str(&value.to_lowercase()),
                 Some(value) => out.push_str(&value),
                 // A placeholder the code does not fill stays visible, not silently empty.
                 None => out.push_str(&rest[start..start + 4 + len]),

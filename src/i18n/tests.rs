@@ -6,6 +6,13 @@ use super::lang::PluralForm;
 use super::*;
 
 #[test]
+fn a_value_may_be_lowered_for_a_compound() {
+    let text = t!("{{what}}-free", what = "Gluten");
+    assert_eq!(text.render(Lang::De), "glutenfrei");
+    assert_eq!(text.render(Lang::En), "Gluten-free");
+}
+
+#[test]
 fn renders_values_and_nested_texts() {
     let text = t!(
         "{{name}} is allergic to {{what}}",
@@ -176,7 +183,10 @@ fn placeholders(text: &str) -> BTreeSet<String> {
         let Some(len) = rest[start + 2..].find("}}") else {
             break;
         };
-        out.insert(rest[start + 2..start + 2 + len].trim().to_string());
+        // A format ("{{what, lowercase}}") is the language's own: the value is the same.
+        let inside = &rest[start + 2..start + 2 + len];
+        let name = inside.split(',').next().unwrap_or(inside);
+        out.insert(name.trim().to_string());
         rest = &rest[start + 4 + len..];
     }
     out
