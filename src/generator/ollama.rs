@@ -340,7 +340,7 @@ fn guard_allergies(request: &GenerateRequest, guard: &Guard) -> Vec<String> {
         }
     }
     for a in guard.allergens() {
-        let label = a.label().to_lowercase();
+        let label = a.to_string().to_lowercase();
         if !out.iter().any(|o| o.eq_ignore_ascii_case(&label)) {
             out.push(label);
         }
