@@ -259,6 +259,18 @@ pub fn english_phrase(words: &[Word], at: usize) -> usize {
 /// by the allergy's own words ("strawberry" matches "Strawberries"). Food by food, then allergy
 /// by allergy, one entry per allergen.
 pub fn conflicts(foods: &[String], allergies: &[String]) -> Vec<Conflict> {
+    conflicts_with(foods, allergies, |_| false)
+}
+
+/// As [`conflicts`]; the allergies `as_read` names are the app's own English words (a diet's
+/// meat words), matched by how a food reads, never by its letters: "pâtes" is pasta, not a
+/// pâté. A parent's own words also match the food as typed ("patatas" in "tortilla de
+/// patatas", which reads as a Spanish omelette).
+pub fn conflicts_with(
+    foods: &[String],
+    allergies: &[String],
+    as_read: impl Fn(&str) -> bool,
+) -> Vec<Conflict> {
     // Each allergy with the allergens it names and its words in each reading.
     type Allergy<'a> = (&'a str, Vec<Allergen>, Vec<Vec<Word>>);
     let allergies: Vec<Allergy> = allergies
@@ -270,10 +282,8 @@ pub fn conflicts(foods: &[String], allergies: &[String]) -> Vec<Conflict> {
     let mut out = Vec::new();
     for food in foods.iter().map(|f| f.trim()).filter(|f| !f.is_empty()) {
         let read = readings(food, english_phrase);
-        // The food's readings only: a word a language reads as its own is that word, not
-        // an English one spelled alike ("pâtes" is pasta, not a pâté for a vegetarian). An
-        // allergy typed in the language matches through its own reading.
-        let food_words = read.clone();
+        let typed_too = literal_readings(food, &read, |_| true);
+        let read_words = read.clone();
         let found = allergens_in_readings(food, read);
         for (allergy, allergens, literal) in &allergies {
             let conflict = |allergen, matched: &str| Conflict {
@@ -283,6 +293,11 @@ pub fn conflicts(foods: &[String], allergies: &[String]) -> Vec<Conflict> {
                 matched: matched.to_string(),
             };
             if allergens.is_empty() {
+                let food_words = if as_read(allergy) {
+                    &read_words
+                } else {
+                    &typed_too
+                };
                 let matched = food_words.iter().find_map(|food_words| {
                     literal
                         .iter()

@@ -3,8 +3,8 @@
 //! recipe through the one allergen matcher (`allergens::conflicts`), so the meal tracker and
 //! the recipes agree on what "contains milk" means.
 
-use super::allergens::{Allergen, Conflict, conflicts};
-use super::diet::{Diet, MEAT_FREE_MARKERS};
+use super::allergens::{Allergen, Conflict, conflicts_with};
+use super::diet::{Diet, MEAT_FREE_MARKERS, is_listed_word};
 use super::food_safety::{self, Age, InRecipe};
 use super::recipe::RecipeContent;
 use crate::i18n::{Arg, Text};
@@ -175,7 +175,13 @@ impl Guard {
         }
         let allergies: Vec<String> = self.rules.iter().map(|(t, _)| t.clone()).collect();
         let mut out = Vec::new();
-        for conflict in conflicts(texts, &allergies) {
+        // A diet's own word lists are English words, matched by how a food reads.
+        let listed = |text: &str| {
+            self.rules
+                .iter()
+                .any(|(t, o)| t == text && matches!(o, Origin::Diet(_)) && is_listed_word(t))
+        };
+        for conflict in conflicts_with(texts, &allergies, listed) {
             let Some(rule) = self.rules.iter().find(|(t, _)| *t == conflict.allergy) else {
                 continue;
             };

@@ -269,6 +269,10 @@ fn shorten(name: &str) -> String {
 /// languages only the first letter ("Poêlée poulet et brocoli aux nouilles de riz").
 fn title_case(text: &str, lang: Lang) -> String {
     if lang != Lang::En {
+        let text = match lang {
+            Lang::Fr => elide(text),
+            _ => text.to_string(),
+        };
         let mut c = text.chars();
         return c.next().map_or_else(String::new, |f| {
             f.to_uppercase().collect::<String>() + c.as_str()
@@ -289,6 +293,23 @@ fn title_case(text: &str, lang: Lang) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// French "de" before a vowel is "d’" ("velouté d’oignon"); before an "h" it depends on the
+/// word, and a title is left as it is.
+fn elide(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("de ") {
+        let starts_word = at == 0 || rest[..at].ends_with(' ');
+        let next = rest[at + 3..].chars().next();
+        let vowel = next.is_some_and(|c| "aeiouyàâéèêëîïôûœAEIOUYÀÂÉÈÊÎÏÔÛŒ".contains(c));
+        out.push_str(&rest[..at]);
+        out.push_str(if starts_word && vowel { "d’" } else { "de " });
+        rest = &rest[at + 3..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The cooking oil every dish starts with (the steps say "the oil": a chosen butter is not
@@ -375,10 +396,12 @@ fn stir_fry<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
     if let Some(p) = &protein {
         steps.push(protein_prep(p, Pieces::StripsOrBites));
     }
-    steps.push(t!(
-        "Cut {{veg}} into thin sticks or small florets that a child can pick up.",
-        veg = the(&refs(&veg))
-    ));
+    if !veg.is_empty() {
+        steps.push(t!(
+            "Cut {{veg}} into thin sticks or small florets that a child can pick up.",
+            veg = the(&refs(&veg))
+        ));
+    }
     if ctx.hard()
         && let Some(p) = &protein
     {
@@ -387,16 +410,28 @@ fn stir_fry<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
             protein = the(&[p])
         ));
     }
-    steps.push(t!(
-        "Heat the oil in a wok or large frying pan over a medium-high heat, then add the garlic and ginger for 30 seconds."
-    ));
+    // Only what the recipe has: a garlic allergy leaves the garlic out of the words too.
+    steps.push(match (&aromatic, &ginger) {
+        (Some(_), Some(_)) => t!(
+            "Heat the oil in a wok or large frying pan over a medium-high heat, then add the garlic and ginger for 30 seconds."
+        ),
+        (Some(_), None) => t!(
+            "Heat the oil in a wok or large frying pan over a medium-high heat, then add the garlic for 30 seconds."
+        ),
+        (None, Some(_)) => t!(
+            "Heat the oil in a wok or large frying pan over a medium-high heat, then add the ginger for 30 seconds."
+        ),
+        (None, None) => t!("Heat the oil in a wok or large frying pan over a medium-high heat."),
+    });
     if let Some(p) = &protein {
         steps.push(protein_cook(p, How::StirFry));
     }
-    steps.push(t!(
-        "Add {{veg}} and stir-fry for 3-4 minutes so they stay bright and a little crunchy.",
-        veg = the(&refs(&veg))
-    ));
+    if !veg.is_empty() {
+        steps.push(t!(
+            "Add {{veg}} and stir-fry for 3-4 minutes so they stay bright and a little crunchy.",
+            veg = the(&refs(&veg))
+        ));
+    }
     steps.push(match (&sauce, ctx.at_least_moderate()) {
         (Some(s), true) => t!(
             "Mix {{sauce}} with 3 tablespoons of water, pour it in and let it bubble for a minute until glossy.",
@@ -420,7 +455,7 @@ fn stir_fry<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
             base = plain(&[&base])
         ),
         None => t!(
-            "{{star}} and vegetable stir-fry with {{base}}",
+            "{{star}} stir-fry with {{base}}",
             star = plain(&[star]),
             base = plain(&[&base])
         ),
@@ -977,9 +1012,15 @@ fn frittata<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
         ),
         None => t!("Beat {{eggs}} in a jug.", eggs = the(&[&egg])),
     });
-    steps.push(t!(
-        "Pour over the vegetables, tilt the pan to spread it evenly and cook on a low heat for 6-8 minutes until almost set."
-    ));
+    steps.push(if veg.is_empty() {
+        t!(
+            "Pour into the pan, tilt it to spread evenly and cook on a low heat for 6-8 minutes until almost set."
+        )
+    } else {
+        t!(
+            "Pour over the vegetables, tilt the pan to spread it evenly and cook on a low heat for 6-8 minutes until almost set."
+        )
+    });
     steps.push(t!(
         "Slide the pan under the grill for 2-3 minutes until set and golden on top."
     ));
@@ -1928,6 +1969,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn french_titles_elide_de_before_a_vowel() {
+        assert_eq!(
+            title_case("velouté de oignon et carotte", Lang::Fr),
+            "Velouté d’oignon et carotte"
+        );
+        assert_eq!(
+            title_case("curry doux de œufs et pommes de terre", Lang::Fr),
+            "Curry doux d’œufs et pommes de terre"
+        );
+        assert_eq!(
+            title_case("verrines de haricots", Lang::Fr),
+            "Verrines de haricots"
+        );
+        assert_eq!(
+            title_case("sopa suave de apio", Lang::Es),
+            "Sopa suave de apio"
+        );
     }
 
     #[test]

@@ -200,10 +200,11 @@ fn show_readings() {
 /// words two languages share ("en", "la") do not make a French food Spanish.
 #[test]
 fn foods_typed_in_a_language_meet_diets_and_allergies_in_it() {
-    use crate::domain::allergens::conflicts;
+    use crate::domain::allergens::{conflicts, conflicts_with};
+    use crate::domain::diet::is_listed_word;
     let meat = |food: &str| {
         within_sync(Lang::Fr, || {
-            conflicts(&[food.to_string()], &["pate".to_string()]).len()
+            conflicts_with(&[food.to_string()], &["pate".to_string()], is_listed_word).len()
         })
     };
     // The diets' meat words are English: French pasta is no pâté, in a sentence or alone.
@@ -213,6 +214,16 @@ fn foods_typed_in_a_language_meet_diets_and_allergies_in_it() {
         0
     );
     assert_eq!(meat("Pâté de campagne"), 1);
+    assert_eq!(meat("Pâtés de campagne"), 1);
+    let pork = |food: &str| {
+        within_sync(Lang::Fr, || {
+            conflicts_with(&[food.to_string()], &["pork".to_string()], is_listed_word).len()
+        })
+    };
+    assert_eq!(pork("Pâtés impériaux"), 1);
+    // A Spanish parent's monkfish stays fish, though French reads "rape" and "en" too.
+    let (fish, _) = within_sync(Lang::Es, || found("Rape en brochette"));
+    assert!(fish.contains(&Allergen::Fish), "{fish:?}");
     // Risotto rice is no risotto (a milk dish), though Spanish also says "en".
     let (milk, _) = within_sync(Lang::Fr, || found("Tempeh et riz à risotto en cocotte"));
     assert!(!milk.contains(&Allergen::Milk), "{milk:?}");
@@ -225,4 +236,18 @@ fn foods_typed_in_a_language_meet_diets_and_allergies_in_it() {
     assert_eq!(typed("Tarte aux fraises", "fraises"), 1);
     assert_eq!(typed("Kiwano en dés", "kiwano"), 1);
     assert_eq!(typed("Compote de pommes", "fraises"), 0);
+    // Also where the language reads the food as a dish that does not name it: the parent's
+    // word is found as typed, whoever reads.
+    for lang in [Lang::Es, Lang::Fr, Lang::En] {
+        let found = |food: &str, allergy: &str| {
+            within_sync(lang, || {
+                conflicts(&[food.to_string()], &[allergy.to_string()]).len()
+            })
+        };
+        assert_eq!(found("Tortilla de patatas", "patatas"), 1, "{lang:?}");
+        assert_eq!(found("Palomitas de maíz", "maíz"), 1, "{lang:?}");
+        assert_eq!(found("Uvas pasas", "uvas"), 1, "{lang:?}");
+        assert_eq!(found("Confiture de prunes", "prunes"), 1, "{lang:?}");
+        assert_eq!(found("Heißer Kakao", "Kakao"), 1, "{lang:?}");
+    }
 }

@@ -1175,6 +1175,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ("pasteurisiert", "pasteurised"),
         ("unpasteurisiert", "unpasteurised"),
         ("ohne knochen/knochenlos/ohne grate/gratenfrei", "boneless"),
+        ("ohne knochen und graten/ohne knochen und grate", "boneless"),
         ("entbeint/ausgelost/entgratet", "boned"),
         ("filetiert", "filleted"),
         ("mit knochen", "bone in"),

@@ -1143,8 +1143,13 @@ pub const LEXICON: Lexicon = Lexicon {
         ("rallado/rallada", "grated"),
         // The generator's ingredient notes ("Zanahoria, rallar o cocer hasta ablandar"), said
         // without a participle so they suit foods of any gender and number.
-        ("rallar o cocer hasta ablandar", "grated cooked soft"),
-        ("desmenuzar o picar muy fino", "shredded finely chopped"),
+        ("para rallar", "grated"),
+        ("para rallar o cocer hasta ablandar", "grated cooked soft"),
+        (
+            "para desmenuzar o picar muy fino",
+            "shredded finely chopped",
+        ),
+        ("para cocinar hasta que humee", "cooked steaming hot"),
         ("derretido/derretida/fundido/fundida", "melted"),
         ("gratinado/gratinada", "gratin"),
         ("blando/blanda/blandito/blandita", "soft"),
@@ -1229,6 +1234,7 @@ pub const LEXICON: Lexicon = Lexicon {
         ("sin espinas/sin espina/sin raspa", "boneless"),
         // Olives and cherries have a "hueso" (stone) as meat has a bone.
         ("sin hueso/sin huesos", "boneless pitted"),
+        ("sin huesos ni espinas/sin hueso ni espinas", "boneless"),
         ("deshuesado/deshuesada", "boned pitted"),
         (
             "descarozado/descarozada/sin carozo/sin carozos/sin pepita/sin pepitas",

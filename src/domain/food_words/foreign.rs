@@ -14,7 +14,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::LazyLock;
 
 use crate::i18n::foods::food_names;
-use crate::i18n::scope;
+use crate::i18n::{Lang, scope};
 
 use super::lexicon::Lexicon;
 use super::{Word, is_form_of, number_clauses, tokens, words};
@@ -44,18 +44,19 @@ pub fn readings(text: &str, english_phrase: impl Fn(&[Word], usize) -> usize) ->
     // Each language that shows words of its own, unless another shows all those and more
     // ("miel de caña" is Spanish, though "miel" is French too), or shows more while it reads
     // this one's as its own small words (Spanish "en" is "in", French "en" says nothing:
-    // "les pâtes en sauce" is French, not Spanish with a pâté): a food typed in two languages
-    // is read in both.
+    // "riz à risotto en cocotte" is French), unless it is the reader's language (a Spanish
+    // parent's "rape en brochette" is monkfish): a food typed in two languages is read in
+    // both.
     let kept: Vec<Vec<Word>> = read
         .iter()
         .filter(|r| {
             !read.iter().any(|o| {
                 o.shows != r.shows
                     && (o.shows.is_superset(&r.shows)
-                        || (r
-                            .shows
-                            .iter()
-                            .all(|i| o.shows.contains(i) || o.small.contains(i))
+                        || (Some(r.lang) != preferred
+                            && r.shows
+                                .iter()
+                                .all(|i| o.shows.contains(i) || o.small.contains(i))
                             && !o.shows.is_subset(&r.shows)))
             })
         })
@@ -75,6 +76,7 @@ struct Reading {
     shows: BTreeSet<usize>,
     /// Where it reads small words that say nothing ("la", "en", "de").
     small: BTreeSet<usize>,
+    lang: Lang,
     words: Vec<Word>,
 }
 
@@ -280,6 +282,7 @@ impl Index {
         Some(Reading {
             shows,
             small,
+            lang: self.lex.lang,
             words: out,
         })
     }

@@ -606,6 +606,12 @@ pub const LEXICON: Lexicon = Lexicon {
             "cured ham",
         ),
         ("rillettes/terrine", "pate"),
+        // "Pâtés" folds to "pates", which is pasta: the dishes say which.
+        (
+            "pates de campagne/pates de foie/pates en croute/mini pates",
+            "pate",
+        ),
+        ("pates imperiaux", "pork spring roll"),
         ("plat prepare/plat cuisine", "ready meal"),
         ("plat a emporter/fast food", "takeaway"),
         // Meat.
@@ -842,6 +848,10 @@ pub const LEXICON: Lexicon = Lexicon {
         ("cuit/bien cuit/cuit a coeur", "cooked"),
         // As a recipe names a food the cook cooks through: "brie, à cuire à cœur".
         ("a cuire a coeur", "cooked"),
+        (
+            "a raper ou a cuire jusqu a ce que ce soit fondant",
+            "grated cooked soft",
+        ),
         ("vapeur/a la vapeur/cuit a la vapeur/cuit vapeur", "steamed"),
         // "Bouillie" alone is a baby cereal.
         ("bouilli/bouillis/bouillies", "boiled"),

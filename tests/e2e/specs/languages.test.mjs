@@ -1,6 +1,7 @@
 // Highchair in the family's language (issue 32): the main screens in French, German and
 // Spanish on the narrowest phone (320 px), each with no English left where the catalogue has
-// the language's words, nothing wider than the screen, and axe clean; the language a parent
+// the language's words, nothing wider than the screen, and axe clean; recipes generated there
+// written in the language; the language a parent
 // chooses on the profile page follows the account to another browser; a browser in none of
 // the languages gets the server's default.
 import assert from 'node:assert/strict';
@@ -229,6 +230,37 @@ async function walk(page, language, paths) {
   assert.deepEqual(problems, []);
 }
 
+/**
+ * Recipes generated on the recipe screen (the built-in generator) are written in the
+ * language: their titles, steps, tips and ingredient names.
+ */
+async function generate(page, language) {
+  const foods = JSON.parse(readFileSync(resolve(import.meta.dirname, `../../../locales/foods/${language}.json`), 'utf8'));
+  await page.goto(`${server.url}/recipes`);
+  await settle(page);
+  const search = page.getByLabel(t(language, 'recipes.picker.search'));
+  for (const food of ['Chicken breast', 'Broccoli', 'Carrot']) {
+    await search.fill(foods[food]);
+    await page.getByRole('button', { name: foods[food], exact: true }).click();
+  }
+  await search.fill('');
+  await page.getByRole('button', { name: t(language, 'recipes.create.generate') }).click();
+  const article = page.getByRole('article');
+  await article.waitFor();
+  const texts = await textsOf(page);
+  await article.getByRole('tab', { name: t(language, 'recipes.details.instructions') }).click();
+  texts.push(...(await textsOf(page)));
+  const english = englishOf(language);
+  const problems = texts.flatMap((text) => {
+    const hit = english.find((e) => e.re.test(text));
+    return hit ? [`generated recipe: "${text}" is English (${hit.key})`] : [];
+  });
+  assert.deepEqual(problems, []);
+  // The steps name the foods in the language ("le brocoli", "Brokkoli").
+  const steps = (await article.innerText()).toLowerCase();
+  assert.ok(['Broccoli', 'Carrot'].some((food) => steps.includes(foods[food].toLowerCase())), steps);
+}
+
 for (const language of Object.keys(LANGUAGES)) {
   test(`the main screens in ${language}: translated, 320 px wide, accessible`, async () => {
     const context = await browser.newContext({ locale: LANGUAGES[language], viewport: NARROW, isMobile: true, hasTouch: true });
@@ -237,6 +269,7 @@ for (const language of Object.keys(LANGUAGES)) {
     const login = await context.request.post(`${server.url}/api/auth/login`, { data: { email: PARENT.email, password: PARENT.password } });
     assert.ok(login.ok());
     await walk(page, language, FAMILY());
+    await generate(page, language);
     await context.request.post(`${server.url}/api/auth/logout`);
     // A co-parent's pages follow their own browser: the PIN page, then the family's view.
     await walk(page, language, [`/co-parent/accept/${data.shareToken}`]);
