@@ -12,6 +12,8 @@ pub enum Diet {
     Vegetarian,
     Vegan,
     Pescatarian,
+    /// "No meat", "sin carne", "fleischfrei": fish is fine.
+    NoMeat,
     /// Halal or kosher: no pork.
     NoPork,
     /// "Gluten-free", "no eggs", "nut free": the rest of the phrase, read as an allergy.
@@ -189,11 +191,29 @@ const WITHOUT_BEFORE: &[&str] = &[
     "ohne ",
     "kein ",
     "keine ",
+    "keinen ",
     "sin ",
     "libre de ",
 ];
 /// "nut free", "glutenfrei", "Nuss-frei".
 const FREE_AFTER: &[&str] = &[" free", " frei", "frei"];
+/// Words that join the things a restriction names: "sin carne ni pescado".
+const JOINS: &[&str] = &[
+    "and", "or", "nor", "ni", "y", "e", "o", "u", "et", "ou", "und", "oder",
+];
+/// Meat as a whole, in each language: a "no meat" restriction is the meat list.
+const MEAT_NAMES: &[&str] = &["meat", "carne", "viande", "fleisch"];
+/// Pork, in each language: a "no pork" restriction is the pork list (ham, bacon, gelatine...).
+const PORK_NAMES: &[&str] = &[
+    "pork",
+    "pig",
+    "cerdo",
+    "carne de cerdo",
+    "porc",
+    "viande de porc",
+    "schwein",
+    "schweinefleisch",
+];
 const ANIMAL: &[&str] = &["milk", "eggs", "honey"];
 
 /// Whether a word is one of the diets' own lists (English, matched by how a food reads), not
@@ -204,18 +224,26 @@ pub fn is_listed_word(word: &str) -> bool {
         .any(|list| list.contains(&word))
 }
 
+/// Whether a word is one of the meat lists: a meat-free marker ("Quorn mince") excuses it.
+pub fn is_meat_word(word: &str) -> bool {
+    MEAT.contains(&word) || PORK.contains(&word)
+}
+
 impl Diet {
     /// Reads one restriction; `None` when it is not one the guard can check ("low sugar").
-    pub fn parse(text: &str) -> Option<Diet> {
+    pub fn parse(text: &str) -> Option<Vec<Diet>> {
         // Folded ("végétarienne" is "vegetarienne", "glutenfrei" keeps its word), in any of
         // the app's languages: a French parent types "végétarien", a German one "glutenfrei".
-        let key = words(text)
-            .into_iter()
-            .map(|w| w.text)
-            .collect::<Vec<_>>()
-            .join(" ");
+        let fold = |part: &str| {
+            words(part)
+                .into_iter()
+                .map(|w| w.text)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let key = fold(text);
         let is = |names: &[&str]| names.contains(&key.as_str());
-        Some(if is(VEGETARIAN) {
+        let whole = if is(VEGETARIAN) {
             Diet::Vegetarian
         } else if is(VEGAN) {
             Diet::Vegan
@@ -228,16 +256,57 @@ impl Diet {
         } else if is(LACTOSE) {
             Diet::Without("milk".into())
         } else {
-            let rest = WITHOUT_BEFORE
-                .iter()
-                .find_map(|w| key.strip_prefix(w))
-                .or_else(|| FREE_AFTER.iter().find_map(|w| key.strip_suffix(w)))?
-                .trim();
-            if rest.is_empty() {
-                return None;
+            return Diet::without(text, &fold);
+        };
+        Some(vec![whole])
+    }
+
+    /// "Sin carne ni pescado", "ohne Nüsse und Eier", "no pork, no nuts": each thing it names
+    /// ruled out on its own (one phrase would match only foods naming both, in that order).
+    fn without(text: &str, fold: &impl Fn(&str) -> String) -> Option<Vec<Diet>> {
+        let mut out = Vec::new();
+        // Commas and slashes part the list; the word before the first part says "without".
+        let mut negated = false;
+        for chunk in text.split([',', ';', '/', '+', '&']) {
+            let chunk = fold(chunk);
+            let mut parts: Vec<String> = Vec::new();
+            let mut current: Vec<&str> = Vec::new();
+            for word in chunk.split(' ') {
+                if JOINS.contains(&word) {
+                    parts.push(current.join(" "));
+                    current.clear();
+                } else {
+                    current.push(word);
+                }
             }
-            Diet::Without(rest.to_string())
-        })
+            parts.push(current.join(" "));
+            for part in parts.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
+                let rest = WITHOUT_BEFORE
+                    .iter()
+                    .find_map(|w| part.strip_prefix(w))
+                    .or_else(|| FREE_AFTER.iter().find_map(|w| part.strip_suffix(w)));
+                let rest = match rest {
+                    Some(rest) => {
+                        negated = true;
+                        rest.trim()
+                    }
+                    // "ni pescado": the first part's "sin" goes on.
+                    None if negated => part,
+                    None => return None,
+                };
+                if rest.is_empty() {
+                    return None;
+                }
+                out.push(if MEAT_NAMES.contains(&rest) {
+                    Diet::NoMeat
+                } else if PORK_NAMES.contains(&rest) {
+                    Diet::NoPork
+                } else {
+                    Diet::Without(rest.to_string())
+                });
+            }
+        }
+        (!out.is_empty()).then_some(out)
     }
 
     /// What the diet rules out, as allergy texts for `allergens::conflicts`.
@@ -245,7 +314,7 @@ impl Diet {
         let words: Vec<&str> = match self {
             Diet::Vegetarian => [MEAT, SEA].concat(),
             Diet::Vegan => [MEAT, SEA, ANIMAL].concat(),
-            Diet::Pescatarian => MEAT.to_vec(),
+            Diet::Pescatarian | Diet::NoMeat => MEAT.to_vec(),
             Diet::NoPork => PORK.to_vec(),
             Diet::Without(what) => vec![what.as_str()],
         };
@@ -258,6 +327,7 @@ impl Diet {
             Diet::Vegetarian => t!("vegetarian"),
             Diet::Vegan => t!("vegan"),
             Diet::Pescatarian => t!("pescatarian"),
+            Diet::NoMeat => t!("meat-free"),
             Diet::NoPork => t!("pork-free"),
             // "lactose free" is milk-free: an allergen's own name is worded in the reader's
             // language; the parent's word ("dairy") is kept.
@@ -277,12 +347,16 @@ mod tests {
     use crate::domain::allergens::conflicts_with;
 
     fn rules_out(restriction: &str, food: &str) -> bool {
-        let diet = Diet::parse(restriction).expect(restriction);
-        let words = match diet {
-            Diet::Without(_) => |_: &str| false,
-            _ => is_listed_word,
-        };
-        !conflicts_with(&[food.to_string()], &diet.excluded(), words).is_empty()
+        Diet::parse(restriction)
+            .expect(restriction)
+            .iter()
+            .any(|diet| {
+                let words = match diet {
+                    Diet::Without(_) => |_: &str| false,
+                    _ => is_listed_word,
+                };
+                !conflicts_with(&[food.to_string()], &diet.excluded(), words).is_empty()
+            })
     }
 
     /// Meat words are compared word for word: none may read as an allergen (then it would rule
@@ -297,20 +371,25 @@ mod tests {
 
     #[test]
     fn restrictions_as_parents_type_them() {
-        assert_eq!(Diet::parse(" Vegetarian "), Some(Diet::Vegetarian));
-        assert_eq!(Diet::parse("plant-based"), Some(Diet::Vegan));
+        assert_eq!(Diet::parse(" Vegetarian "), Some(vec![Diet::Vegetarian]));
+        assert_eq!(Diet::parse("plant-based"), Some(vec![Diet::Vegan]));
         assert_eq!(
             Diet::parse("Gluten-Free"),
-            Some(Diet::Without("gluten".into()))
+            Some(vec![Diet::Without("gluten".into())])
         );
-        assert_eq!(Diet::parse("nut free"), Some(Diet::Without("nut".into())));
-        assert_eq!(Diet::parse("no eggs"), Some(Diet::Without("eggs".into())));
-        assert_eq!(Diet::parse("Dairy-free").unwrap().label(), "dairy-free");
-        let lactose = Diet::parse("lactose free").unwrap().label();
+        assert_eq!(
+            Diet::parse("nut free"),
+            Some(vec![Diet::Without("nut".into())])
+        );
+        assert_eq!(
+            Diet::parse("no eggs"),
+            Some(vec![Diet::Without("eggs".into())])
+        );
+        assert_eq!(Diet::parse("Dairy-free").unwrap()[0].label(), "dairy-free");
+        let lactose = Diet::parse("lactose free").unwrap()[0].label();
         assert_eq!(lactose.render(crate::i18n::Lang::Fr), "sans lait");
         assert_eq!(
-            Diet::parse("coeliac")
-                .unwrap()
+            Diet::parse("coeliac").unwrap()[0]
                 .label()
                 .render(crate::i18n::Lang::De),
             "glutenfrei"
@@ -318,16 +397,16 @@ mod tests {
         assert_eq!(Diet::parse("low sugar"), None);
         assert_eq!(Diet::parse("free"), None);
         // In the family's language.
-        let without = |what: &str| Some(Diet::Without(what.into()));
+        let without = |what: &str| Some(vec![Diet::Without(what.into())]);
         for (typed, diet) in [
-            ("Végétarienne", Some(Diet::Vegetarian)),
-            ("vegetarisch", Some(Diet::Vegetarian)),
-            ("Vegetariano", Some(Diet::Vegetarian)),
-            ("végétalien", Some(Diet::Vegan)),
-            ("Vegana", Some(Diet::Vegan)),
-            ("pescetarisch", Some(Diet::Pescatarian)),
-            ("casher", Some(Diet::NoPork)),
-            ("ohne Schweinefleisch", Some(Diet::NoPork)),
+            ("Végétarienne", Some(vec![Diet::Vegetarian])),
+            ("vegetarisch", Some(vec![Diet::Vegetarian])),
+            ("Vegetariano", Some(vec![Diet::Vegetarian])),
+            ("végétalien", Some(vec![Diet::Vegan])),
+            ("Vegana", Some(vec![Diet::Vegan])),
+            ("pescetarisch", Some(vec![Diet::Pescatarian])),
+            ("casher", Some(vec![Diet::NoPork])),
+            ("ohne Schweinefleisch", Some(vec![Diet::NoPork])),
             ("cœliaque", without("gluten")),
             ("Zöliakie", without("gluten")),
             ("celíaca", without("gluten")),
@@ -343,6 +422,38 @@ mod tests {
             ("peu sucré", None),
         ] {
             assert_eq!(Diet::parse(typed), diet, "{typed}");
+        }
+    }
+
+    #[test]
+    fn a_restriction_naming_several_things_rules_out_each() {
+        let w = |what: &str| Diet::Without(what.into());
+        for (typed, diets) in [
+            ("sin carne ni pescado", vec![Diet::NoMeat, w("pescado")]),
+            ("ohne Nüsse und Eier", vec![w("nusse"), w("eier")]),
+            ("sans porc ni alcool", vec![Diet::NoPork, w("alcool")]),
+            ("no pork, no nuts", vec![Diet::NoPork, w("nuts")]),
+            ("fleischfrei", vec![Diet::NoMeat]),
+            ("schweinefleischfrei", vec![Diet::NoPork]),
+            ("sin carne de cerdo", vec![Diet::NoPork]),
+            ("no meat", vec![Diet::NoMeat]),
+        ] {
+            assert_eq!(Diet::parse(typed), Some(diets), "{typed}");
+        }
+        // A list that does not say "without" is not a restriction the guard can check.
+        assert_eq!(Diet::parse("low sugar and salt"), None);
+        use crate::i18n::{Lang, scope::within_sync};
+        for (lang, restriction, food, out) in [
+            (Lang::Es, "sin carne", "Pechuga de pollo", true),
+            (Lang::Es, "sin carne", "Salmón", false),
+            (Lang::Es, "sin carne ni pescado", "Salmón", true),
+            (Lang::Fr, "sans porc ni alcool", "Jambon blanc", true),
+            (Lang::De, "ohne Schwein", "Salami", true),
+            (Lang::De, "ohne Nüsse und Eier", "Rührei", true),
+            (Lang::En, "no meat", "Chicken thighs", true),
+        ] {
+            let got = within_sync(lang, || rules_out(restriction, food));
+            assert_eq!(got, out, "{restriction} / {food}");
         }
     }
 

@@ -4,7 +4,7 @@
 //! the recipes agree on what "contains milk" means.
 
 use super::allergens::{Allergen, Conflict, conflicts_with};
-use super::diet::{Diet, MEAT_FREE_MARKERS, is_listed_word};
+use super::diet::{Diet, MEAT_FREE_MARKERS, is_listed_word, is_meat_word};
 use super::food_safety::{self, Age, InRecipe};
 use super::recipe::RecipeContent;
 use crate::i18n::{Arg, Text};
@@ -54,10 +54,12 @@ impl Guard {
         }
         for r in restrictions {
             match Diet::parse(r) {
-                Some(diet) => {
-                    let label = diet.label();
-                    for word in diet.excluded() {
-                        guard.add(&word, Origin::Diet(label.clone()));
+                Some(diets) => {
+                    for diet in diets {
+                        let label = diet.label();
+                        for word in diet.excluded() {
+                            guard.add(&word, Origin::Diet(label.clone()));
+                        }
                     }
                 }
                 None => guard.unchecked.push(r.trim().to_string()),
@@ -131,6 +133,11 @@ impl Guard {
                     }
                 }
             }
+            // A child's allergy is the stronger rule where a diet names the same word: it
+            // keeps its name, and no "meat-free" marker excuses it.
+            (Some((_, taken @ Origin::Diet(_))), origin @ Origin::Allergy { .. }) => {
+                *taken = origin;
+            }
             (Some(_), _) => {}
         }
     }
@@ -185,7 +192,9 @@ impl Guard {
             let Some(rule) = self.rules.iter().find(|(t, _)| *t == conflict.allergy) else {
                 continue;
             };
-            if matches!(rule.1, Origin::Diet(_)) {
+            // Only a meat word: "Räuchertofu" is what a vegetarian eats, not what a soya-free
+            // diet allows.
+            if matches!(rule.1, Origin::Diet(_)) && is_meat_word(&rule.0) {
                 let food = conflict.food.to_lowercase();
                 if MEAT_FREE_MARKERS.iter().any(|m| food.contains(m)) {
                     continue;
@@ -530,6 +539,22 @@ mod tests {
                 .render(Lang::De)
                 .starts_with("Egg custard tart: weggelassen")
         );
+    }
+
+    #[test]
+    fn a_childs_allergy_is_not_excused_by_a_diet_of_the_same_word() {
+        // "Räuchertofu" is what a vegetarian eats; a child allergic to soya may not have it,
+        // whatever diet the parent also asked for.
+        let guard = Guard::new(&[], &["sojafrei".into()]).with_child("Mia", &["Soja".into()]);
+        let reasons = crate::i18n::scope::within_sync(crate::i18n::Lang::De, || {
+            guard.reasons(&["Räuchertofu".into()])
+        });
+        assert!(!reasons.is_empty());
+        let guard = Guard::new(&[], &["gluten free".into()]);
+        assert!(!guard.reasons(&["Veggie burger".into()]).is_empty());
+        // A meat word in a meat-free food is still fine for a vegetarian.
+        let guard = Guard::new(&[], &["vegetarian".into()]);
+        assert!(guard.reasons(&["Quorn mince".into()]).is_empty());
     }
 
     #[test]

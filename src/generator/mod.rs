@@ -188,7 +188,7 @@ pub fn verified_diets(recipe: &RecipeContent, requested: &[String]) -> Vec<Strin
         .map(String::as_str)
         .chain(COMMON);
     let mut out: Vec<String> = Vec::new();
-    let mut shown: Vec<Diet> = Vec::new();
+    let mut shown: Vec<Vec<Diet>> = Vec::new();
     for c in candidates {
         // Once per diet, however worded: a French "végétarien" is the common "Vegetarian".
         let Some(diet) = Diet::parse(c) else {
@@ -250,13 +250,14 @@ mod tests {
         });
         assert_eq!(shown, ["végétarien", "Sin gluten", "Nut-free"]);
         let r = content("Poulet rôti", &["Blanc de poulet"]);
-        let shown = verified_diets(&r, &["vegetariano".into()]);
+        let shown = verified_diets(&r, &["vegetariano".into(), "Sin carne".into()]);
         assert!(
             !shown
                 .iter()
                 .any(|d| d.starts_with("Veg") || d.starts_with("veg")),
             "{shown:?}"
         );
+        assert!(!shown.iter().any(|d| d == "Sin carne"), "{shown:?}");
     }
 
     /// A badge claims only what every ingredient supports (issue 26: a stir-fry with soy sauce
