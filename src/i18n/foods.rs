@@ -31,9 +31,20 @@ const DEFINITE: [(Lang, &str); 2] = [
 
 static DEFINITE_LOADED: [OnceLock<HashMap<String, String>>; 2] = [OnceLock::new(), OnceLock::new()];
 
-fn names(lang: Lang) -> Option<&'static HashMap<String, String>> {
-    let i = FILES.iter().position(|(l, _)| *l == lang)?;
-    Some(LOADED[i].get_or_init(|| super::catalogue::parse(FILES[i].1)))
+type Names = HashMap<String, String>;
+
+/// The file of `lang` among `files`, read once into its place in `loaded`.
+fn table(
+    files: &[(Lang, &'static str)],
+    loaded: &'static [OnceLock<Names>],
+    lang: Lang,
+) -> Option<&'static Names> {
+    let i = files.iter().position(|(l, _)| *l == lang)?;
+    Some(loaded[i].get_or_init(|| super::catalogue::parse(files[i].1)))
+}
+
+fn names(lang: Lang) -> Option<&'static Names> {
+    table(&FILES, &LOADED, lang)
 }
 
 /// Every English name with its name in `lang`; none for English.
@@ -52,9 +63,8 @@ pub fn food_name(lang: Lang, english: &str) -> String {
         .unwrap_or_else(|| english.to_string())
 }
 
-fn definite(lang: Lang) -> Option<&'static HashMap<String, String>> {
-    let i = DEFINITE.iter().position(|(l, _)| *l == lang)?;
-    Some(DEFINITE_LOADED[i].get_or_init(|| super::catalogue::parse(DEFINITE[i].1)))
+fn definite(lang: Lang) -> Option<&'static Names> {
+    table(&DEFINITE, &DEFINITE_LOADED, lang)
 }
 
 /// Every English name with its name and article in `lang` ("Carrot", "la carotte"); none for
