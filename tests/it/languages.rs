@@ -302,14 +302,7 @@ async fn a_recipe_job_reads_and_answers_in_the_language_it_was_asked_in() {
         json!({"ingredients": ["Pan", "Eggs", "Courgette", "Chicken thighs"], "quantity": 2});
     let mut notes = Vec::new();
     for lang in ["es", "en"] {
-        let resp = parent
-            .post(server.url("/api/recipes/generate"))
-            .header("accept-language", lang)
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        let id = json(resp, 202).await["jobId"].as_str().unwrap().to_string();
+        let id = crate::recipes::start_job_in(&server, &parent, lang, body.clone()).await;
         let job = crate::recipes::finished(&server, &parent, &id).await;
         assert_eq!(job["state"], "done", "{job}");
         notes.push((job["notes"].clone(), job["recipes"].to_string()));
@@ -359,17 +352,11 @@ async fn the_built_in_generator_writes_recipes_in_the_parents_language() {
         .await
         .unwrap();
     json(resp, 201).await;
-    let resp = parent
-        .post(server.url("/api/recipes/generate"))
-        .header("accept-language", "fr")
-        .json(&json!({
-            "ingredients": ["Raisins", "Carotte", "Blanc de poulet", "Courgette", "Riz basmati"],
-            "quantity": 5
-        }))
-        .send()
-        .await
-        .unwrap();
-    let id = json(resp, 202).await["jobId"].as_str().unwrap().to_string();
+    let body = json!({
+        "ingredients": ["Raisins", "Carotte", "Blanc de poulet", "Courgette", "Riz basmati"],
+        "quantity": 5
+    });
+    let id = crate::recipes::start_job_in(&server, &parent, "fr", body).await;
     let job = crate::recipes::finished(&server, &parent, &id).await;
     assert_eq!(job["state"], "done", "{job}");
     assert_eq!(job["withheld"].as_array().map(Vec::len), Some(0), "{job}");

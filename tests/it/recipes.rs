@@ -13,12 +13,25 @@ use highchair::config::GeneratorKind;
 
 /// Starts a generation and returns the job id.
 pub async fn start_job(server: &TestServer, client: &reqwest::Client, body: Value) -> String {
-    let resp = client
+    started(client.post(server.url("/api/recipes/generate")).json(&body)).await
+}
+
+/// Starts a generation asked in `lang` (`Accept-Language`) and returns the job id.
+pub async fn start_job_in(
+    server: &TestServer,
+    client: &reqwest::Client,
+    lang: &str,
+    body: Value,
+) -> String {
+    let request = client
         .post(server.url("/api/recipes/generate"))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
+        .header("accept-language", lang)
+        .json(&body);
+    started(request).await
+}
+
+async fn started(request: reqwest::RequestBuilder) -> String {
+    let resp = request.send().await.unwrap();
     json(resp, 202).await["jobId"].as_str().unwrap().to_string()
 }
 
