@@ -1462,7 +1462,8 @@ fn seed(request: &GenerateRequest) -> usize {
 /// dishes; none when nothing usable is left (only seasonings, or everything ruled out).
 pub fn generate(request: &GenerateRequest, guard: &Guard, currency: &str) -> Built {
     let larder = Larder::new(request, guard);
-    let mut candidates: Vec<(usize, Draft<'_>)> = Vec::new();
+    // Each with its title in English, worded once: two dishes of the same title are one.
+    let mut candidates: Vec<(usize, String, Draft<'_>)> = Vec::new();
     // Each dish in turns: the second turn uses the next protein and vegetables.
     let turns = larder.chosen.len().clamp(1, 3);
     for turn in 0..turns {
@@ -1481,35 +1482,35 @@ pub fn generate(request: &GenerateRequest, guard: &Guard, currency: &str) -> Bui
                 .iter()
                 .filter(|c| draft.lines.iter().any(|l| l.food.name == c.name))
                 .count();
-            let duplicate = candidates.iter().any(|(_, d)| {
-                d.title.to_string() == draft.title.to_string()
-                    || (turn > 0 && d.dish == draft.dish && d.uses >= draft.uses)
+            let title = draft.title.to_string();
+            let duplicate = candidates.iter().any(|(_, t, d)| {
+                *t == title || (turn > 0 && d.dish == draft.dish && d.uses >= draft.uses)
             });
             if draft.uses == 0 || duplicate {
                 continue;
             }
-            candidates.push((i, draft));
+            candidates.push((i, title, draft));
         }
     }
     // Most of the parent's ingredients first; then a different kind of dish each time.
     let rotate = seed(request) % DISHES.len();
-    candidates.sort_by_key(|(i, d)| {
+    candidates.sort_by_key(|(i, _, d)| {
         (
             std::cmp::Reverse(d.uses),
             (i + DISHES.len() - rotate) % DISHES.len(),
         )
     });
     let mut picked: Vec<Draft<'_>> = Vec::new();
+    // Candidates' titles are all different: one already picked is taken by its place.
+    let mut taken: Vec<usize> = Vec::new();
     for pass in 0..2 {
-        for (_, draft) in &candidates {
+        for (at, (_, _, draft)) in candidates.iter().enumerate() {
             if picked.len() == request.count as usize {
                 break;
             }
             let same_dish = picked.iter().any(|p| p.dish == draft.dish);
-            let taken = picked
-                .iter()
-                .any(|p| p.title.to_string() == draft.title.to_string());
-            if !taken && (pass == 1 || !same_dish) {
+            if !taken.contains(&at) && (pass == 1 || !same_dish) {
+                taken.push(at);
                 picked.push(Draft {
                     title: draft.title.clone(),
                     dish: draft.dish,
