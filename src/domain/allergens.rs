@@ -271,43 +271,118 @@ pub fn conflicts_with(
     allergies: &[String],
     as_read: impl Fn(&str) -> bool,
 ) -> Vec<Conflict> {
-    // Each allergy with the allergens it names and its words in each reading.
-    type Allergy<'a> = (&'a str, Vec<Allergen>, Vec<Vec<Word>>);
-    let allergies: Vec<Allergy> = allergies
-        .iter()
-        .map(|a| a.trim())
-        .filter(|a| !a.is_empty())
-        .map(|a| (a, Allergen::from_allergy_text(a), literal_words(a)))
-        .collect();
+    let allergies: Vec<Allergy> = allergies.iter().filter_map(|a| Allergy::new(a)).collect();
+    if allergies.is_empty() {
+        return Vec::new();
+    }
+    let allergies: Vec<(&Allergy, bool)> =
+        allergies.iter().map(|a| (a, as_read(a.text()))).collect();
+    conflicts_of(&ReadFood::all(foods), &allergies)
+}
+
+/// An allergy as typed, read once: the allergens it names, and its words in each reading when
+/// it names none. A guard asked about many foods reads its allergies only once.
+#[derive(Debug, Clone)]
+pub struct Allergy {
+    text: String,
+    allergens: Vec<Allergen>,
+    literal: Vec<Vec<Word>>,
+}
+
+impl Allergy {
+    /// `None` for a blank text.
+    pub fn new(text: &str) -> Option<Allergy> {
+        let text = text.trim();
+        if text.is_empty() {
+            return None;
+        }
+        let allergens = Allergen::from_allergy_text(text);
+        Some(Allergy {
+            text: text.to_string(),
+            literal: if allergens.is_empty() {
+                literal_words(text)
+            } else {
+                Vec::new()
+            },
+            allergens,
+        })
+    }
+
+    /// As typed (trimmed).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The allergens it names ("dairy" is milk; "strawberry" names none).
+    pub fn allergens(&self) -> &[Allergen] {
+        &self.allergens
+    }
+}
+
+/// A food as typed, read once, to be checked against several sets of allergies (a recipe's
+/// texts against each diet whose badge it may show).
+#[derive(Debug, Clone)]
+pub struct ReadFood {
+    text: String,
+    /// Its readings.
+    read: Vec<Vec<Word>>,
+    /// Its words as typed, then its readings.
+    typed_too: Vec<Vec<Word>>,
+    /// The allergens its readings show.
+    found: Vec<Match>,
+}
+
+impl ReadFood {
+    /// `None` for a blank text.
+    pub fn new(text: &str) -> Option<ReadFood> {
+        let text = text.trim();
+        if text.is_empty() {
+            return None;
+        }
+        let read = readings(text, english_phrase);
+        Some(ReadFood {
+            text: text.to_string(),
+            typed_too: literal_readings(text, &read, |_| true),
+            found: allergens_in_readings(text, read.clone()),
+            read,
+        })
+    }
+
+    /// Each of these texts read, blank ones left out.
+    pub fn all(texts: &[String]) -> Vec<ReadFood> {
+        texts.iter().filter_map(|t| ReadFood::new(t)).collect()
+    }
+}
+
+/// As [`conflicts_with`], for foods and allergies already read; each allergy says whether it
+/// is matched as read only.
+pub fn conflicts_of(foods: &[ReadFood], allergies: &[(&Allergy, bool)]) -> Vec<Conflict> {
     let mut out = Vec::new();
-    for food in foods.iter().map(|f| f.trim()).filter(|f| !f.is_empty()) {
-        let read = readings(food, english_phrase);
-        let typed_too = literal_readings(food, &read, |_| true);
-        let read_words = read.clone();
-        let found = allergens_in_readings(food, read);
-        for (allergy, allergens, literal) in &allergies {
+    for food in foods {
+        for &(allergy, as_read) in allergies {
             let conflict = |allergen, matched: &str| Conflict {
-                food: food.to_string(),
-                allergy: allergy.to_string(),
+                food: food.text.clone(),
+                allergy: allergy.text.clone(),
                 allergen,
                 matched: matched.to_string(),
             };
-            if allergens.is_empty() {
-                let food_words = if as_read(allergy) {
-                    &read_words
-                } else {
-                    &typed_too
-                };
+            if allergy.allergens.is_empty() {
+                let food_words = if as_read { &food.read } else { &food.typed_too };
                 let matched = food_words.iter().find_map(|food_words| {
-                    literal
+                    allergy
+                        .literal
                         .iter()
-                        .find_map(|literal| find_literal(food, food_words, literal))
+                        .find_map(|literal| find_literal(&food.text, food_words, literal))
                 });
                 if let Some(matched) = matched {
                     out.push(conflict(None, &matched));
                 }
             } else {
-                for m in found.iter().filter(|m| allergens.contains(&m.allergen)) {
+                for m in food
+                    .found
+                    .iter()
+                    .filter(|m| allergy.allergens.contains(&m.allergen))
+                {
                     out.push(conflict(Some(m.allergen), &m.matched));
                 }
             }
@@ -1175,11 +1250,11 @@ fn find_literal(text: &str, food: &[Word], allergy: &[Word]) -> Option<String> {
     }
     food.windows(allergy.len())
         .find(|window| {
-            window.iter().all(|w| w.segment == window[0].segment)
-                && window
-                    .iter()
-                    .zip(allergy)
-                    .all(|(f, a)| same_word(&f.text, &a.text))
+            window
+                .iter()
+                .zip(allergy)
+                .all(|(f, a)| same_word(&f.text, &a.text))
+                && window.iter().all(|w| w.segment == window[0].segment)
         })
         .map(|window| {
             if window.iter().any(|w| w.translated) {

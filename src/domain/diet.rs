@@ -219,9 +219,12 @@ const ANIMAL: &[&str] = &["milk", "eggs", "honey"];
 /// Whether a word is one of the diets' own lists (English, matched by how a food reads), not
 /// a parent's ("sans noix").
 pub fn is_listed_word(word: &str) -> bool {
-    [MEAT, PORK, SEA, ANIMAL]
-        .iter()
-        .any(|list| list.contains(&word))
+    listed_words().any(|w| w == word)
+}
+
+/// Every word of the diets' own lists.
+pub fn listed_words() -> impl Iterator<Item = &'static str> {
+    [MEAT, PORK, SEA, ANIMAL].into_iter().flatten().copied()
 }
 
 /// Whether a word is one of the meat lists: a meat-free marker ("Quorn mince") excuses it.

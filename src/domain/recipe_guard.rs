@@ -3,11 +3,14 @@
 //! recipe through the one allergen matcher (`allergens::conflicts`), so the meal tracker and
 //! the recipes agree on what "contains milk" means.
 
-use super::allergens::{Allergen, Conflict, conflicts_with};
-use super::diet::{Diet, MEAT_FREE_MARKERS, is_listed_word, is_meat_word};
+use super::allergens::{Allergen, Allergy, Conflict, ReadFood, conflicts_of};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::diet::{Diet, MEAT_FREE_MARKERS, is_listed_word, is_meat_word, listed_words};
 use super::food_safety::{self, Age, InRecipe};
 use super::recipe::RecipeContent;
-use crate::i18n::{Arg, Text};
+use crate::i18n::{Arg, Lang, Text, scope};
 
 /// Why a rule is there.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,8 +34,8 @@ pub struct Withheld {
 /// children's ages a generator adapts its recipes to (those never withhold one).
 #[derive(Debug, Clone, Default)]
 pub struct Guard {
-    /// Allergy texts for the matcher, each with where it came from.
-    rules: Vec<(String, Origin)>,
+    /// Allergies for the matcher (read once), each with where it came from.
+    rules: Vec<(Allergy, Origin)>,
     /// Restrictions the guard cannot check ("low sugar"); the generator is still asked.
     unchecked: Vec<String>,
     /// The children with an age, youngest first.
@@ -116,15 +119,16 @@ impl Guard {
     }
 
     fn add(&mut self, text: &str, origin: Origin) {
-        if text.is_empty() {
-            return;
-        }
         let taken = self
             .rules
             .iter_mut()
-            .find(|(t, _)| t.eq_ignore_ascii_case(text));
+            .find(|(a, _)| a.text().eq_ignore_ascii_case(text.trim()));
         match (taken, origin) {
-            (None, origin) => self.rules.push((text.to_string(), origin)),
+            (None, origin) => {
+                if let Some(allergy) = read_allergy(text) {
+                    self.rules.push((allergy, origin));
+                }
+            }
             // The same allergy of several children: one rule, every name.
             (Some((_, Origin::Allergy { children })), Origin::Allergy { children: more }) => {
                 for name in more {
@@ -147,7 +151,7 @@ impl Guard {
         self.rules
             .iter()
             .filter(|(_, o)| matches!(o, Origin::Allergy { .. }))
-            .map(|(t, _)| t.clone())
+            .map(|(a, _)| a.text().to_string())
             .collect()
     }
 
@@ -155,8 +159,8 @@ impl Guard {
     /// knows an ingredient's allergens beyond its words (a catalogue's tags).
     pub fn allergens(&self) -> Vec<Allergen> {
         let mut out = Vec::new();
-        for (text, _) in &self.rules {
-            for a in Allergen::from_allergy_text(text) {
+        for (allergy, _) in &self.rules {
+            for &a in allergy.allergens() {
                 if !out.contains(&a) {
                     out.push(a);
                 }
@@ -176,25 +180,28 @@ impl Guard {
 
     /// The matches of these texts that break a rule, with the rule's origin. A diet's word in a
     /// meat-free food ("Quorn mince", "veggie meatballs") is what a vegetarian eats.
-    fn breaches(&self, texts: &[String]) -> Vec<(Conflict, &(String, Origin))> {
+    fn breaches(&self, foods: &[ReadFood]) -> Vec<(Conflict, &(Allergy, Origin))> {
         if self.rules.is_empty() {
             return Vec::new();
         }
-        let allergies: Vec<String> = self.rules.iter().map(|(t, _)| t.clone()).collect();
-        let mut out = Vec::new();
         // A diet's own word lists are English words, matched by how a food reads.
-        let listed = |text: &str| {
-            self.rules
+        let allergies: Vec<(&Allergy, bool)> = self
+            .rules
+            .iter()
+            .map(|(a, o)| (a, matches!(o, Origin::Diet(_)) && is_listed_word(a.text())))
+            .collect();
+        let mut out = Vec::new();
+        for conflict in conflicts_of(foods, &allergies) {
+            let Some(rule) = self
+                .rules
                 .iter()
-                .any(|(t, o)| t == text && matches!(o, Origin::Diet(_)) && is_listed_word(t))
-        };
-        for conflict in conflicts_with(texts, &allergies, listed) {
-            let Some(rule) = self.rules.iter().find(|(t, _)| *t == conflict.allergy) else {
+                .find(|(a, _)| a.text() == conflict.allergy)
+            else {
                 continue;
             };
             // Only a meat word: "Räuchertofu" is what a vegetarian eats, not what a soya-free
             // diet allows.
-            if matches!(rule.1, Origin::Diet(_)) && is_meat_word(&rule.0) {
+            if matches!(rule.1, Origin::Diet(_)) && is_meat_word(rule.0.text()) {
                 let food = conflict.food.to_lowercase();
                 if MEAT_FREE_MARKERS.iter().any(|m| food.contains(m)) {
                     continue;
@@ -207,8 +214,16 @@ impl Guard {
 
     /// Why these texts break a rule; empty when they do not.
     pub fn reasons(&self, texts: &[String]) -> Vec<Text> {
+        if self.rules.is_empty() {
+            return Vec::new();
+        }
+        self.reasons_read(&ReadFood::all(texts))
+    }
+
+    /// As [`Guard::reasons`], for texts already read (checked against several guards).
+    pub fn reasons_read(&self, foods: &[ReadFood]) -> Vec<Text> {
         let mut out: Vec<Text> = Vec::new();
-        for (conflict, (_, origin)) in self.breaches(texts) {
+        for (conflict, (_, origin)) in self.breaches(foods) {
             let reason = match origin {
                 Origin::Diet(label) => t!(
                     "{{food}} is not {{diet}} ({{matched}})",
@@ -231,17 +246,22 @@ impl Guard {
     /// makes safe ("Honey was left out: for Leo (9 months), no honey before 12 months.");
     /// `None` when it may go in.
     pub fn left_out(&self, food: &str, tagged: &[Allergen]) -> Option<Text> {
-        let found = match self.breaches(&[food.to_string()]).into_iter().next() {
+        let read = if self.rules.is_empty() {
+            Vec::new()
+        } else {
+            ReadFood::all(&[food.to_string()])
+        };
+        let found = match self.breaches(&read).into_iter().next() {
             Some((_, rule)) => Some(rule),
-            None => self.rules.iter().find(|(text, _)| {
-                let named = Allergen::from_allergy_text(text);
-                tagged.iter().any(|a| named.contains(a))
-            }),
+            None => self
+                .rules
+                .iter()
+                .find(|(allergy, _)| tagged.iter().any(|a| allergy.allergens().contains(a))),
         };
         let Some((rule, origin)) = found else {
             return self.too_young_for(food);
         };
-        let rule = in_sentence(rule);
+        let rule = in_sentence(rule.text());
         Some(match origin {
             Origin::Diet(label) => t!(
                 "{{food}} was left out: it is not {{diet}}.",
@@ -311,6 +331,21 @@ impl Guard {
         }
         (kept, withheld)
     }
+}
+
+/// An allergy read. The diets' own words are read once per language a process reads them in:
+/// every request and every dietary badge makes a guard, and a vegan one has about sixty.
+fn read_allergy(text: &str) -> Option<Allergy> {
+    type Read = HashMap<&'static str, Allergy>;
+    static LISTED: [OnceLock<Read>; Lang::ALL.len()] = [const { OnceLock::new() }; Lang::ALL.len()];
+    // A food is read for the reader's language.
+    let lang = scope::current();
+    let listed = LISTED[lang as usize].get_or_init(|| {
+        listed_words()
+            .filter_map(|w| Some((w, Allergy::new(w)?)))
+            .collect()
+    });
+    listed.get(text).cloned().or_else(|| Allergy::new(text))
 }
 
 /// An allergy as typed, inside a sentence: "Peanuts" reads "peanuts", "CMPA" stays.

@@ -7,6 +7,9 @@
 //! recipe is made for the family's youngest child: no honey before 12 months, no salt or stock
 //! cubes for a baby, grapes quartered and nuts ground before 5.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use futures_util::future::BoxFuture;
 
 use super::catalogue::{Catalogue, Item, Unit};
@@ -115,6 +118,8 @@ struct Larder<'a> {
     guard: &'a Guard,
     /// Why each chosen ingredient that may not go in was left out, in a parent's words.
     left_out: Vec<String>,
+    /// The guard's answer for each food asked about: every dish asks again for its staples.
+    answers: RefCell<HashMap<String, Option<Text>>>,
 }
 
 impl<'a> Larder<'a> {
@@ -124,6 +129,7 @@ impl<'a> Larder<'a> {
             chosen: Vec::new(),
             guard,
             left_out: Vec::new(),
+            answers: RefCell::default(),
         };
         for name in &request.ingredients {
             let item = catalogue.find(name);
@@ -145,8 +151,15 @@ impl<'a> Larder<'a> {
     /// Why a food may not go in (its words, and the allergens the catalogue lists for it, such
     /// as ketchup's celery); `None` when it may.
     fn why_not(&self, name: &str, item: Option<&Item>) -> Option<Text> {
+        if let Some(answer) = self.answers.borrow().get(name) {
+            return answer.clone();
+        }
         let tagged = item.map(Item::allergens).unwrap_or_default();
-        self.guard.left_out(name, &tagged)
+        let answer = self.guard.left_out(name, &tagged);
+        self.answers
+            .borrow_mut()
+            .insert(name.to_string(), answer.clone());
+        answer
     }
 
     fn all(&self, roles: &[Role]) -> Vec<Food<'a>> {
@@ -177,7 +190,8 @@ impl<'a> Larder<'a> {
 
     /// Whether the dish may be salted (not for a baby: the salt rule).
     fn may_salt(&self) -> bool {
-        self.guard.left_out("Salt", &[]).is_none()
+        self.why_not("Salt", Catalogue::get().find("Salt"))
+            .is_none()
     }
 
     /// The first staple of several the guard allows.

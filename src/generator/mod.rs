@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use futures_util::future::BoxFuture;
 
+use crate::domain::allergens::ReadFood;
 use crate::domain::diet::Diet;
 use crate::domain::generation::Failure;
 use crate::domain::recipe::{GenerateRequest, RecipeContent};
@@ -132,32 +133,9 @@ pub trait RecipeGenerator: Send + Sync {
 /// ingredient the catalogue knows is checked against its allergen tags (ketchup's celery).
 pub fn screen(guard: &Guard, recipes: Vec<RecipeContent>) -> (Vec<RecipeContent>, Vec<Withheld>) {
     let (kept, mut withheld) = guard.split(recipes);
-    let banned = guard.allergens();
-    if banned.is_empty() {
-        return (kept, withheld);
-    }
-    let catalogue = Catalogue::get();
     let mut passed = Vec::new();
     for recipe in kept {
-        let reasons: Vec<String> = recipe
-            .ingredients
-            .iter()
-            .filter_map(|i| {
-                let item = catalogue.find(&i.name)?;
-                let hit = item.allergens().into_iter().find(|a| banned.contains(a))?;
-                Some(
-                    t!(
-                        "{{food}} contains {{allergy}}",
-                        food = Arg::Food {
-                            name: i.name.clone(),
-                            lowercase: false
-                        },
-                        allergy = hit.in_sentence()
-                    )
-                    .here(),
-                )
-            })
-            .collect();
+        let reasons = tagged(guard, &recipe);
         if reasons.is_empty() {
             passed.push(recipe);
         } else {
@@ -168,6 +146,34 @@ pub fn screen(guard: &Guard, recipes: Vec<RecipeContent>) -> (Vec<RecipeContent>
         }
     }
     (passed, withheld)
+}
+
+/// The recipe's ingredients whose catalogue tags name an allergen the guard rules out.
+fn tagged(guard: &Guard, recipe: &RecipeContent) -> Vec<String> {
+    let banned = guard.allergens();
+    if banned.is_empty() {
+        return Vec::new();
+    }
+    let catalogue = Catalogue::get();
+    recipe
+        .ingredients
+        .iter()
+        .filter_map(|i| {
+            let item = catalogue.find(&i.name)?;
+            let hit = item.allergens().into_iter().find(|a| banned.contains(a))?;
+            Some(
+                t!(
+                    "{{food}} contains {{allergy}}",
+                    food = Arg::Food {
+                        name: i.name.clone(),
+                        lowercase: false
+                    },
+                    allergy = hit.in_sentence()
+                )
+                .here(),
+            )
+        })
+        .collect()
 }
 
 /// The dietary badges a recipe may show: of the restrictions asked for, the ones the recipe
@@ -187,6 +193,8 @@ pub fn verified_diets(recipe: &RecipeContent, requested: &[String]) -> Vec<Strin
         .chain(&recipe.dietary_restrictions)
         .map(String::as_str)
         .chain(COMMON);
+    // The recipe's texts are read once for every diet.
+    let read = ReadFood::all(&recipe.texts());
     let mut out: Vec<String> = Vec::new();
     let mut shown: Vec<Vec<Diet>> = Vec::new();
     for c in candidates {
@@ -196,7 +204,7 @@ pub fn verified_diets(recipe: &RecipeContent, requested: &[String]) -> Vec<Strin
         };
         if !shown.contains(&diet) {
             let guard = Guard::new(&[], &[c.to_string()]);
-            if screen(&guard, vec![recipe.clone()]).1.is_empty() {
+            if guard.reasons_read(&read).is_empty() && tagged(&guard, recipe).is_empty() {
                 out.push(c.to_string());
                 shown.push(diet);
             }

@@ -159,6 +159,11 @@ pub fn is_form_of(word: &str, base: &str) -> bool {
 
 /// The same word, either one maybe plural: for allergies typed as plain food words.
 pub fn same_word(a: &str, b: &str) -> bool {
+    // A form of a word of three letters or more starts with its letter: most pairs differ there
+    // (a diet's sixty words are compared with every word of a recipe).
+    if a.len() >= 3 && b.len() >= 3 && a.as_bytes()[0] != b.as_bytes()[0] {
+        return false;
+    }
     is_form_of(a, b) || is_form_of(b, a)
 }
 
@@ -247,5 +252,34 @@ impl<T> PhraseIndex<T> {
             }
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_word_is_the_same_as_its_plurals_and_nothing_else() {
+        for (a, b) in [
+            ("egg", "eggs"),
+            ("tomatoes", "tomato"),
+            ("berry", "berries"),
+            ("loaves", "loaf"),
+            ("knives", "knife"),
+            ("nut", "nut"),
+            ("pea", "peas"),
+        ] {
+            assert!(same_word(a, b), "{a} / {b}");
+            assert!(same_word(b, a), "{b} / {a}");
+        }
+        for (a, b) in [
+            ("egg", "leg"),
+            ("eggs", "legs"),
+            ("oat", "goat"),
+            ("rye", "ryes s"),
+        ] {
+            assert!(!same_word(a, b), "{a} / {b}");
+        }
     }
 }
