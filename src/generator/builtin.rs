@@ -1035,9 +1035,14 @@ fn frittata<'a>(ctx: &Ctx<'a, '_>) -> Option<Draft<'a>> {
             "Pour over the vegetables, tilt the pan to spread it evenly and cook on a low heat for 6-8 minutes until almost set."
         )
     });
-    steps.push(t!(
-        "Slide the pan under the grill for 2-3 minutes until set and golden on top."
-    ));
+    // The cheese kept back goes on top.
+    steps.push(if cheese.is_some() {
+        t!(
+            "Scatter the rest of the cheese on top, then slide the pan under the grill for 2-3 minutes until set and golden."
+        )
+    } else {
+        t!("Slide the pan under the grill for 2-3 minutes until set and golden on top.")
+    });
     if ctx.at_least_moderate() {
         steps.push(t!("Let it rest for 5 minutes so it slices cleanly."));
     }

@@ -122,12 +122,20 @@ impl Lang {
         }
     }
 
-    /// "a, b and c" (no serial comma; "et", "und", "y").
+    /// One decimal: "2.5", or "2,5" where the comma is the decimal mark.
     pub fn decimal(self, value: f64) -> String {
         let text = format!("{value:.1}");
         match self {
             Lang::En => text,
             Lang::Fr | Lang::De | Lang::Es => text.replace('.', ","),
+        }
+    }
+
+    /// Between the notes of a list: "a; b", French "a ; b" (a no-break space before).
+    pub fn separator(self) -> &'static str {
+        match self {
+            Lang::Fr => "\u{a0}; ",
+            Lang::En | Lang::De | Lang::Es => "; ",
         }
     }
 

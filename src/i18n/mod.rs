@@ -198,7 +198,7 @@ impl Text {
                     .iter()
                     .map(|t| t.render(lang))
                     .collect::<Vec<_>>()
-                    .join("; "),
+                    .join(lang.separator()),
                 Arg::And { items, capitalise } => {
                     let items: Vec<String> = items.iter().map(|t| t.render(lang)).collect();
                     let list = lang.and_list(&items);

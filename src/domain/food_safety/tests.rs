@@ -533,6 +533,43 @@ fn a_recipe_for_a_baby_prepares_what_it_can_and_leaves_out_what_it_cannot() {
 }
 
 #[test]
+fn a_childs_note_reads_well_in_each_language_whatever_the_foods_number() {
+    use crate::i18n::{Lang, scope::within_sync};
+    // As a parent types them: one carrot, several grapes. A note never puts a plural article
+    // before a food of unknown number, German keeps its nouns' capital, and French puts a
+    // no-break space before the semicolon between notes.
+    let note = |lang: Lang| {
+        within_sync(lang, || {
+            let foods = match lang {
+                Lang::Fr => ["Carotte crue", "Raisins"],
+                Lang::De => ["Rohe Karotte", "Weintrauben"],
+                Lang::Es => ["Zanahoria cruda", "Uvas"],
+                Lang::En => ["Raw carrot", "Grapes"],
+            };
+            let child = child(Some("2026-02"), None, &[]);
+            safety_note(&child, &self::foods(&foods), today())
+                .unwrap()
+                .render(lang)
+        })
+    };
+    let fr = note(Lang::Fr);
+    assert!(fr.starts_with("Pour Leo (9 mois)\u{a0}: "), "{fr}");
+    assert!(fr.contains("carotte\u{a0}: râper"), "{fr}");
+    assert!(fr.contains("raisins\u{a0}: couper en quatre"), "{fr}");
+    assert!(fr.contains("\u{a0}; "), "{fr}");
+    assert!(
+        !fr.contains(" les carotte") && !fr.contains("qu’ils"),
+        "{fr}"
+    );
+    let de = note(Lang::De);
+    assert!(de.contains("Karotte weich garen oder reiben"), "{de}");
+    assert!(de.contains("Weintrauben längs vierteln"), "{de}");
+    let es = note(Lang::Es);
+    assert!(es.contains("rallar zanahoria"), "{es}");
+    assert!(note(Lang::En).contains("carrot cooked soft or grated; quarter the grapes lengthways"));
+}
+
+#[test]
 fn a_recipes_note_for_a_child_says_how_to_serve_it_until_5() {
     let note = |birth_month: Option<&str>, age: Option<u8>, foods: &[&str]| {
         safety_note(&child(birth_month, age, &[]), &self::foods(foods), today())

@@ -32,11 +32,17 @@ pub struct Word {
 }
 
 impl Word {
-    /// The words `words` stand for, as typed (lowercase): "beurre de cacahuète".
+    /// The words `words` stand for, as typed (in lower case but in German): "beurre de cacahuète".
     pub fn as_typed(text: &str, words: &[Word]) -> String {
         let start = words.iter().map(|w| w.span.0).min().unwrap_or(0);
         let end = words.iter().map(|w| w.span.1).max().unwrap_or(0);
-        text.get(start..end).unwrap_or_default().to_lowercase()
+        let typed = text.get(start..end).unwrap_or_default();
+        // Inside a sentence, in lower case; German nouns keep their capital ("Karotte").
+        if crate::i18n::scope::current() == crate::i18n::Lang::De {
+            typed.to_string()
+        } else {
+            typed.to_lowercase()
+        }
     }
 }
 
