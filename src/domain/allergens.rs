@@ -208,6 +208,21 @@ pub fn allergens_in_food(food: &str) -> Vec<Match> {
     allergens_in_readings(food, readings(food, english_phrase))
 }
 
+/// How a food reads in English, one phrase per reading of another language: "Bananes" is
+/// "banana", "lait d'avoine" "oat milk". None for a food read only as typed.
+pub fn english_names(food: &str) -> Vec<String> {
+    let typed: Vec<String> = words(food).into_iter().map(|w| w.text).collect();
+    let mut out: Vec<String> = Vec::new();
+    for reading in readings(food, english_phrase) {
+        let read: Vec<String> = reading.into_iter().map(|w| w.text).collect();
+        let name = read.join(" ");
+        if read != typed && !name.is_empty() && !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
 /// The allergens of these readings of `food`.
 pub(crate) fn allergens_in_readings(food: &str, readings: Vec<Vec<Word>>) -> Vec<Match> {
     let mut found: Vec<(usize, Match)> = Vec::new();

@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::allergens::Allergen;
+use crate::domain::allergens::{Allergen, english_names};
 use crate::i18n::foods::food_names;
 
 const DATA: &str = include_str!("catalogue.json");
@@ -152,7 +152,14 @@ impl Catalogue {
         {
             return self.find_english(english);
         }
-        self.find_english(name)
+        // Else as typed, then as it reads in English: a parent's "Bananes", "Milch", "lait
+        // d'avoine" on a grocery list is the catalogue's banana, milk, oat milk (its price and
+        // aisle).
+        self.find_english(name).or_else(|| {
+            english_names(name)
+                .iter()
+                .find_map(|english| self.find_english(english))
+        })
     }
 
     fn find_english(&self, name: &str) -> Option<&Item> {
@@ -185,6 +192,38 @@ mod tests {
     use crate::domain::allergens::allergens_in_food;
     use crate::i18n::Lang;
     use crate::i18n::foods::{definite_names, food_name, food_names};
+
+    /// A food as a French, German or Spanish parent writes it on a list (plural, or not the
+    /// catalogue's own name) is the catalogue's food: its aisle and its price.
+    #[test]
+    fn foods_typed_in_a_language_are_found_as_they_read() {
+        use crate::i18n::scope::within_sync;
+        let c = Catalogue::get();
+        let found = |lang: Lang, name: &str| {
+            within_sync(lang, || c.find(name).map(|i| i.name.clone()))
+                .unwrap_or_else(|| panic!("{lang:?} {name}"))
+        };
+        for (lang, name, expected) in [
+            (Lang::Fr, "Bananes", "Banana"),
+            (Lang::Fr, "Lait", "milk"),
+            (Lang::Fr, "Pain", "bread"),
+            (Lang::De, "Bananen", "Banana"),
+            (Lang::De, "Milch", "milk"),
+            (Lang::De, "Brot", "bread"),
+            (Lang::Es, "Plátanos", "Banana"),
+            (Lang::Es, "Leche", "milk"),
+            (Lang::Es, "Pan", "bread"),
+        ] {
+            let got = found(lang, name);
+            assert!(
+                got.to_lowercase().contains(&expected.to_lowercase()),
+                "{lang:?} {name}: {got}"
+            );
+        }
+        // English names stay as they were, and a word no language knows finds nothing.
+        assert_eq!(found(Lang::En, "Bananas"), "Banana");
+        assert!(within_sync(Lang::Fr, || c.find("Couches pour bébé")).is_none());
+    }
 
     /// Every category, subcategory and ingredient has its name in each language, and the
     /// files name nothing else (a renamed ingredient must be renamed there too).
