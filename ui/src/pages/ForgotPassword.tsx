@@ -10,8 +10,9 @@ import { Input } from '../components/ui/Input';
 import { useSubmit } from '../hooks/useSubmit';
 import { routes } from '../routes';
 
-/** The server's command for a reset link (a command: the same in every language). */
-const RESET_COMMAND = 'highchair user reset-password your@email';
+/** The server's command for a reset link (a command: the same in every language; only the
+ * e-mail placeholder after it is translated). */
+const RESET_COMMAND = 'highchair user reset-password';
 
 export default function ForgotPassword() {
   const { t } = useTranslation();
@@ -33,7 +34,7 @@ export default function ForgotPassword() {
         <p>
           <Trans
             i18nKey="auth.forgot.howTo"
-            values={{ command: RESET_COMMAND }}
+            values={{ command: `${RESET_COMMAND} ${t('auth.forgot.commandEmail')}` }}
             components={{ code: <code className="rounded bg-base-300 px-1" /> }}
           />
         </p>

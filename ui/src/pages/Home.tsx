@@ -128,14 +128,16 @@ function YourChildren() {
       >
         {children?.map((child) => (
           <li key={child.id} className="card min-w-0 border border-base-300 bg-base-100">
-            <div className="card-body flex-row items-center gap-4">
+            {/* The button drops below the name when the two do not fit side by side, so the
+                age is not squeezed onto three lines beside it ("7 Monate alt" at 320 px). */}
+            <div className="card-body flex-row flex-wrap items-center gap-4">
               <span
                 className="flex h-12 w-12 shrink-0 items-center justify-center rounded-full bg-primary text-xl font-bold text-primary-content"
                 aria-hidden
               >
                 {initial(child.name)}
               </span>
-              <div className="min-w-0 flex-1">
+              <div className="min-w-0 grow">
                 <p className="truncate font-semibold">{child.name}</p>
                 {monthsOldLabel(child.monthsOld) ? (
                   <p className="text-sm text-base-content/70">{monthsOldLabel(child.monthsOld)}</p>
@@ -146,7 +148,7 @@ function YourChildren() {
               </div>
               <Link
                 to={routes.children}
-                className="btn btn-ghost btn-sm shrink-0"
+                className="btn btn-ghost btn-sm ml-auto shrink-0"
                 aria-label={t('home.viewProfileOf', { name: child.name })}
               >
                 {t('home.viewProfile')}

@@ -88,7 +88,9 @@ export function PinInput({
           aria-label={t('auth.pin.digit', { label, n: i + 1, total: PIN_LENGTH })}
           aria-invalid={invalid || undefined}
           aria-describedby={describedBy}
-          className={`input input-bordered h-12 w-10 px-0 text-center text-xl sm:h-14 sm:w-12 ${invalid ? 'input-error' : ''}`}
+          // min-w-0: on a 320 px phone the six boxes narrow to fit the card instead of
+          // running past its edge.
+          className={`input input-bordered h-12 w-10 min-w-0 px-0 text-center text-xl sm:h-14 sm:w-12 ${invalid ? 'input-error' : ''}`}
         />
       ))}
     </div>
