@@ -6,6 +6,7 @@ use crate::i18n::Text;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::allergens::english_names;
 use super::change::first_version;
 use super::error::Invalid;
 use super::ids::{FamilyId, GroceryItemId, GroceryListId};
@@ -629,9 +630,9 @@ const SHOPPING_WORDS: &[(&str, &[&str])] = &[
 
 /// The category a shopper would look for `name` under: what the ingredient catalogue says
 /// (`catalogue`, which knows "Cheddar cheese" and "chicken"), else the shopping words (the
-/// longest phrase of the name that names one), else the catalogue again for each word from the
-/// last (the head noun: "Greek yoghurt pots" are yoghurt), else Other. The parent can change
-/// it.
+/// longest phrase of the name that names one, as typed or as the name reads in English:
+/// "Lait" is milk), else the catalogue again for each word from the last (the head noun:
+/// "Greek yoghurt pots" are yoghurt), else Other. The parent can change it.
 pub fn suggest_category(
     name: &str,
     catalogue: impl Fn(&str) -> Option<&'static str>,
@@ -643,6 +644,26 @@ pub fn suggest_category(
     if let Some(c) = catalogue(&name) {
         return c;
     }
+    let words: Vec<&str> = name
+        .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    // The shopping words as typed, else as it reads in English ("Lait" is milk).
+    let shopping = shopping_words(&name)
+        .or_else(|| english_names(&name).iter().find_map(|e| shopping_words(e)));
+    if let Some(category) = shopping {
+        return category;
+    }
+    words
+        .iter()
+        .rev()
+        .find_map(|w| catalogue(w))
+        .unwrap_or(DEFAULT_CATEGORY)
+}
+
+/// The category of the longest phrase of shopping words in `name` (lower case), the one
+/// nearest the end (the head noun) of equal ones.
+fn shopping_words(name: &str) -> Option<&'static str> {
     let words: Vec<&str> = name
         .split(|c: char| !(c.is_alphanumeric() || c == '-'))
         .filter(|w| !w.is_empty())
@@ -678,14 +699,7 @@ pub fn suggest_category(
             }
         }
     }
-    if let Some((_, _, category)) = best {
-        return category;
-    }
-    words
-        .iter()
-        .rev()
-        .find_map(|w| catalogue(w))
-        .unwrap_or(DEFAULT_CATEGORY)
+    best.map(|(_, _, category)| category)
 }
 
 /// The name of a draft made from recipes (spec section 3, word for word).
@@ -851,6 +865,25 @@ pub fn to_csv(rows: &[Row<'_>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shopping_words_are_read_in_the_parents_language() {
+        use crate::i18n::{Lang, scope::within_sync};
+        // Without the catalogue: the shopping words alone, as the name reads in English.
+        let none = |_: &str| None;
+        for (lang, name, category) in [
+            (Lang::En, "Semi-skimmed milk", "Dairy"),
+            (Lang::Fr, "Lait demi-écrémé", "Dairy"),
+            (Lang::De, "Fettarme Milch", "Dairy"),
+            (Lang::Es, "Leche semidesnatada", "Dairy"),
+            (Lang::Fr, "Pommes", "Produce"),
+            (Lang::De, "Äpfel", "Produce"),
+            (Lang::Fr, "Couches", DEFAULT_CATEGORY),
+        ] {
+            let got = within_sync(lang, || suggest_category(name, none));
+            assert_eq!(got, category, "{lang:?} {name}");
+        }
+    }
 
     fn item(name: &str, quantity: &str, category: &str) -> ItemDraft {
         ItemDraft {

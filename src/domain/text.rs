@@ -1,5 +1,6 @@
 //! General text rules (spec section 5): sanitised, at most 1000 characters unless a field says less.
 
+use super::food_words::folded;
 use crate::i18n::Text;
 
 /// Default maximum for free text (notes, messages, feedback).
@@ -152,9 +153,10 @@ pub fn too_long_message(label: Text, max: usize) -> Text {
 }
 
 /// A file name's stem from a title ("Sunday's roast!" -> "sunday-s-roast"), `fallback` when
-/// nothing is left. ASCII only: it goes in a `Content-Disposition` header.
+/// nothing is left. ASCII only: it goes in a `Content-Disposition` header; accents come off
+/// ("Poêlée" is "poelee", "Hähnchen" "hahnchen").
 pub fn file_stem(title: &str, fallback: &str) -> String {
-    let stem = title
+    let stem = folded(title)
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() {
@@ -210,7 +212,12 @@ mod tests {
     #[test]
     fn file_stems_are_ascii_words_joined_by_dashes() {
         assert_eq!(file_stem("Sunday's roast!", "x"), "sunday-s-roast");
-        assert_eq!(file_stem("Épicerie du samedi", "x"), "picerie-du-samedi");
+        assert_eq!(file_stem("Épicerie du samedi", "x"), "epicerie-du-samedi");
+        assert_eq!(file_stem("Compra del sábado", "x"), "compra-del-sabado");
+        assert_eq!(
+            file_stem("Pfanne mit Hähnchenbrust", "x"),
+            "pfanne-mit-hahnchenbrust"
+        );
         assert_eq!(file_stem("食料品", "grocery-list"), "grocery-list");
     }
 

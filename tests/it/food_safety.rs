@@ -758,7 +758,15 @@ async fn the_food_check_speaks_the_parents_language_with_every_warning_and_note(
             &[
                 ("name", "Leo"),
                 ("age", &age),
-                ("notes", &format!("{quarter}; {}", worded(lang, HONEY, &[]))),
+                (
+                    "notes",
+                    // French puts a no-break space before the semicolon.
+                    &format!(
+                        "{quarter}{}; {}",
+                        if lang == "fr" { "\u{a0}" } else { "" },
+                        worded(lang, HONEY, &[])
+                    ),
+                ),
             ],
         );
         assert_eq!(check["note"], note, "{lang}");

@@ -308,8 +308,9 @@ async fn a_recipe_job_reads_and_answers_in_the_language_it_was_asked_in() {
         notes.push((job["notes"].clone(), job["recipes"].to_string()));
     }
     let (spanish, recipes) = &notes[0];
+    // "Pan" is the catalogue's bread, named as the catalogue names it in Spanish.
     assert_eq!(
-        spanish[0], "Pan: ingrediente quitado, Noor tiene alergia a gluten.",
+        spanish[0], "Pan blanco: ingrediente quitado, Noor tiene alergia a gluten.",
         "{spanish}"
     );
     assert!(!recipes.contains("\"Pan\""), "{recipes}");
@@ -390,4 +391,46 @@ async fn the_built_in_generator_writes_recipes_in_the_parents_language() {
         .find(|n| n.starts_with("Carotte"))
         .unwrap_or_else(|| panic!("no carrot in {names:?}"));
     assert!(carrot.starts_with("Carotte, "), "{carrot}");
+}
+
+/// A French, German or Spanish family writes its list in its language: the items get the
+/// aisle and price that "Milk" and "Bananas" get in English, not Other at the flat estimate.
+#[tokio::test]
+async fn grocery_items_written_in_a_language_get_their_aisle_and_price() {
+    let server = TestServer::start().await;
+    let mum = family(&server, "mum@example.org").await;
+    let mut english = None;
+    for (lang, names) in [
+        ("en", ["Milk", "Bananas"]),
+        ("fr", ["Lait", "Bananes"]),
+        ("de", ["Milch", "Bananen"]),
+        ("es", ["Leche", "Plátanos"]),
+    ] {
+        let items: Vec<Value> = names
+            .iter()
+            .map(|n| json!({"name": n, "quantity": "1"}))
+            .collect();
+        let resp = mum
+            .post(server.url("/api/grocery-lists/estimate"))
+            .header("accept-language", lang)
+            .json(&json!({"items": items}))
+            .send()
+            .await
+            .unwrap();
+        let estimate = json(resp, 200).await;
+        let categories: Vec<String> = estimate["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["suggestedCategory"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(categories, ["Dairy", "Produce"], "{lang}: {estimate}");
+        let priced = estimate["pricedItems"].clone();
+        assert_eq!(
+            priced,
+            *english.get_or_insert(priced.clone()),
+            "{lang}: {estimate}"
+        );
+    }
+    assert_eq!(english, Some(json!(1)));
 }

@@ -119,6 +119,15 @@ fn number_clauses(words: &mut [Word]) {
     }
 }
 
+/// A text in lower case with its accents off ("Épicerie" is "epicerie").
+pub fn folded(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        fold(c, &mut out);
+    }
+    out
+}
+
 /// Lowercase, accents off ("crème fraîche" is "creme fraiche").
 fn fold(c: char, out: &mut String) {
     for c in c.to_lowercase() {
