@@ -16,7 +16,9 @@ const KIND_HEADING: Record<FoodWarning['kind'], string> = {
  * prepared the safe way shows the advice without the alarm. Warnings never stop a save.
  */
 export function FoodWarnings({ check }: { check: FoodCheck | null }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  // The rules' sources are English pages: said so in any other language.
+  const english = (i18n.resolvedLanguage ?? 'en').startsWith('en');
   if (!check) return null;
   const { warnings, prompt, introduction } = check;
   if (warnings.length === 0 && !prompt && !introduction) return null;
@@ -56,9 +58,16 @@ export function FoodWarnings({ check }: { check: FoodCheck | null }) {
                 {w.source ? (
                   <p className="text-xs opacity-80">
                     {t('foodSafety.warning.source')}{' '}
-                    <a className="link" href={w.source.url} target="_blank" rel="noreferrer">
+                    <a
+                      className="link"
+                      href={w.source.url}
+                      hrefLang="en"
+                      target="_blank"
+                      rel="noreferrer"
+                    >
                       {w.source.publisher}, {w.source.title}
                     </a>
+                    {english ? null : ` ${t('foodSafety.warning.inEnglish')}`}
                   </p>
                 ) : null}
               </div>
