@@ -1,7 +1,8 @@
 //! The allergen guard: no recipe that contains an allergen of the request, or of the family's
 //! children, or that breaks a dietary restriction, is ever shown. It reads every text of a
-//! recipe through the one allergen matcher (`allergens::conflicts`), so the meal tracker and
-//! the recipes agree on what "contains milk" means.
+//! recipe through the one allergen matcher (`allergens::conflicts_of`, which the meal
+//! tracker's `conflicts` uses too), so the meal tracker and the recipes agree on what
+//! "contains milk" means.
 
 use super::allergens::{Allergen, Allergy, Conflict, ReadFood, conflicts_of};
 use std::collections::HashMap;

@@ -119,6 +119,7 @@ struct Larder<'a> {
     /// Why each chosen ingredient that may not go in was left out, in a parent's words.
     left_out: Vec<String>,
     /// The guard's answer for each food asked about: every dish asks again for its staples.
+    /// Keyed by name: a name always comes with the same catalogue item (or none).
     answers: RefCell<HashMap<String, Option<Text>>>,
 }
 
@@ -140,7 +141,14 @@ impl<'a> Larder<'a> {
                 role: item.map_or(Role::Extra, role_of),
                 item,
             };
-            match larder.why_not(&food.name, item) {
+            // The catalogue's food, and the words as typed too: a word may read as another
+            // food in another language ("colin" is hake in French, a breadstick in Spanish).
+            let why = larder.why_not(&food.name, item).or_else(|| {
+                (food.name != *name)
+                    .then(|| larder.why_not(name, None))
+                    .flatten()
+            });
+            match why {
                 None => larder.chosen.push(food),
                 Some(reason) => larder.left_out.push(reason.here()),
             }

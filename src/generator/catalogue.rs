@@ -152,38 +152,51 @@ impl Catalogue {
         {
             return self.find_english(english);
         }
-        // Else as typed, then as it reads in English: a parent's "Bananes", "Milch", "lait
-        // d'avoine" on a grocery list is the catalogue's banana, milk, oat milk (its price and
-        // aisle).
+        // Else as typed; else as it reads in English, by a catalogue name only: "Bananes" on a
+        // grocery list is the catalogue's banana (its aisle and price), while "Fraises" is
+        // strawberries, never the strawberry jam a looser match would take the word for.
         self.find_english(name).or_else(|| {
             english_names(name)
                 .iter()
-                .find_map(|english| self.find_english(english))
+                .find_map(|english| self.exact(&key(english)))
         })
+    }
+
+    /// The ingredient of this name (a key), singular or plural ("strawberry" is
+    /// "Strawberries"), or a cheese of this name ("cheddar").
+    fn exact(&self, k: &str) -> Option<&Item> {
+        forms(k)
+            .iter()
+            .chain(std::iter::once(&format!("{k} cheese")))
+            .find_map(|c| self.by_name.get(c))
+            .map(|&(c, s, i)| &self.categories[c].subcategories[s].ingredients[i])
     }
 
     fn find_english(&self, name: &str) -> Option<&Item> {
         let k = key(name);
-        let forms = [
-            k.clone(),
-            k.strip_suffix("es").unwrap_or(&k).to_string(),
-            k.strip_suffix('s').unwrap_or(&k).to_string(),
-            format!("{k}s"),
-        ];
-        let exact = forms
-            .iter()
-            .chain(std::iter::once(&format!("{k} cheese")))
-            .find_map(|c| self.by_name.get(c))
-            .map(|&(c, s, i)| &self.categories[c].subcategories[s].ingredients[i]);
+        let exact = self.exact(&k);
         if exact.is_some() || k.contains(' ') || GENERIC_HEADS.contains(&k.as_str()) {
             return exact;
         }
+        let forms = forms(&k);
         let word_is = |w: Option<&str>| w.is_some_and(|w| forms.iter().any(|f| *f == w));
         let lower = |i: &Item| i.name.to_lowercase();
         self.items()
             .find(|i| word_is(lower(i).rsplit(' ').next()))
             .or_else(|| self.items().find(|i| word_is(lower(i).split(' ').next())))
     }
+}
+
+/// A key as typed, its singulars and its plurals.
+fn forms(k: &str) -> [String; 5] {
+    [
+        k.to_string(),
+        k.strip_suffix("es").unwrap_or(k).to_string(),
+        k.strip_suffix('s').unwrap_or(k).to_string(),
+        format!("{k}s"),
+        k.strip_suffix('y')
+            .map_or_else(|| k.to_string(), |stem| format!("{stem}ies")),
+    ]
 }
 
 #[cfg(test)]
@@ -199,30 +212,43 @@ mod tests {
     fn foods_typed_in_a_language_are_found_as_they_read() {
         use crate::i18n::scope::within_sync;
         let c = Catalogue::get();
-        let found = |lang: Lang, name: &str| {
-            within_sync(lang, || c.find(name).map(|i| i.name.clone()))
-                .unwrap_or_else(|| panic!("{lang:?} {name}"))
-        };
+        let found =
+            |lang: Lang, name: &str| within_sync(lang, || c.find(name).map(|i| i.name.clone()));
         for (lang, name, expected) in [
             (Lang::Fr, "Bananes", "Banana"),
-            (Lang::Fr, "Lait", "milk"),
-            (Lang::Fr, "Pain", "bread"),
+            (Lang::Fr, "Fraises", "Strawberries"),
+            (Lang::Fr, "Pommes de terre", "Potato"),
             (Lang::De, "Bananen", "Banana"),
-            (Lang::De, "Milch", "milk"),
-            (Lang::De, "Brot", "bread"),
+            (Lang::De, "Erdbeeren", "Strawberries"),
             (Lang::Es, "Plátanos", "Banana"),
-            (Lang::Es, "Leche", "milk"),
-            (Lang::Es, "Pan", "bread"),
+            (Lang::Es, "Fresas", "Strawberries"),
         ] {
-            let got = found(lang, name);
-            assert!(
-                got.to_lowercase().contains(&expected.to_lowercase()),
-                "{lang:?} {name}: {got}"
+            assert_eq!(
+                found(lang, name).as_deref(),
+                Some(expected),
+                "{lang:?} {name}"
             );
         }
-        // English names stay as they were, and a word no language knows finds nothing.
-        assert_eq!(found(Lang::En, "Bananas"), "Banana");
-        assert!(within_sync(Lang::Fr, || c.find("Couches pour bébé")).is_none());
+        // A reading is a word, not what the parent means by it: no looser match than the
+        // catalogue's own name ("Cerises" are no cherry tomatoes, "Graines" no sesame seeds).
+        for (lang, name) in [
+            (Lang::Fr, "Cerises"),
+            (Lang::Fr, "Graines"),
+            (Lang::Fr, "Flocons"),
+            (Lang::Fr, "Caille"),
+            (Lang::Fr, "Potiron"),
+            (Lang::Fr, "Poisson"),
+            (Lang::De, "Süßigkeiten"),
+            (Lang::Fr, "Couches pour bébé"),
+        ] {
+            assert_eq!(found(lang, name), None, "{lang:?} {name}");
+        }
+        // English names as before; "strawberry" is the fruit, not the jam.
+        assert_eq!(found(Lang::En, "Bananas").as_deref(), Some("Banana"));
+        assert_eq!(
+            found(Lang::En, "strawberry").as_deref(),
+            Some("Strawberries")
+        );
     }
 
     /// Every category, subcategory and ingredient has its name in each language, and the

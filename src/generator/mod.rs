@@ -135,7 +135,7 @@ pub fn screen(guard: &Guard, recipes: Vec<RecipeContent>) -> (Vec<RecipeContent>
     let (kept, mut withheld) = guard.split(recipes);
     let mut passed = Vec::new();
     for recipe in kept {
-        let reasons = tagged(guard, &recipe);
+        let reasons = tagged(guard, &known(&recipe));
         if reasons.is_empty() {
             passed.push(recipe);
         } else {
@@ -148,24 +148,31 @@ pub fn screen(guard: &Guard, recipes: Vec<RecipeContent>) -> (Vec<RecipeContent>
     (passed, withheld)
 }
 
-/// The recipe's ingredients whose catalogue tags name an allergen the guard rules out.
-fn tagged(guard: &Guard, recipe: &RecipeContent) -> Vec<String> {
-    let banned = guard.allergens();
-    if banned.is_empty() {
-        return Vec::new();
-    }
+/// A recipe's ingredients the catalogue knows, each with its item.
+fn known(recipe: &RecipeContent) -> Vec<(&str, &'static catalogue::Item)> {
     let catalogue = Catalogue::get();
     recipe
         .ingredients
         .iter()
-        .filter_map(|i| {
-            let item = catalogue.find(&i.name)?;
+        .filter_map(|i| Some((i.name.as_str(), catalogue.find(&i.name)?)))
+        .collect()
+}
+
+/// The ingredients (`known`) whose catalogue tags name an allergen the guard rules out.
+fn tagged(guard: &Guard, known: &[(&str, &catalogue::Item)]) -> Vec<String> {
+    let banned = guard.allergens();
+    if banned.is_empty() {
+        return Vec::new();
+    }
+    known
+        .iter()
+        .filter_map(|(name, item)| {
             let hit = item.allergens().into_iter().find(|a| banned.contains(a))?;
             Some(
                 t!(
                     "{{food}} contains {{allergy}}",
                     food = Arg::Food {
-                        name: i.name.clone(),
+                        name: name.to_string(),
                         lowercase: false
                     },
                     allergy = hit.in_sentence()
@@ -193,8 +200,9 @@ pub fn verified_diets(recipe: &RecipeContent, requested: &[String]) -> Vec<Strin
         .chain(&recipe.dietary_restrictions)
         .map(String::as_str)
         .chain(COMMON);
-    // The recipe's texts are read once for every diet.
+    // The recipe's texts are read, and its ingredients found, once for every diet.
     let read = ReadFood::all(&recipe.texts());
+    let known = known(recipe);
     let mut out: Vec<String> = Vec::new();
     let mut shown: Vec<Vec<Diet>> = Vec::new();
     for c in candidates {
@@ -204,7 +212,7 @@ pub fn verified_diets(recipe: &RecipeContent, requested: &[String]) -> Vec<Strin
         };
         if !shown.contains(&diet) {
             let guard = Guard::new(&[], &[c.to_string()]);
-            if guard.reasons_read(&read).is_empty() && tagged(&guard, recipe).is_empty() {
+            if guard.reasons_read(&read).is_empty() && tagged(&guard, &known).is_empty() {
                 out.push(c.to_string());
                 shown.push(diet);
             }

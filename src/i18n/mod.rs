@@ -50,7 +50,7 @@ pub enum Arg {
     DayMonth(chrono::NaiveDate),
     /// A number of tenths, written with one decimal the language's way: 15 is "1.5", "1,5".
     Tenths(i64),
-    /// Texts one after another: "a; b".
+    /// Texts one after another: "a; b" (French "a ; b").
     List(Vec<Text>),
     /// A food's name, as the ingredient catalogue names it in the language when it is one of
     /// its foods ("Eggs" is "Œufs"), else as given; in lower case inside a sentence (German
@@ -110,7 +110,7 @@ impl Text {
         Text::new("{{text}}").with("text", value)
     }
 
-    /// Texts worded one after another ("a; b"), as one.
+    /// Texts worded one after another ("a; b", French "a ; b"), as one.
     pub fn joined(texts: Vec<Text>) -> Text {
         Text::new("{{text}}").with("text", Arg::List(texts))
     }

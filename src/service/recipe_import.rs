@@ -9,7 +9,7 @@ use crate::domain::DomainError;
 use crate::domain::error::Invalid;
 use crate::domain::recipe::RecipeContent;
 use crate::domain::user::User;
-use crate::i18n::Text;
+use crate::i18n::{Text, scope};
 use crate::recipe_import::fetch::{self, FetchError, Limits};
 use crate::recipe_import::{self, Draft};
 
@@ -95,18 +95,22 @@ pub async fn import(
         .acquire_owned()
         .await
         .map_err(|_| unavailable())?;
+    // The blocking thread reads foods and words its warnings in the request's language.
+    let lang = scope::current();
     let drafts = tokio::task::spawn_blocking(move || {
         let _turn = turn;
-        let found = match from {
-            ImportFrom::Html(html) => recipe_import::from_html(&html),
-            ImportFrom::Text(text) => recipe_import::from_text(&text),
-            ImportFrom::Url(_) => Vec::new(),
-        };
-        found
-            .into_iter()
-            .take(DRAFTS_MAX)
-            .map(|d| drafted(d, page_url.as_deref(), &checks))
-            .collect::<Vec<_>>()
+        scope::within_sync(lang, || {
+            let found = match from {
+                ImportFrom::Html(html) => recipe_import::from_html(&html),
+                ImportFrom::Text(text) => recipe_import::from_text(&text),
+                ImportFrom::Url(_) => Vec::new(),
+            };
+            found
+                .into_iter()
+                .take(DRAFTS_MAX)
+                .map(|d| drafted(d, page_url.as_deref(), &checks))
+                .collect::<Vec<_>>()
+        })
     })
     .await
     .map_err(|_| unreadable())?;

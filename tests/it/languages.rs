@@ -308,9 +308,8 @@ async fn a_recipe_job_reads_and_answers_in_the_language_it_was_asked_in() {
         notes.push((job["notes"].clone(), job["recipes"].to_string()));
     }
     let (spanish, recipes) = &notes[0];
-    // "Pan" is the catalogue's bread, named as the catalogue names it in Spanish.
     assert_eq!(
-        spanish[0], "Pan blanco: ingrediente quitado, Noor tiene alergia a gluten.",
+        spanish[0], "Pan: ingrediente quitado, Noor tiene alergia a gluten.",
         "{spanish}"
     );
     assert!(!recipes.contains("\"Pan\""), "{recipes}");
@@ -433,4 +432,37 @@ async fn grocery_items_written_in_a_language_get_their_aisle_and_price() {
         );
     }
     assert_eq!(english, Some(json!(1)));
+}
+
+/// An import is read in the parent's language, as their meals are: a Spanish family's "Pan"
+/// is bread for a child allergic to gluten (in English it is a pan), and the warning is
+/// worded in Spanish.
+#[tokio::test]
+async fn an_imported_recipe_is_read_in_the_language_it_was_asked_in() {
+    let server = TestServer::start().await;
+    let parent = family(&server, "importa@example.com").await;
+    let resp = parent
+        .post(server.url("/api/children"))
+        .json(&json!({"name": "Noor", "allergies": ["gluten"]}))
+        .send()
+        .await
+        .unwrap();
+    json(resp, 201).await;
+    // One word each, so that nothing but the reader's language says which language it is.
+    let text = "Merienda\n\nIngredients\n- Pan\n- Tomate\n\nMethod\n1. Servir.";
+    let mut warned = Vec::new();
+    for lang in ["es", "en"] {
+        let resp = parent
+            .post(server.url("/api/recipes/import"))
+            .header("accept-language", lang)
+            .json(&json!({"text": text}))
+            .send()
+            .await
+            .unwrap();
+        let found = json(resp, 200).await;
+        warned.push(found["recipes"][0]["allergyWarnings"].to_string());
+    }
+    assert!(warned[0].contains("gluten"), "{warned:?}");
+    assert!(warned[0].contains("contiene"), "{}", warned[0]);
+    assert!(!warned[1].contains("gluten"), "{}", warned[1]);
 }
