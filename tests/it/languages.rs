@@ -284,13 +284,9 @@ async fn the_ingredient_catalogue_names_its_foods_in_the_language_asked_for() {
     assert_ne!(labels[1].0, "Protein");
 }
 
-/// A recipe job reads foods and words why it left one out in the language of the request
-/// that queued it, though it runs later on its own: "Pan" is bread to a Spanish parent, not
-/// a frying pan, so a child's gluten allergy keeps it out of every recipe.
-#[tokio::test]
-async fn a_recipe_job_reads_and_answers_in_the_language_it_was_asked_in() {
-    let server = TestServer::start().await;
-    let parent = family(&server, "pan@example.com").await;
+/// A family whose child Noor is allergic to gluten.
+async fn family_with_noor(server: &TestServer, email: &str) -> reqwest::Client {
+    let parent = family(server, email).await;
     let resp = parent
         .post(server.url("/api/children"))
         .json(&json!({"name": "Noor", "allergies": ["gluten"]}))
@@ -298,6 +294,16 @@ async fn a_recipe_job_reads_and_answers_in_the_language_it_was_asked_in() {
         .await
         .unwrap();
     json(resp, 201).await;
+    parent
+}
+
+/// A recipe job reads foods and words why it left one out in the language of the request
+/// that queued it, though it runs later on its own: "Pan" is bread to a Spanish parent, not
+/// a frying pan, so a child's gluten allergy keeps it out of every recipe.
+#[tokio::test]
+async fn a_recipe_job_reads_and_answers_in_the_language_it_was_asked_in() {
+    let server = TestServer::start().await;
+    let parent = family_with_noor(&server, "pan@example.com").await;
     let body =
         json!({"ingredients": ["Pan", "Eggs", "Courgette", "Chicken thighs"], "quantity": 2});
     let mut notes = Vec::new();
@@ -440,14 +446,7 @@ async fn grocery_items_written_in_a_language_get_their_aisle_and_price() {
 #[tokio::test]
 async fn an_imported_recipe_is_read_in_the_language_it_was_asked_in() {
     let server = TestServer::start().await;
-    let parent = family(&server, "importa@example.com").await;
-    let resp = parent
-        .post(server.url("/api/children"))
-        .json(&json!({"name": "Noor", "allergies": ["gluten"]}))
-        .send()
-        .await
-        .unwrap();
-    json(resp, 201).await;
+    let parent = family_with_noor(&server, "importa@example.com").await;
     // One word each, so that nothing but the reader's language says which language it is.
     let text = "Merienda\n\nIngredients\n- Pan\n- Tomate\n\nMethod\n1. Servir.";
     let mut warned = Vec::new();
