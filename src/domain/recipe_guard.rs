@@ -4,10 +4,10 @@
 //! tracker's `conflicts` uses too), so the meal tracker and the recipes agree on what
 //! "contains milk" means.
 
-use super::allergens::{Allergen, Allergy, Conflict, ReadFood, conflicts_of};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use super::allergens::{Allergen, Allergy, Conflict, ReadFood, conflicts_of};
 use super::diet::{Diet, MEAT_FREE_MARKERS, is_listed_word, is_meat_word, listed_words};
 use super::food_safety::{self, Age, InRecipe};
 use super::recipe::RecipeContent;
